@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One dynamic library per card family; the host loads them at run time.
+let plugins: [(product: String, target: String)] = [
+    ("TransitJapanIC", "JapanIC"),
+    ("TransitCEPAS", "CEPAS"),
+]
+
+let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "transit",
+    products: [
+        .executable(name: "transit", targets: ["Host"]),
+        .executable(name: "transit-sim", targets: ["Simulator"]),
+    ] + plugins.map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
+    targets: [
+        .target(name: "ReaderABI", path: "Sources/ReaderABI"),
+        .systemLibrary(name: "CPCSCLite", path: "Sources/CPCSCLite", pkgConfig: "libpcsclite",
+                       providers: [.apt(["libpcsclite-dev"])]),
+        .target(name: "PluginKit", dependencies: ["ReaderABI"], swiftSettings: v5),
+        .target(name: "CardSimulation", swiftSettings: v5),
+        .executableTarget(name: "Host", dependencies: ["ReaderABI", "CPCSCLite", "CardSimulation"],
+                          swiftSettings: v5),
+        .executableTarget(name: "Simulator", dependencies: ["CardSimulation"], swiftSettings: v5),
+        // Plugins are tested through the ABI: the tests load the built libraries, as the host does
+        // (two plugins cannot be linked into one test binary: each exports the same entry symbol).
+        .target(name: "TestSupport", dependencies: ["Host", "CardSimulation"], path: "Tests/TestSupport",
+                swiftSettings: v5),
+        .testTarget(name: "HostTests", dependencies: ["Host", "CardSimulation", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], swiftSettings: v5),
+        .testTarget(name: "PluginTests", dependencies: ["Host", "CardSimulation", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "EndToEndTests", dependencies: ["CardSimulation", "TestSupport"], swiftSettings: v5),
+    ] + plugins.map {
+        .target(name: $0.target, dependencies: ["PluginKit", "ReaderABI"],
+                path: "Sources/Plugins/\($0.target)", swiftSettings: v5)
+    }
+)

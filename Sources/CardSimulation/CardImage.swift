@@ -1,0 +1,109 @@
+import Foundation
+
+/// The project's card image: a card described as JSON, answered by the emulators exactly as the
+/// card would answer. Documented in docs/card-image.md.
+public struct CardImage: Codable, Equatable, Sendable {
+    /// Always "transit-card-image/1".
+    public var format: String
+    public var description: String?
+    public var felica: FeliCaImage?
+    public var iso7816: ISO7816Image?
+
+    /// A FeliCa card: its systems, in card order, and their services' blocks.
+    public struct FeliCaImage: Codable, Equatable, Sendable {
+        /// IDm of system 0 (16 hex digits); system n answers with n in the upper nibble of byte 0.
+        public var idm: String
+        public var pmm: String?
+        /// The most blocks one Read Without Encryption may name (1–15); more answers status A2.
+        public var maxBlocksPerRead: Int?
+        public var systems: [FeliCaSystemImage]
+    }
+
+    /// One FeliCa system: code (4 hex digits) and services keyed by 4-digit hex code.
+    public struct FeliCaSystemImage: Codable, Equatable, Sendable {
+        public var code: String
+        /// Readable services: blocks as 32 hex digits each, block 0 first.
+        public var services: [String: [String]]
+        /// Services that exist but need a key: Request Service finds them, reads are refused.
+        public var lockedServices: [String]?
+    }
+
+    /// An ISO 14443-4 card answering APDUs.
+    public struct ISO7816Image: Codable, Equatable, Sendable {
+        /// UID answered to `FF CA 00 00 00` (hex).
+        public var uid: String
+        /// ATR historical bytes (hex); a default is used when absent.
+        public var historicalBytes: String?
+        /// Applications or files, each entered by its SELECT command.
+        public var applications: [ApplicationImage]
+        /// Commands answered whatever is selected (APDU hex → answer hex with SW).
+        public var commands: [String: String]?
+    }
+
+    /// Something SELECT reaches: the exact SELECT APDU, its answer, and the commands it then answers.
+    public struct ApplicationImage: Codable, Equatable, Sendable {
+        public var name: String?
+        /// The SELECT APDU in hex, e.g. "00A40000024000".
+        public var select: String
+        /// Answer to the SELECT (data + SW), "9000" when absent.
+        public var answer: String?
+        /// APDU hex → answer hex (data + SW) while this application is selected.
+        public var commands: [String: String]
+    }
+
+    public init(format: String = CardImage.currentFormat, description: String? = nil,
+                felica: FeliCaImage? = nil, iso7816: ISO7816Image? = nil) {
+        self.format = format; self.description = description; self.felica = felica; self.iso7816 = iso7816
+    }
+
+    public static let currentFormat = "transit-card-image/1"
+
+    /// Reads and checks an image file.
+    public static func load(_ path: String) throws -> CardImage {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let image: CardImage
+        do {
+            image = try JSONDecoder().decode(CardImage.self, from: data)
+        } catch {
+            throw CardImageError("\(path) is not a card image: \(error)")
+        }
+        guard image.format == currentFormat else { throw CardImageError("\(path): format \(image.format) is not \(currentFormat)") }
+        guard (image.felica == nil) != (image.iso7816 == nil) else {
+            throw CardImageError("\(path): a card image holds exactly one of felica and iso7816")
+        }
+        return image
+    }
+}
+
+/// A card image that cannot be used.
+public struct CardImageError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
+}
+
+/// Hex text to bytes for image fields; spaces are ignored.
+enum HexText {
+    static func bytes(_ s: String) throws -> [UInt8] {
+        let digits = Array(s.utf8.filter { $0 != 0x20 })
+        guard digits.count % 2 == 0 else { throw CardImageError("odd hex string \(s)") }
+        var out = [UInt8]()
+        var i = 0
+        while i < digits.count {
+            guard let hi = nibble(digits[i]), let lo = nibble(digits[i + 1]) else { throw CardImageError("bad hex \(s)") }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+
+    static func string(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30 ... 0x39: return c - 0x30
+        case 0x41 ... 0x46: return c - 0x37
+        case 0x61 ... 0x66: return c - 0x57
+        default: return nil
+        }
+    }
+}

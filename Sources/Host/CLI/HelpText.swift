@@ -1,0 +1,50 @@
+/// `--help` texts; the README's CLI section says the same.
+enum HelpText {
+    static let version = "transit 0.1.0 (plugin ABI 1)"
+
+    static let main = """
+    transit — read the balance and history of contactless transit and e-money cards.
+
+    Usage:
+      transit scan [--reader NAME] [--dialect pn532|acs-direct|part3] [--config FILE]
+                   [--wait SECONDS] [--json] [--verbose] [--card FILE]
+      transit readers [--json]
+      transit plugins [--config FILE] [--json]
+      transit --help | --version        (and `transit COMMAND --help`)
+
+    Exit codes: 0 read; 2 usage or configuration; 3 no reader, no card or pcscd unavailable;
+    4 card of no known family; 5 card refused, communication or malformed answer (and plugin
+    faults); 6 card removed during the read; 130 cancelled.
+    """
+
+    static let scan = """
+    transit scan — read the card on a reader (or a card image) and print it.
+
+      --reader NAME     use the first reader whose name contains NAME (case-insensitive);
+                        default: the first reader with a card
+      --dialect D       how FeliCa frames travel: pn532 (ACR122U), acs-direct (ACR1252U and
+                        later ACS readers), part3 (PC/SC 2.02 Transparent Exchange);
+                        default: chosen from the reader's name
+      --config FILE     plugins.conf to use (default lookup: ./plugins.conf,
+                        $XDG_CONFIG_HOME/transit/plugins.conf, /etc/transit/plugins.conf,
+                        beside the binary)
+      --wait SECONDS    wait up to SECONDS for a reader and a card (default 0: the card must
+                        already be on the reader)
+      --json            print one JSON object on stdout (errors too)
+      --verbose         log each plugin's steps on stderr
+      --card FILE       read a card image (docs/card-image.md) instead of a reader
+    """
+
+    static let readers = """
+    transit readers — list the PC/SC readers pcscd knows, with the card on each.
+
+      --json            print a JSON array of {"name", "card", "atr"}
+    """
+
+    static let plugins = """
+    transit plugins — list the plugins of plugins.conf in probe order: path, ABI version, state.
+
+      --config FILE     plugins.conf to use (see transit scan --help)
+      --json            print a JSON array
+    """
+}

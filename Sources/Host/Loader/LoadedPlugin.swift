@@ -1,0 +1,37 @@
+import ReaderABI
+
+/// A plugins.conf entry after loading: usable, or refused with the reason.
+struct LoadedPlugin {
+    enum State: Equatable {
+        case loaded
+        case refused(String)
+    }
+
+    let entry: PluginConfig.Entry
+    /// The resolved library path.
+    let path: String
+    let state: State
+    /// Set when loaded: the plugin's static descriptor.
+    let descriptor: UnsafePointer<transit_plugin_descriptor>?
+
+    var name: String { entry.name }
+    var abiVersion: UInt32? { descriptor?.pointee.abi_version }
+
+    var technology: CardTechnology? {
+        switch descriptor?.pointee.technology {
+        case TRANSIT_TECHNOLOGY_FELICA: return .felica
+        case TRANSIT_TECHNOLOGY_ISO7816: return .iso7816
+        default: return nil
+        }
+    }
+
+    /// FeliCa systems of which the card must carry one; empty: always asked.
+    var systemCodes: [UInt16] {
+        guard let d = descriptor?.pointee, let codes = d.system_codes else { return [] }
+        return Array(UnsafeBufferPointer(start: codes, count: d.system_code_count))
+    }
+
+    var family: String {
+        descriptor?.pointee.family.map { String(cString: $0) } ?? entry.name
+    }
+}

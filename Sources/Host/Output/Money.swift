@@ -1,0 +1,30 @@
+/// Amounts in a currency's minor units, formatted as people read them on a ticket machine.
+enum Money {
+    /// Symbol and number of minor digits for the currencies the families use (ISO 4217 exponents).
+    private static let formats: [String: (symbol: String, digits: Int)] = [
+        "JPY": ("¥", 0), "KRW": ("₩", 0), "SGD": ("S$", 2), "HKD": ("HK$", 2), "CNY": ("CN¥", 2), "NZD": ("NZ$", 2),
+    ]
+
+    static func format(_ minor: Int64, _ currency: String) -> String {
+        let f = formats[currency] ?? (symbol: "", digits: 2)
+        let sign = minor < 0 ? "-" : ""
+        let magnitude = minor.magnitude
+        var scale: UInt64 = 1
+        for _ in 0 ..< f.digits { scale *= 10 }
+        let whole = grouped(magnitude / scale)
+        let fraction = f.digits == 0 ? "" : "." + padded(magnitude % scale, f.digits)
+        return f.symbol.isEmpty ? "\(sign)\(whole)\(fraction) \(currency)" : "\(sign)\(f.symbol)\(whole)\(fraction)"
+    }
+
+    private static func grouped(_ v: UInt64) -> String {
+        var digits = Array(String(v))
+        var i = digits.count - 3
+        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        return String(digits)
+    }
+
+    private static func padded(_ v: UInt64, _ width: Int) -> String {
+        let s = String(v)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+}

@@ -1,0 +1,149 @@
+import ReaderABI
+
+/// One call of a plugin's read function: the host table it gets, the exchanges it makes, what it
+/// logs and builds. The C callbacks below find this object through the table's context pointer.
+final class PluginInvocation {
+    let plugin: LoadedPlugin
+    let session: CardSession
+    let builder = ResultBuilder()
+    /// A transport error the plugin saw as a status; session loss and cancellation win over
+    /// whatever the plugin then returns.
+    private(set) var transportError: TransitError?
+    private(set) var logLines = [String]()
+    private let logSink: (String) -> Void
+    private var optionValues = [String: [CChar]]()
+
+    init(plugin: LoadedPlugin, session: CardSession, log: @escaping (String) -> Void) {
+        self.plugin = plugin; self.session = session; logSink = log
+    }
+
+    /// Calls the plugin's read with a fresh table. `uid` and `systemCodes` are what the host learned.
+    func run(uid: [UInt8], systemCodes: [UInt16]?) -> transit_status {
+        guard let read = plugin.descriptor?.pointee.read else { return TRANSIT_STATUS_INTERNAL }
+        let technology = session.technology == .felica ? TRANSIT_TECHNOLOGY_FELICA : TRANSIT_TECHNOLOGY_ISO7816
+        let codes = systemCodes ?? []
+        return withExtendedLifetime(self) {
+            uid.withUnsafeBufferPointer { uidBuffer in
+                codes.withUnsafeBufferPointer { codeBuffer in
+                    var api = transit_host_api(
+                        struct_size: UInt32(MemoryLayout<transit_host_api>.size),
+                        abi_version: UInt32(TRANSIT_ABI_VERSION),
+                        context: Unmanaged.passUnretained(self).toOpaque(),
+                        technology: technology,
+                        uid: uidBuffer.baseAddress, uid_length: uidBuffer.count,
+                        system_codes: systemCodes == nil ? nil : codeBuffer.baseAddress, system_code_count: codes.count,
+                        felica_transceive: hostFeliCaTransceive, apdu_transceive: hostAPDUTransceive,
+                        log: hostLog, option: hostOption,
+                        set_field: hostSetField, set_balance: hostSetBalance, add_metadata: hostAddMetadata,
+                        begin_transaction: hostBeginTransaction, set_transaction_field: hostSetTransactionField,
+                        set_transaction_amount: hostSetTransactionAmount,
+                        add_transaction_metadata: hostAddTransactionMetadata)
+                    return read(&api)
+                }
+            }
+        }
+    }
+
+    fileprivate func transceive(_ felica: Bool, _ command: [UInt8], _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int,
+                                _ length: UnsafeMutablePointer<Int>?) -> transit_status {
+        if let transportError, transportError.kind == .sessionLost || transportError.kind == .cancelled {
+            return StatusTranslation.status(for: transportError)
+        }
+        do {
+            let answer = felica ? try session.felica(command) : try session.apdu(command)
+            guard answer.count <= capacity, let out else {
+                return TRANSIT_STATUS_MALFORMED_RESPONSE // an answer larger than the plugin's buffer
+            }
+            answer.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: answer.count) }
+            length?.pointee = answer.count
+            return TRANSIT_STATUS_OK
+        } catch let error as TransitError {
+            transportError = error
+            log("transport: \(error.message)")
+            return StatusTranslation.status(for: error)
+        } catch {
+            return TRANSIT_STATUS_COMMUNICATION
+        }
+    }
+
+    fileprivate func log(_ line: String) {
+        logLines.append(line)
+        logSink("\(plugin.name): \(line)")
+    }
+
+    fileprivate func option(_ key: String) -> UnsafePointer<CChar>? {
+        guard let value = plugin.entry.options[key] else { return nil }
+        if optionValues[key] == nil { optionValues[key] = Array(value.utf8CString) }
+        return optionValues[key]?.withUnsafeBufferPointer { $0.baseAddress }
+    }
+}
+
+// MARK: - The C side of the host table
+
+private func invocation(_ context: UnsafeMutableRawPointer?) -> PluginInvocation? {
+    context.map { Unmanaged<PluginInvocation>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int) -> [UInt8] {
+    guard let p, n > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: p, count: n))
+}
+
+private func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+private func ok(_ accepted: Bool) -> transit_status { accepted ? TRANSIT_STATUS_OK : TRANSIT_STATUS_INTERNAL }
+
+private let hostFeliCaTransceive: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, cmd, n, out, cap, len in
+    invocation(ctx)?.transceive(true, bytes(cmd, n), out, cap, len) ?? TRANSIT_STATUS_INTERNAL
+}
+
+private let hostAPDUTransceive: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, cmd, n, out, cap, len in
+    invocation(ctx)?.transceive(false, bytes(cmd, n), out, cap, len) ?? TRANSIT_STATUS_INTERNAL
+}
+
+private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { ctx, _, message in
+    invocation(ctx)?.log(string(message) ?? "")
+}
+
+private let hostOption: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { ctx, key in
+    guard let key = string(key) else { return nil }
+    return invocation(ctx)?.option(key)
+}
+
+private let hostSetField: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setField(key, value))
+}
+
+private let hostSetBalance: @convention(c) (UnsafeMutableRawPointer?, Int64) -> transit_status = { ctx, value in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.setBalance(value)
+    return TRANSIT_STATUS_OK
+}
+
+private let hostAddMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.addMetadata(key, value)
+    return TRANSIT_STATUS_OK
+}
+
+private let hostBeginTransaction: @convention(c) (UnsafeMutableRawPointer?) -> transit_status = { ctx in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.beginTransaction()
+    return TRANSIT_STATUS_OK
+}
+
+private let hostSetTransactionField: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setTransactionField(key, value))
+}
+
+private let hostSetTransactionAmount: @convention(c) (UnsafeMutableRawPointer?, UInt64) -> transit_status = { ctx, value in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setTransactionAmount(value))
+}
+
+private let hostAddTransactionMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.addTransactionMetadata(key, value))
+}

@@ -1,0 +1,39 @@
+/// Runs the loaded plugins in conf order against the card until one reads it.
+struct ProbeRunner {
+    let plugins: [LoadedPlugin]
+    /// Receives plugin and policy log lines (stderr with --verbose).
+    var log: (String) -> Void = { _ in }
+
+    /// The reading and the plugin that made it.
+    func read(_ session: CardSession) throws -> (reading: CardReading, plugin: String) {
+        var uid = [UInt8]()
+        var systems: [UInt16]?
+        if session.technology == .felica {
+            uid = try session.readUID()
+            // One Request System Code per card lets FeliCa plugins whose system is absent be skipped
+            // without RF traffic.
+            systems = try session.systemCodes(idm: uid)
+            log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map { HexFormat.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }.joined(separator: " ") } ?? "unknown")")
+        } else {
+            log("card: ISO 14443-4, ATR \(HexFormat.string(session.channel.atr))")
+        }
+        var tried = [String]()
+        for plugin in plugins where plugin.state == .loaded && plugin.technology == session.technology {
+            if let systems, !plugin.systemCodes.isEmpty, !plugin.systemCodes.contains(where: systems.contains) {
+                log("\(plugin.name): skipped, the card has none of its systems")
+                continue
+            }
+            tried.append(plugin.name)
+            let invocation = PluginInvocation(plugin: plugin, session: session, log: log)
+            let status = invocation.run(uid: uid, systemCodes: systems)
+            switch StatusTranslation.outcome(of: status, invocation) {
+            case .read(let reading): return (reading, plugin.name)
+            case .nextPlugin: log("\(plugin.name): not this card")
+            case .failed(let error): throw error
+            }
+        }
+        let what = session.technology == .felica ? "FeliCa" : "ISO 14443-4"
+        throw TransitError(.tagNotSupported, "no plugin recognised this \(what) card"
+                           + (tried.isEmpty ? " (no plugin for this technology is loaded)" : " (tried: \(tried.joined(separator: ", ")))"))
+    }
+}

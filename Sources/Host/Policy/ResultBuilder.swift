@@ -1,0 +1,91 @@
+/// Collects what a plugin sets through the ABI's builder calls and checks it against the contract.
+final class ResultBuilder {
+    private var fields = [String: String]()
+    private var balance: Int64?
+    private var metadata = [String: String]()
+    private var transactions = [CardReading.TransactionRecord]()
+
+    static let cardFields: Set<String> = ["family", "cardName", "serialNumber", "currency", "validFrom", "validUntil"]
+    static let transactionFields: Set<String> = ["type", "date", "entryStation", "exitStation", "rawType", "rawPayload"]
+    static let transactionTypes: Set<String> = ["trip", "topup", "purchase", "unknown"]
+
+    /// False (and nothing stored) when the key is not part of the contract.
+    func setField(_ key: String, _ value: String) -> Bool {
+        guard Self.cardFields.contains(key) else { return false }
+        if key == "validFrom" || key == "validUntil", !Self.isDate(value) { return false }
+        fields[key] = value
+        return true
+    }
+
+    func setBalance(_ value: Int64) { balance = value }
+
+    func addMetadata(_ key: String, _ value: String) { metadata[key] = value }
+
+    func beginTransaction() {
+        transactions.append(.init(type: "unknown", amount: nil, date: nil, entryStation: nil, exitStation: nil,
+                                  metadata: [:], rawType: nil, rawPayload: nil))
+    }
+
+    func setTransactionField(_ key: String, _ value: String) -> Bool {
+        guard !transactions.isEmpty, Self.transactionFields.contains(key) else { return false }
+        let i = transactions.count - 1
+        switch key {
+        case "type":
+            guard Self.transactionTypes.contains(value) else { return false }
+            transactions[i].type = value
+        case "date":
+            guard Self.isDate(value) || Self.isDateTime(value) else { return false }
+            transactions[i].date = value
+        case "entryStation": transactions[i].entryStation = value
+        case "exitStation": transactions[i].exitStation = value
+        case "rawType": transactions[i].rawType = value
+        default: transactions[i].rawPayload = value
+        }
+        return true
+    }
+
+    func setTransactionAmount(_ value: UInt64) -> Bool {
+        guard !transactions.isEmpty else { return false }
+        transactions[transactions.count - 1].amount = value
+        return true
+    }
+
+    func addTransactionMetadata(_ key: String, _ value: String) -> Bool {
+        guard !transactions.isEmpty else { return false }
+        transactions[transactions.count - 1].metadata[key] = value
+        return true
+    }
+
+    /// The finished reading, or a description of what the plugin left out.
+    func finish(defaultFamily: String) -> Result<CardReading, MissingField> {
+        guard let serial = fields["serialNumber"] else { return .failure(MissingField("set no serialNumber")) }
+        guard let currency = fields["currency"], currency.count == 3 else { return .failure(MissingField("set no ISO 4217 currency")) }
+        guard let balance else { return .failure(MissingField("set no balance")) }
+        return .success(CardReading(family: fields["family"] ?? defaultFamily, cardName: fields["cardName"],
+                                    serialNumber: serial, balance: balance, currency: currency,
+                                    validFrom: fields["validFrom"], validUntil: fields["validUntil"],
+                                    metadata: metadata, transactions: transactions))
+    }
+
+    /// YYYY-MM-DD.
+    static func isDate(_ s: String) -> Bool {
+        let c = Array(s.utf8)
+        return c.count == 10 && c[4] == 0x2D && c[7] == 0x2D && digits(c, [0, 1, 2, 3, 5, 6, 8, 9])
+    }
+
+    /// YYYY-MM-DDTHH:MM:SS±HH:MM.
+    static func isDateTime(_ s: String) -> Bool {
+        let c = Array(s.utf8)
+        guard c.count == 25, isDate(String(decoding: c[0 ..< 10], as: UTF8.self)) else { return false }
+        return c[10] == 0x54 && c[13] == 0x3A && c[16] == 0x3A && (c[19] == 0x2B || c[19] == 0x2D) && c[22] == 0x3A
+            && digits(c, [11, 12, 14, 15, 17, 18, 20, 21, 23, 24])
+    }
+
+    private static func digits(_ c: [UInt8], _ at: [Int]) -> Bool { at.allSatisfy { (0x30 ... 0x39).contains(c[$0]) } }
+}
+
+/// What a plugin that reported success left out of its result.
+struct MissingField: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}

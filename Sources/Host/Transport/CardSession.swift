@@ -1,0 +1,89 @@
+import CardSimulation
+
+/// The card under the reader as plugins need it: FeliCa frames in the reader's dialect, APDUs
+/// with 61xx / 6Cxx handled, and the facts learned once per card (technology, UID, systems).
+final class CardSession {
+    let channel: ReaderChannel
+    let technology: CardTechnology
+    let dialect: FeliCaDialect
+    /// Exchanges with the reader so far.
+    private(set) var exchanges = 0
+    /// Set from a signal handler; the next exchange ends the read as cancelled.
+    let cancellation: Cancellation
+
+    init(channel: ReaderChannel, dialect: FeliCaDialect?, cancellation: Cancellation = Cancellation()) {
+        self.channel = channel
+        technology = CardTechnology(atr: channel.atr)
+        self.dialect = dialect ?? FeliCaFraming.dialect(forReader: channel.readerName)
+        self.cancellation = cancellation
+    }
+
+    private func send(_ apdu: [UInt8]) throws -> [UInt8] {
+        if cancellation.isCancelled { throw TransitError(.cancelled, "cancelled") }
+        exchanges += 1
+        return try channel.transmit(apdu)
+    }
+
+    /// `FF CA 00 00 00`: the UID, or the IDm of a FeliCa card (PC/SC Part 3, Get Data).
+    func readUID() throws -> [UInt8] {
+        let answer = try send([0xFF, 0xCA, 0x00, 0x00, 0x00])
+        guard answer.count >= 2, answer.suffix(2) == [0x90, 0x00] else {
+            throw TransitError(.communication, "the reader gave no UID (answer \(HexFormat.string(answer)))")
+        }
+        return Array(answer.dropLast(2))
+    }
+
+    /// One FeliCa frame through the reader's dialect.
+    func felica(_ frame: [UInt8]) throws -> [UInt8] {
+        try FeliCaFraming.unwrap(send(FeliCaFraming.wrap(frame, dialect)), dialect)
+    }
+
+    /// Request System Code (command 0C) for the polled IDm: the card's systems in card order,
+    /// or nil when the card does not say.
+    func systemCodes(idm: [UInt8]) throws -> [UInt16]? {
+        let answer: [UInt8]
+        do {
+            answer = try felica([UInt8(10), 0x0C] + idm)
+        } catch let e as TransitError where e.kind == .communication || e.kind == .malformedResponse {
+            return nil
+        }
+        guard answer.count >= 11, answer[1] == 0x0D, Array(answer[2 ..< 10]) == idm else { return nil }
+        let n = Int(answer[10])
+        guard answer.count == 11 + 2 * n else { return nil }
+        return (0 ..< n).map { UInt16(answer[11 + 2 * $0]) << 8 | UInt16(answer[12 + 2 * $0]) }
+    }
+
+    /// One APDU; 61xx is followed by GET RESPONSE and 6Cxx re-sent with Le = xx (ISO 7816-4, 5.3.3),
+    /// so plugins see only the final data and status word.
+    func apdu(_ command: [UInt8]) throws -> [UInt8] {
+        var answer = try send(command)
+        var data = [UInt8]()
+        var rounds = 0
+        while answer.count >= 2, rounds < 32 {
+            let sw1 = answer[answer.count - 2], sw2 = answer[answer.count - 1]
+            if sw1 == 0x61 {
+                data += answer.dropLast(2)
+                answer = try send([0x00, 0xC0, 0x00, 0x00, sw2])
+            } else if sw1 == 0x6C, command.count >= 4 {
+                answer = try send(Self.withLe(command, sw2))
+            } else {
+                break
+            }
+            rounds += 1
+        }
+        return data + answer
+    }
+
+    /// The command with its Le set: replaced in cases 2 and 4, appended in cases 1 and 3.
+    static func withLe(_ command: [UInt8], _ le: UInt8) -> [UInt8] {
+        let hasLe = command.count == 5 || (command.count > 5 && command.count == 6 + Int(command[4]))
+        return (hasLe ? Array(command.dropLast()) : command) + [le]
+    }
+}
+
+/// A flag a signal handler sets and exchanges check.
+final class Cancellation: @unchecked Sendable {
+    private var flag = false
+    var isCancelled: Bool { flag }
+    func cancel() { flag = true }
+}

@@ -1,0 +1,106 @@
+import CPCSCLite
+import Foundation
+
+/// A connection to pcscd: lists readers and waits for a card.
+final class PCSCContext {
+    private(set) var handle: SCARDCONTEXT = 0
+
+    init() throws {
+        let rv = SCardEstablishContext(PCSC.scopeSystem, nil, nil, &handle)
+        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("connecting to pcscd") }
+    }
+
+    deinit { SCardReleaseContext(handle) }
+
+    /// Ends a wait in another thread (SCardCancel); used by the Ctrl-C handler.
+    func cancel() { SCardCancel(handle) }
+
+    /// The readers pcscd knows, in its order.
+    func readers() throws -> [String] {
+        var length: DWORD = 0
+        var rv = SCardListReaders(handle, nil, nil, &length)
+        if PCSCStatus(rv) == .noReadersAvailable { return [] }
+        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("listing readers") }
+        var buffer = [CChar](repeating: 0, count: Int(length))
+        rv = SCardListReaders(handle, nil, &buffer, &length)
+        if PCSCStatus(rv) == .noReadersAvailable { return [] }
+        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("listing readers") }
+        // A multi-string: names separated by NUL, ended by an empty name.
+        return buffer.split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+
+    /// The state and ATR of each reader right now.
+    func states(_ names: [String], timeoutMs: DWORD = 0) throws -> [(name: String, present: Bool, atr: [UInt8])] {
+        guard !names.isEmpty else { return [] }
+        let cNames = names.map { strdup($0) }
+        defer { cNames.forEach { free($0) } }
+        var states = cNames.map { name -> SCARD_READERSTATE in
+            var s = SCARD_READERSTATE()
+            s.szReader = UnsafePointer(name)
+            s.dwCurrentState = PCSC.stateUnaware
+            return s
+        }
+        let rv = SCardGetStatusChange(handle, timeoutMs, &states, DWORD(states.count))
+        guard PCSCStatus(rv) == .success || PCSCStatus(rv) == .timeout else { throw PCSCStatus(rv).error("reading reader states") }
+        return zip(names, states).map { name, s in
+            let present = s.dwEventState & PCSC.statePresent != 0 && s.dwEventState & PCSC.stateMute == 0
+            let atr = withUnsafeBytes(of: s.rgbAtr) { Array($0.prefix(Int(min(s.cbAtr, 33)))) }
+            return (name, present, atr)
+        }
+    }
+
+    /// The reader to use: the first whose name contains `filter` (case-insensitive), else the first
+    /// with a card. Waits up to `wait` seconds for a reader and a card.
+    func waitForCard(readerFilter filter: String?, wait: Double, cancellation: Cancellation) throws -> String {
+        let deadline = Date().addingTimeInterval(wait)
+        while true {
+            if cancellation.isCancelled { throw TransitError(.cancelled, "cancelled") }
+            let all = try readers()
+            let candidates = filter.map { f in all.filter { $0.lowercased().contains(f.lowercased()) } } ?? all
+            if let ready = try states(candidates).first(where: { $0.present }) { return ready.name }
+            if Date() >= deadline {
+                if all.isEmpty { throw TransitError(.noReader, "no reader is connected") }
+                if candidates.isEmpty {
+                    throw TransitError(.noReader, "no reader matches \"\(filter ?? "")\" (readers: \(all.joined(separator: ", ")))")
+                }
+                throw TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")"
+                                   + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))
+            }
+            // Sleep on the readers' state so a tap wakes us at once; Ctrl-C cancels the wait.
+            if candidates.isEmpty {
+                Thread.sleep(forTimeInterval: 0.2)
+            } else {
+                _ = try? waitForChange(candidates, timeoutMs: 200)
+            }
+        }
+    }
+
+    private func waitForChange(_ names: [String], timeoutMs: DWORD) throws {
+        let current = try states(names)
+        let cNames = names.map { strdup($0) }
+        defer { cNames.forEach { free($0) } }
+        var states = zip(cNames, current).map { name, s -> SCARD_READERSTATE in
+            var r = SCARD_READERSTATE()
+            r.szReader = UnsafePointer(name)
+            r.dwCurrentState = s.present ? PCSC.statePresent : 0x0010
+            return r
+        }
+        let rv = SCardGetStatusChange(handle, timeoutMs, &states, DWORD(states.count))
+        if PCSCStatus(rv) == .cancelled { throw TransitError(.cancelled, "cancelled") }
+    }
+
+    /// Connects to the card on `reader`.
+    func connect(_ reader: String) throws -> PCSCCard {
+        var card: SCARDHANDLE = 0
+        var proto: DWORD = 0
+        let rv = SCardConnect(handle, reader, PCSC.shareShared, PCSC.protocolT0 | PCSC.protocolT1, &card, &proto)
+        guard PCSCStatus(rv) == .success else {
+            if PCSCStatus(rv).meansCardGone || PCSCStatus(rv) == .unresponsiveCard {
+                throw TransitError(.noCard, "no card on \(reader)")
+            }
+            throw PCSCStatus(rv).error("connecting to the card")
+        }
+        let atr = try states([reader]).first?.atr ?? []
+        return PCSCCard(handle: card, protocol: proto, readerName: reader, atr: atr)
+    }
+}

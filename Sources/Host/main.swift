@@ -1,0 +1,3 @@
+import Foundation
+
+exit(TransitCommand().run(Array(CommandLine.arguments.dropFirst())))

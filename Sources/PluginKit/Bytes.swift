@@ -1,0 +1,71 @@
+/// Bounds-checked reading of card bytes: every access that would fall outside the answer
+/// throws `PluginError.malformedResponse` instead of trapping (a trap would kill the host).
+public struct Bytes: Equatable, Sendable {
+    public let storage: [UInt8]
+
+    public init(_ bytes: [UInt8]) { storage = bytes }
+    public init<S: Sequence>(_ bytes: S) where S.Element == UInt8 { storage = Array(bytes) }
+
+    public var count: Int { storage.count }
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// One byte at `offset`.
+    public func u8(_ offset: Int) throws -> UInt8 {
+        guard offset >= 0, offset < storage.count else { throw short(offset + 1) }
+        return storage[offset]
+    }
+
+    /// `length` bytes from `offset`.
+    public func slice(_ offset: Int, _ length: Int) throws -> Bytes {
+        guard offset >= 0, length >= 0, offset <= storage.count - length else { throw short(offset + length) }
+        return Bytes(storage[offset ..< offset + length])
+    }
+
+    /// The bytes from `offset` to the end.
+    public func suffix(from offset: Int) throws -> Bytes {
+        try slice(offset, storage.count - offset)
+    }
+
+    /// Big-endian unsigned integer of `length` (1…8) bytes at `offset`.
+    public func be(_ offset: Int, _ length: Int) throws -> UInt64 {
+        try slice(offset, length).storage.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Little-endian unsigned integer of `length` (1…8) bytes at `offset`.
+    public func le(_ offset: Int, _ length: Int) throws -> UInt64 {
+        try slice(offset, length).storage.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Big-endian two's-complement integer of `length` bytes at `offset`.
+    public func signedBE(_ offset: Int, _ length: Int) throws -> Int64 {
+        let raw = try be(offset, length)
+        let bits = UInt64(length * 8)
+        let sign: UInt64 = 1 << (bits - 1)
+        return raw & sign == 0 ? Int64(raw) : Int64(raw) - Int64(1 << bits)
+    }
+
+    /// Uppercase hex of all bytes.
+    public var hex: String { Hex.string(storage) }
+
+    private func short(_ needed: Int) -> PluginError {
+        .malformedResponse("answer of \(storage.count) bytes is too short (needed \(needed))")
+    }
+}
+
+/// Hex text of bytes and back.
+public enum Hex {
+    private static let digits = Array("0123456789ABCDEF".utf8)
+
+    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Big-endian hex of a 16-bit code, e.g. 0x090F → "090F".
+    public static func string(_ value: UInt16) -> String { string([UInt8(value >> 8), UInt8(value & 0xFF)]) }
+}

@@ -1,0 +1,125 @@
+/// FeliCa command frames and a session that reads blocks in as few commands as the card takes.
+/// Command and response codes: JIS X 6319-4 / Sony "FeliCa Card User's Manual" (as summarised by nfcpy).
+public enum FeliCa {
+    /// The most blocks one Read Without Encryption can return in a 255-byte frame (13 + 16 × 15).
+    public static let frameBlockLimit = 15
+    /// Block counts tried after a card answers "illegal number of blocks": common product limits.
+    static let blockCountLadder = [15, 12, 8, 4, 1]
+    /// Status flag 2 for "illegal number of blocks" (FeliCa Card User's Manual, status flag table).
+    public static let illegalBlockCount: UInt8 = 0xA2
+
+    /// Polling (command 00) for one system code, asking no request data, one time slot.
+    public static func polling(systemCode: UInt16) -> [UInt8] {
+        frame([0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x00, 0x00])
+    }
+
+    /// Request Service (command 02) for node codes (sent little-endian).
+    public static func requestService(idm: [UInt8], nodes: [UInt16]) -> [UInt8] {
+        frame([0x02] + idm + [UInt8(nodes.count)] + nodes.flatMap(littleEndian))
+    }
+
+    /// Request System Code (command 0C).
+    public static func requestSystemCode(idm: [UInt8]) -> [UInt8] {
+        frame([0x0C] + idm)
+    }
+
+    /// Read Without Encryption (command 06); `blocks` pairs a service index with a block number (< 256).
+    public static func readWithoutEncryption(idm: [UInt8], services: [UInt16], blocks: [(service: Int, block: Int)]) -> [UInt8] {
+        let list = blocks.flatMap { [0x80 | UInt8($0.service & 0x0F), UInt8($0.block & 0xFF)] }
+        return frame([0x06] + idm + [UInt8(services.count)] + services.flatMap(littleEndian) + [UInt8(blocks.count)] + list)
+    }
+
+    /// Checks a response frame: length byte, response code, IDm; returns the bytes after the IDm.
+    public static func payload(of response: [UInt8], code: UInt8, idm: [UInt8]) throws -> Bytes {
+        let r = Bytes(response)
+        guard try r.u8(0) == UInt8(truncatingIfNeeded: response.count) else {
+            throw PluginError.malformedResponse("FeliCa frame length byte disagrees with its length")
+        }
+        guard try r.u8(1) == code else {
+            throw PluginError.malformedResponse("FeliCa response code \(Hex.string([try r.u8(1)])) where \(Hex.string([code])) was due")
+        }
+        guard try r.slice(2, 8).storage == idm else { throw PluginError.malformedResponse("FeliCa answer from another IDm") }
+        return try r.suffix(from: 10)
+    }
+
+    static func frame(_ body: [UInt8]) -> [UInt8] { [UInt8(truncatingIfNeeded: body.count + 1)] + body }
+    static func littleEndian(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+}
+
+/// A card refused a Read Without Encryption: status flags 1 and 2.
+public struct FeliCaStatus: Error, Equatable {
+    public let flag1: UInt8, flag2: UInt8
+}
+
+/// Reads from one FeliCa system of the card.
+public final class FeliCaSystem {
+    public let card: CardLink
+    public let idm: [UInt8]
+    /// The most blocks a read asks for; lowered when the card answers "illegal number of blocks".
+    public private(set) var blocksPerRead = FeliCa.frameBlockLimit
+
+    public init(card: CardLink, idm: [UInt8]) { self.card = card; self.idm = idm }
+
+    /// Reaches `systemCode` on the card: the polled IDm when it is system 0, otherwise one Polling.
+    /// Throws `notThisCard` when the card's known systems do not include it or polling finds nothing.
+    public static func open(_ card: CardLink, systemCode: UInt16) throws -> FeliCaSystem {
+        if let codes = card.systemCodes {
+            guard let index = codes.firstIndex(of: systemCode) else { throw PluginError.notThisCard }
+            if index == 0, card.uid.count == 8 { return FeliCaSystem(card: card, idm: card.uid) }
+        }
+        let answer: [UInt8]
+        do {
+            answer = try card.felica(FeliCa.polling(systemCode: systemCode))
+        } catch PluginError.communication {
+            throw PluginError.notThisCard // no card answered polling for this system
+        }
+        let r = Bytes(answer)
+        guard try r.u8(1) == 0x01 else { throw PluginError.malformedResponse("polling answered with code \(Hex.string([try r.u8(1)]))") }
+        return FeliCaSystem(card: card, idm: try r.slice(2, 8).storage)
+    }
+
+    /// Request Service: the key version of each node, nil where the card answers FFFF (no such service).
+    public func requestService(_ nodes: [UInt16]) throws -> [UInt16?] {
+        let p = try FeliCa.payload(of: card.felica(FeliCa.requestService(idm: idm, nodes: nodes)), code: 0x03, idm: idm)
+        guard try Int(p.u8(0)) == nodes.count else { throw PluginError.malformedResponse("Request Service answered for another node count") }
+        return try nodes.indices.map {
+            let v = UInt16(try p.le(1 + 2 * $0, 2))
+            return v == 0xFFFF ? nil : v
+        }
+    }
+
+    /// Reads the given blocks of several services, as many blocks a command as the card takes.
+    /// Returns each service's blocks in the order asked; throws `FeliCaStatus` when the card refuses.
+    public func read(_ requests: [(service: UInt16, blocks: [Int])]) throws -> [UInt16: [Bytes]] {
+        var list = [(service: UInt16, block: Int)]()
+        for r in requests { list += r.blocks.map { (r.service, $0) } }
+        var out = [UInt16: [Bytes]]()
+        var start = 0
+        while start < list.count {
+            let chunk = Array(list[start ..< min(list.count, start + blocksPerRead)])
+            do {
+                let blocks = try readChunk(chunk)
+                for (i, item) in chunk.enumerated() { out[item.service, default: []].append(blocks[i]) }
+                start += chunk.count
+            } catch let status as FeliCaStatus where status.flag2 == FeliCa.illegalBlockCount && chunk.count > 1 {
+                guard let lower = FeliCa.blockCountLadder.first(where: { $0 < chunk.count }) else { throw status }
+                blocksPerRead = lower
+            }
+        }
+        return out
+    }
+
+    private func readChunk(_ chunk: [(service: UInt16, block: Int)]) throws -> [Bytes] {
+        var services = [UInt16]()
+        for item in chunk where !services.contains(item.service) { services.append(item.service) }
+        let elements = chunk.map { item in (service: services.firstIndex(of: item.service) ?? 0, block: item.block) }
+        let frame = FeliCa.readWithoutEncryption(idm: idm, services: services, blocks: elements)
+        let p = try FeliCa.payload(of: card.felica(frame), code: 0x07, idm: idm)
+        let flag1 = try p.u8(0), flag2 = try p.u8(1)
+        guard flag1 == 0 else { throw FeliCaStatus(flag1: flag1, flag2: flag2) }
+        guard try Int(p.u8(2)) == chunk.count, p.count == 3 + 16 * chunk.count else {
+            throw PluginError.malformedResponse("Read Without Encryption returned \(p.count) bytes for \(chunk.count) blocks")
+        }
+        return try chunk.indices.map { try p.slice(3 + 16 * $0, 16) }
+    }
+}

@@ -1,0 +1,55 @@
+import ReaderABI
+
+/// Why a plugin's read stopped. Each case maps to one status of the ABI; Swift errors never cross it.
+public enum PluginError: Error, Equatable {
+    /// The card is not of this family; the host tries the next plugin.
+    case notThisCard
+    /// The card refused a command the read depends on.
+    case cardRefused(String)
+    /// The reader or card did not answer.
+    case communication(String)
+    /// The card answered something short, long or odd.
+    case malformedResponse(String)
+    /// The card left the reader.
+    case sessionLost
+    /// The user cancelled the read.
+    case cancelled
+    /// A fault inside the plugin.
+    case `internal`(String)
+
+    /// The ABI status for this error.
+    public var status: transit_status {
+        switch self {
+        case .notThisCard: return TRANSIT_STATUS_NOT_THIS_CARD
+        case .cardRefused: return TRANSIT_STATUS_CARD_REFUSED
+        case .communication: return TRANSIT_STATUS_COMMUNICATION
+        case .malformedResponse: return TRANSIT_STATUS_MALFORMED_RESPONSE
+        case .sessionLost: return TRANSIT_STATUS_SESSION_LOST
+        case .cancelled: return TRANSIT_STATUS_CANCELLED
+        case .internal: return TRANSIT_STATUS_INTERNAL
+        }
+    }
+
+    /// The error a failed host call stands for.
+    public init(hostStatus status: transit_status, during what: String) {
+        switch status {
+        case TRANSIT_STATUS_NOT_THIS_CARD: self = .notThisCard
+        case TRANSIT_STATUS_CARD_REFUSED: self = .cardRefused(what)
+        case TRANSIT_STATUS_COMMUNICATION: self = .communication(what)
+        case TRANSIT_STATUS_MALFORMED_RESPONSE: self = .malformedResponse(what)
+        case TRANSIT_STATUS_SESSION_LOST: self = .sessionLost
+        case TRANSIT_STATUS_CANCELLED: self = .cancelled
+        default: self = .internal("host answered status \(status) to \(what)")
+        }
+    }
+
+    /// A short text for the host's log.
+    public var message: String {
+        switch self {
+        case .notThisCard: return "not this card"
+        case .cardRefused(let s), .communication(let s), .malformedResponse(let s), .internal(let s): return s
+        case .sessionLost: return "card removed"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ReaderABI
+
+/// What a card-family plugin implements; `PluginExport` turns it into the ABI descriptor.
+public protocol CardFamilyPlugin {
+    /// Short name, e.g. "japan-ic".
+    static var name: String { get }
+    /// Family reported by default.
+    static var family: String { get }
+    static var technology: transit_technology { get }
+    /// FeliCa systems of which the card must carry one (empty: always asked).
+    static var systemCodes: [UInt16] { get }
+    /// Reads the card, or throws `PluginError.notThisCard` when it is of another family.
+    static func read(_ card: CardLink) throws -> CardResult
+}
+
+extension CardFamilyPlugin {
+    public static var systemCodes: [UInt16] { [] }
+}
+
+/// Builds the static descriptor and runs reads behind the ABI.
+public enum PluginExport {
+    /// True when the plugin speaks the ABI version the host asked for.
+    public static func accepts(_ hostVersion: UInt32) -> Bool { hostVersion == UInt32(TRANSIT_ABI_VERSION) }
+
+    /// The descriptor for `plugin`, allocated once by the caller's global and never freed
+    /// (the host reads it for as long as the library is loaded).
+    /// - Parameter read: a `@convention(c)` thunk that calls `PluginExport.run(_:_:)` with the plugin.
+    public static func descriptor<P: CardFamilyPlugin>(
+        _ plugin: P.Type, read: @escaping @convention(c) (UnsafePointer<transit_host_api>?) -> transit_status
+    ) -> UnsafePointer<transit_plugin_descriptor> {
+        let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: max(1, P.systemCodes.count))
+        codes.initialize(from: P.systemCodes, count: P.systemCodes.count)
+        let d = UnsafeMutablePointer<transit_plugin_descriptor>.allocate(capacity: 1)
+        d.initialize(to: transit_plugin_descriptor(
+            struct_size: UInt32(MemoryLayout<transit_plugin_descriptor>.size),
+            abi_version: UInt32(TRANSIT_ABI_VERSION),
+            name: cString(P.name),
+            family: cString(P.family),
+            technology: P.technology,
+            system_codes: P.systemCodes.isEmpty ? nil : UnsafePointer(codes),
+            system_code_count: P.systemCodes.count,
+            read: read))
+        return UnsafePointer(d)
+    }
+
+    /// Runs one read: errors become statuses, a result is published to the host's builder.
+    public static func run<P: CardFamilyPlugin>(_ api: UnsafePointer<transit_host_api>?, _ plugin: P.Type) -> transit_status {
+        guard let api, api.pointee.struct_size >= UInt32(MemoryLayout<transit_host_api>.size) else {
+            return TRANSIT_STATUS_INTERNAL
+        }
+        let link = HostCardLink(api)
+        do {
+            let result = try P.read(link)
+            try link.publish(result)
+            return TRANSIT_STATUS_OK
+        } catch let error as PluginError {
+            if error != .notThisCard { link.log("\(P.name): \(error.message)") }
+            return error.status
+        } catch {
+            link.log("\(P.name): \(error)")
+            return TRANSIT_STATUS_INTERNAL
+        }
+    }
+
+    private static func cString(_ s: String) -> UnsafePointer<CChar> {
+        let bytes = Array(s.utf8CString)
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        p.initialize(from: bytes, count: bytes.count)
+        return UnsafePointer(p)
+    }
+}

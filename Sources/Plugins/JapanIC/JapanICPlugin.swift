@@ -1,0 +1,44 @@
+import PluginKit
+import ReaderABI
+
+/// Japan IC (Suica, ICOCA, PASMO and the other cards of the common transit system, FeliCa system 0003).
+/// One Read Without Encryption asks for the balance block and as many history blocks as fit.
+enum JapanICPlugin: CardFamilyPlugin {
+    static let name = "japan-ic"
+    static let family = "japan-ic"
+    static let technology = TRANSIT_TECHNOLOGY_FELICA
+    /// Cybernetics common transit system code (nfcpy tagtool, Metrodroid SuicaTransitData).
+    static let systemCodes: [UInt16] = [0x0003]
+
+    /// Balance: service 008B, block 0, bytes 11–12 little-endian (checked against the Suica, PASMO and
+    /// ICOCA dumps of shared/cards, where it equals the newest history record's balance).
+    static let balanceService: UInt16 = 0x008B
+    /// History: service 090F, 20 blocks, block 0 newest (ICOCA seed; Metrodroid SuicaTransitData).
+    static let historyService: UInt16 = 0x090F
+    static let historySlots = 20
+
+    static func read(_ card: CardLink) throws -> CardResult {
+        let system = try FeliCaSystem.open(card, systemCode: 0x0003)
+        let blocks: [UInt16: [Bytes]]
+        do {
+            blocks = try system.read([(balanceService, [0]), (historyService, Array(0 ..< historySlots))])
+        } catch let status as FeliCaStatus {
+            throw PluginError.cardRefused("Read Without Encryption of 008B/090F answered status \(Hex.string([status.flag1, status.flag2]))")
+        }
+        guard let balanceBlock = blocks[balanceService]?.first, let history = blocks[historyService] else {
+            throw PluginError.malformedResponse("the card returned no balance or history block")
+        }
+        let balance = try balanceBlock.le(11, 2)
+        let idm = Hex.string(system.idm)
+        return CardResult(serialNumber: idm, balance: Int64(balance), currency: "JPY", metadata: ["idm": idm],
+                          transactions: try JapanICHistory.decode(history))
+    }
+}
+
+private let descriptor = PluginExport.descriptor(JapanICPlugin.self) { PluginExport.run($0, JapanICPlugin.self) }
+
+/// The plugin's entry point (transit_reader.h).
+@_cdecl("transit_plugin_entry_v1")
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
+    PluginExport.accepts(hostVersion) ? descriptor : nil
+}

@@ -1,0 +1,184 @@
+/*
+ * transit_reader.h — the plugin ABI of `transit`.
+ *
+ * This header is the only contract between the `transit` host and a card-family
+ * plugin. A plugin is a shared library that exports one symbol,
+ * TRANSIT_PLUGIN_ENTRY_SYMBOL, and links nothing of the host: everything it
+ * needs (talking to the card, logging, options, building the result) comes
+ * through the function table the host hands to its read function.
+ *
+ * Rules (see docs/ABI.md):
+ *  - Buffers belong to the caller. The host never frees plugin memory and the
+ *    plugin never frees host memory. Strings are NUL-terminated UTF-8 and are
+ *    copied by whoever receives them before the call returns.
+ *  - Structs only grow at the end. Every struct starts with its size; a reader
+ *    of a struct must not touch a field that lies beyond struct_size.
+ *  - Only the statuses below cross the boundary. Any other value returned by a
+ *    plugin is a plugin fault.
+ *  - Calls are synchronous and happen on the thread that called read().
+ */
+#ifndef TRANSIT_READER_H
+#define TRANSIT_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The ABI version this header describes. */
+#define TRANSIT_ABI_VERSION 1
+
+/** The symbol every plugin exports; the ABI version is part of its name. */
+#define TRANSIT_PLUGIN_ENTRY_SYMBOL "transit_plugin_entry_v1"
+
+/** Outcome of a plugin read or of a host call (a closed set). */
+typedef int32_t transit_status;
+
+/** The read succeeded and the result was built. */
+#define TRANSIT_STATUS_OK 0
+/** The card is not of this plugin's family; the host tries the next plugin. */
+#define TRANSIT_STATUS_NOT_THIS_CARD 1
+/** The card refused a command the read depends on (ends the read). */
+#define TRANSIT_STATUS_CARD_REFUSED 2
+/** The reader or card did not answer (ends the read). */
+#define TRANSIT_STATUS_COMMUNICATION 3
+/** The card answered something short, long or odd (ends the read). */
+#define TRANSIT_STATUS_MALFORMED_RESPONSE 4
+/** The card left the reader (ends the read; no further plugin runs). */
+#define TRANSIT_STATUS_SESSION_LOST 5
+/** The user cancelled the read (ends the read; no further plugin runs). */
+#define TRANSIT_STATUS_CANCELLED 6
+/** A fault inside the plugin or a call the host could not honour (ends the read). */
+#define TRANSIT_STATUS_INTERNAL 7
+
+/** Card technology a plugin reads. */
+typedef uint32_t transit_technology;
+/** FeliCa (JIS X 6319-4) frames. */
+#define TRANSIT_TECHNOLOGY_FELICA 1u
+/** ISO/IEC 7816-4 APDUs over ISO 14443-4. */
+#define TRANSIT_TECHNOLOGY_ISO7816 2u
+
+/** Log levels for transit_host_api.log. */
+#define TRANSIT_LOG_DEBUG 0
+#define TRANSIT_LOG_INFO 1
+#define TRANSIT_LOG_WARNING 2
+
+/*
+ * Result fields, set with transit_host_api.set_field (card) and
+ * set_transaction_field (the transaction begun last). Values are strings.
+ *
+ * Card fields:
+ *   "family"        family name, e.g. "japan-ic" (defaults to the plugin's family)
+ *   "cardName"      e.g. "EZ-Link" (optional)
+ *   "serialNumber"  the number printed on the card, or the UID/IDm
+ *   "currency"      ISO 4217 code, e.g. "JPY"
+ *   "validFrom", "validUntil"  YYYY-MM-DD
+ * Transaction fields:
+ *   "type"          "trip", "topup", "purchase" or "unknown"
+ *   "date"          YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS+HH:MM in the card's zone
+ *   "entryStation", "exitStation", "rawType", "rawPayload" (hex)
+ */
+
+/** The table of host functions handed to a plugin's read function. */
+typedef struct transit_host_api {
+    /** sizeof(transit_host_api) as the host knows it. */
+    uint32_t struct_size;
+    /** ABI version the host speaks. */
+    uint32_t abi_version;
+    /** Opaque host state; pass it back as the first argument of every call. */
+    void *context;
+
+    /** The card's technology (TRANSIT_TECHNOLOGY_*). */
+    transit_technology technology;
+    /** FeliCa: the IDm the reader polled (system 0). ISO 7816: the UID, or NULL. */
+    const uint8_t *uid;
+    /** Length of uid in bytes. */
+    size_t uid_length;
+    /** FeliCa: the card's system codes in card order, or NULL when unknown. */
+    const uint16_t *system_codes;
+    /** Number of entries in system_codes. */
+    size_t system_code_count;
+
+    /**
+     * Sends one FeliCa command frame (length byte first) and receives the
+     * card's frame (length byte first) into the caller's buffer.
+     * *response_length is set to the number of bytes written.
+     */
+    transit_status (*felica_transceive)(void *context,
+                                        const uint8_t *command, size_t command_length,
+                                        uint8_t *response, size_t response_capacity,
+                                        size_t *response_length);
+
+    /**
+     * Sends one ISO 7816 command APDU and receives data + SW1 SW2 into the
+     * caller's buffer. The host has already handled 61xx and 6Cxx.
+     */
+    transit_status (*apdu_transceive)(void *context,
+                                      const uint8_t *command, size_t command_length,
+                                      uint8_t *response, size_t response_capacity,
+                                      size_t *response_length);
+
+    /** Logs one line at a TRANSIT_LOG_* level. */
+    void (*log)(void *context, int32_t level, const char *message);
+
+    /**
+     * The value of a plugins.conf option (`key=value`) for this plugin, or NULL.
+     * The string stays valid until read() returns.
+     */
+    const char *(*option)(void *context, const char *key);
+
+    /** Sets a card field (see "Result fields"). */
+    transit_status (*set_field)(void *context, const char *key, const char *value);
+    /** Sets the balance in minor units of the currency (may be negative). */
+    transit_status (*set_balance)(void *context, int64_t minor_units);
+    /** Adds one string entry to the card's metadata. */
+    transit_status (*add_metadata)(void *context, const char *key, const char *value);
+
+    /** Starts a new transaction; the transaction calls below fill it. Add newest first. */
+    transit_status (*begin_transaction)(void *context);
+    /** Sets a field of the current transaction (see "Result fields"). */
+    transit_status (*set_transaction_field)(void *context, const char *key, const char *value);
+    /** Sets the unsigned amount of the current transaction in minor units. */
+    transit_status (*set_transaction_amount)(void *context, uint64_t minor_units);
+    /** Adds one string entry to the current transaction's metadata. */
+    transit_status (*add_transaction_metadata)(void *context, const char *key, const char *value);
+} transit_host_api;
+
+/** What a plugin is, returned by its entry symbol. Static storage in the plugin. */
+typedef struct transit_plugin_descriptor {
+    /** sizeof(transit_plugin_descriptor) as the plugin knows it. */
+    uint32_t struct_size;
+    /** The ABI version this descriptor follows (TRANSIT_ABI_VERSION). */
+    uint32_t abi_version;
+    /** Short plugin name, e.g. "japan-ic". */
+    const char *name;
+    /** Family reported when the plugin sets none, e.g. "japan-ic". */
+    const char *family;
+    /** Technology the plugin reads (TRANSIT_TECHNOLOGY_*). */
+    transit_technology technology;
+    /**
+     * FeliCa only: system codes of which the card must carry at least one;
+     * when the card's systems are known and none is present the plugin is
+     * skipped without RF traffic. NULL/0: always asked.
+     */
+    const uint16_t *system_codes;
+    /** Number of entries in system_codes. */
+    size_t system_code_count;
+    /** Reads the card through the host table and builds the result. */
+    transit_status (*read)(const transit_host_api *host);
+} transit_plugin_descriptor;
+
+/**
+ * The entry point every plugin exports under TRANSIT_PLUGIN_ENTRY_SYMBOL.
+ * Returns the plugin's descriptor, or NULL when the plugin does not speak
+ * host_abi_version.
+ */
+typedef const transit_plugin_descriptor *(*transit_plugin_entry_fn)(uint32_t host_abi_version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRANSIT_READER_H */

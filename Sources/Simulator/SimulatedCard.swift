@@ -1,0 +1,43 @@
+import CardSimulation
+import Foundation
+
+/// Answers vpcd's messages for one card image until vpcd goes away or the card is pulled.
+struct SimulatedCard {
+    let image: CardImage
+    let dialect: FeliCaDialect?
+    let latency: Double
+    let removeAfter: Int?
+    let log: String?
+
+    func serve(_ link: VPCDLink) throws {
+        var reader = try VirtualReader(image: image, dialect: dialect)
+        var answered = 0
+        let logHandle = try log.map { path -> FileHandle in
+            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            let h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            h.seekToEndOfFile()
+            return h
+        }
+        while let message = try link.receive() {
+            if message.count == 1 {
+                switch message[0] {
+                case 4: try link.send(reader.atr)
+                case 0, 2: reader = try VirtualReader(image: image, dialect: dialect) // power off / reset: fresh card state
+                default: break
+                }
+                continue
+            }
+            if let removeAfter, answered >= removeAfter {
+                link.pullCard()
+                return
+            }
+            if latency > 0 { Thread.sleep(forTimeInterval: latency) }
+            let answer = reader.transmit(message)
+            try link.send(answer)
+            answered += 1
+            logHandle?.write("\(hex(message)) -> \(hex(answer))\n".data(using: .utf8) ?? Data())
+        }
+    }
+
+    private func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02X", $0) }.joined() }
+}

@@ -1,0 +1,50 @@
+import CardSimulation
+import Foundation
+
+/// `transit-sim`: puts a card image on the vsmartcard virtual reader, so pcscd (and any PC/SC
+/// client) sees it as a card on "Virtual PCD 00 00".
+enum SimulatorCommand {
+    static let usage = """
+    transit-sim --card FILE [--port 35963] [--dialect pn532|acs-direct|part3] [--latency-ms N]
+                [--remove-after N] [--log FILE]
+
+      --card FILE       the card image (docs/card-image.md)
+      --port N          vpcd's port on 127.0.0.1 (35963 is the first virtual reader, 35964 the second)
+      --dialect D       accept FeliCa frames only in this dialect (default: all three)
+      --latency-ms N    wait N ms before each answer, as a card in the field takes time
+      --remove-after N  answer N APDUs, then pull the card away (close the link) and exit
+      --log FILE        append one line per exchange: command and answer in hex
+    """
+
+    static func run(_ args: [String]) -> Int32 {
+        var options = [String: String]()
+        var i = 0
+        while i < args.count {
+            let key = args[i]
+            guard key.hasPrefix("--"), key != "--help", i + 1 < args.count else {
+                print(usage)
+                return key == "--help" ? 0 : 2
+            }
+            options[String(key.dropFirst(2))] = args[i + 1]
+            i += 2
+        }
+        guard let path = options["card"] else { print(usage); return 2 }
+        do {
+            let image = try CardImage.load(path)
+            let dialect = try options["dialect"].map { d -> FeliCaDialect in
+                guard let v = FeliCaDialect(rawValue: d) else { throw CardImageError("unknown dialect \(d)") }
+                return v
+            }
+            let link = try VPCDLink(port: UInt16(options["port"] ?? "35963") ?? 35963)
+            let card = SimulatedCard(image: image, dialect: dialect,
+                                     latency: Double(options["latency-ms"] ?? "0").map { $0 / 1000 } ?? 0,
+                                     removeAfter: options["remove-after"].flatMap { Int($0) },
+                                     log: options["log"])
+            try card.serve(link)
+            return 0
+        } catch {
+            FileHandle.standardError.write("transit-sim: \(error)\n".data(using: .utf8) ?? Data())
+            return 1
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import Foundation
+
+exit(SimulatorCommand.run(Array(CommandLine.arguments.dropFirst())))
