@@ -54,10 +54,10 @@ public enum PluginExport {
             try link.publish(result)
             return TRANSIT_STATUS_OK
         } catch let error as PluginError {
-            if error != .notThisCard { link.log("\(P.name): \(error.message)") }
+            if error != .notThisCard { link.log(error.message) }
             return error.status
         } catch {
-            link.log("\(P.name): \(error)")
+            link.log("\(error)")
             return TRANSIT_STATUS_INTERNAL
         }
     }

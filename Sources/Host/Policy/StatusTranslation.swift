@@ -17,6 +17,10 @@ enum StatusTranslation {
             e.plugin = name
             return .failed(e)
         }
+        // A transport error the plugin passed on explains itself better than the plugin can.
+        if let t = invocation.transportError, status == StatusTranslation.status(for: t) {
+            return .failed(TransitError(t.kind, t.message, plugin: name))
+        }
         let detail = invocation.logLines.last.map { ": \($0)" } ?? ""
         func fail(_ kind: TransitError.Kind, _ what: String) -> Outcome { .failed(TransitError(kind, what, plugin: name)) }
         switch status {

@@ -33,18 +33,19 @@ final class CardSession {
         return Array(answer.dropLast(2))
     }
 
-    /// One FeliCa frame through the reader's dialect.
+    /// One FeliCa frame through the reader's dialect; a silent card is a communication error.
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
-        try FeliCaFraming.unwrap(send(FeliCaFraming.wrap(frame, dialect)), dialect)
+        guard let answer = try FeliCaFraming.unwrap(send(FeliCaFraming.wrap(frame, dialect)), dialect) else {
+            throw TransitError(.communication, "the card did not answer FeliCa command \(HexFormat.string(frame.prefix(2).suffix(1)))")
+        }
+        return answer
     }
 
     /// Request System Code (command 0C) for the polled IDm: the card's systems in card order,
-    /// or nil when the card does not say.
+    /// or nil when the card does not say. A reader that refuses the pass-through ends the read here,
+    /// before any plugin could mistake it for "not this card".
     func systemCodes(idm: [UInt8]) throws -> [UInt16]? {
-        let answer: [UInt8]
-        do {
-            answer = try felica([UInt8(10), 0x0C] + idm)
-        } catch let e as TransitError where e.kind == .communication || e.kind == .malformedResponse {
+        guard let answer = try FeliCaFraming.unwrap(send(FeliCaFraming.wrap([UInt8(10), 0x0C] + idm, dialect)), dialect) else {
             return nil
         }
         guard answer.count >= 11, answer[1] == 0x0D, Array(answer[2 ..< 10]) == idm else { return nil }

@@ -21,18 +21,20 @@ enum FeliCaFraming {
         }
     }
 
-    /// The card's frame, or a TransitError: communication when the card did not answer,
-    /// malformedResponse when the reader's answer does not parse.
-    static func unwrap(_ answer: [UInt8], _ dialect: FeliCaDialect) throws -> [UInt8] {
+    /// The card's frame; nil when the card stayed silent (as it does to Polling for a system it lacks).
+    /// Throws communication when the reader refuses the pass-through, malformedResponse when its
+    /// answer does not parse.
+    static func unwrap(_ answer: [UInt8], _ dialect: FeliCaDialect) throws -> [UInt8]? {
         guard answer.count >= 2 else { throw malformed("reader answer of \(answer.count) bytes") }
         let sw = Array(answer.suffix(2)), body = Array(answer.dropLast(2))
+        if dialect == .acsDirect, sw == [0x63, 0x00] { return nil } // ACS: the card did not answer
         guard sw == [0x90, 0x00] else {
-            throw TransitError(.communication, "reader refused the FeliCa pass-through (SW \(HexFormat.string(sw))); try another --dialect")
+            throw TransitError(.communication, "the reader refused the FeliCa pass-through (SW \(HexFormat.string(sw))); try another --dialect")
         }
         switch dialect {
         case .pn532:
             guard body.count >= 3, body[0] == 0xD5, body[1] == 0x41 else { throw malformed("PN532 answer without D5 41") }
-            guard body[2] == 0x00 else { throw TransitError(.communication, "the card did not answer (PN532 status \(HexFormat.string([body[2]])))") }
+            guard body[2] == 0x00 else { return nil } // 01: timeout, the card did not answer (PN532 error codes)
             return try frame(Array(body.dropFirst(3)))
         case .acsDirect:
             return try frame(body)
@@ -43,9 +45,7 @@ enum FeliCaFraming {
                 let tag = body[i], length = Int(body[i + 1])
                 guard i + 2 + length <= body.count else { throw malformed("Part 3 TLV overruns the answer") }
                 let value = Array(body[i + 2 ..< i + 2 + length])
-                if tag == 0xC0, value.count == 3, value != [0x00, 0x90, 0x00] {
-                    throw TransitError(.communication, "the card did not answer (Part 3 status \(HexFormat.string(value)))")
-                }
+                if tag == 0xC0, value.count == 3, value != [0x00, 0x90, 0x00] { return nil } // e.g. 01 64 01: no answer
                 if tag == 0x97 { frameBytes = value }
                 i += 2 + length
             }

@@ -8,7 +8,11 @@ final class PCSCCard: ReaderChannel {
     let atr: [UInt8]
     private var buffer = [UInt8](repeating: 0, count: 65_538)
 
-    init(handle: SCARDHANDLE, protocol proto: DWORD, readerName: String, atr: [UInt8]) {
+    /// Asked whether the card is still there when an exchange fails.
+    private let context: PCSCContext
+
+    init(context: PCSCContext, handle: SCARDHANDLE, protocol proto: DWORD, readerName: String, atr: [UInt8]) {
+        self.context = context
         self.handle = handle
         pci = SCARD_IO_REQUEST(dwProtocol: UInt(proto), cbPciLength: UInt(MemoryLayout<SCARD_IO_REQUEST>.size))
         self.readerName = readerName
@@ -25,20 +29,13 @@ final class PCSCCard: ReaderChannel {
             }
         }
         let status = PCSCStatus(rv)
-        guard status == .success else {
-            // A transmit that fails because the card went away can come back as a generic error;
-            // ask pcscd whether the card is still there before calling it a communication error.
-            if !status.meansCardGone, !cardPresent() { throw TransitError(.sessionLost, "the card was removed during the read") }
-            throw status.error("sending a command")
+        let answer = Array(buffer[0 ..< Int(min(length, DWORD(buffer.count)))])
+        // A card leaving mid-exchange shows first as a failed or empty answer, and only a moment later
+        // (at pcscd's next presence poll) as a removed card: ask before calling it a communication error.
+        if status.meansCardGone || ((status != .success || answer.count < 2) && context.cardLeft(readerName)) {
+            throw TransitError(.sessionLost, "the card was removed during the read")
         }
-        return Array(buffer[0 ..< Int(min(length, DWORD(buffer.count)))])
-    }
-
-    private func cardPresent() -> Bool {
-        var state: DWORD = 0, proto: DWORD = 0, atrLength: DWORD = 33, nameLength: DWORD = 0
-        var atrBuffer = [UInt8](repeating: 0, count: 33)
-        let rv = SCardStatus(handle, nil, &nameLength, &state, &proto, &atrBuffer, &atrLength)
-        // pcscd answers SCARD_W_REMOVED_CARD (or another card-gone code) once the card has left.
-        return PCSCStatus(rv) == .success
+        guard status == .success else { throw status.error("sending a command") }
+        return answer
     }
 }

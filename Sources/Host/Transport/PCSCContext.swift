@@ -101,6 +101,19 @@ final class PCSCContext {
             throw PCSCStatus(rv).error("connecting to the card")
         }
         let atr = try states([reader]).first?.atr ?? []
-        return PCSCCard(handle: card, protocol: proto, readerName: reader, atr: atr)
+        return PCSCCard(context: self, handle: card, protocol: proto, readerName: reader, atr: atr)
+    }
+
+    /// True when the card on `reader` is gone, or goes within `graceMs` (pcscd polls presence).
+    func cardLeft(_ reader: String, graceMs: DWORD = 1500) -> Bool {
+        guard let now = try? states([reader]).first else { return true }
+        guard now.present else { return true }
+        let name = strdup(reader)
+        defer { free(name) }
+        var state = SCARD_READERSTATE()
+        state.szReader = UnsafePointer(name)
+        state.dwCurrentState = PCSC.statePresent
+        let rv = SCardGetStatusChange(handle, graceMs, &state, 1)
+        return PCSCStatus(rv) == .success && state.dwEventState & PCSC.statePresent == 0
     }
 }
