@@ -17,6 +17,10 @@ public struct CardImage: Codable, Equatable, Sendable {
         /// The most blocks one Read Without Encryption may name (1–15); more answers status A2.
         public var maxBlocksPerRead: Int?
         public var systems: [FeliCaSystemImage]
+
+        public init(idm: String, pmm: String? = nil, maxBlocksPerRead: Int? = nil, systems: [FeliCaSystemImage]) {
+            self.idm = idm; self.pmm = pmm; self.maxBlocksPerRead = maxBlocksPerRead; self.systems = systems
+        }
     }
 
     /// One FeliCa system: code (4 hex digits) and services keyed by 4-digit hex code.
@@ -26,6 +30,10 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var services: [String: [String]]
         /// Services that exist but need a key: Request Service finds them, reads are refused.
         public var lockedServices: [String]?
+
+        public init(code: String, services: [String: [String]], lockedServices: [String]? = nil) {
+            self.code = code; self.services = services; self.lockedServices = lockedServices
+        }
     }
 
     /// An ISO 14443-4 card answering APDUs.
@@ -38,6 +46,10 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var applications: [ApplicationImage]
         /// Commands answered whatever is selected (APDU hex → answer hex with SW).
         public var commands: [String: String]?
+
+        public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil) {
+            self.uid = uid; self.historicalBytes = historicalBytes; self.applications = applications; self.commands = commands
+        }
     }
 
     /// Something SELECT reaches: the exact SELECT APDU, its answer, and the commands it then answers.
@@ -49,6 +61,10 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var answer: String?
         /// APDU hex → answer hex (data + SW) while this application is selected.
         public var commands: [String: String]
+
+        public init(name: String? = nil, select: String, answer: String? = nil, commands: [String: String]) {
+            self.name = name; self.select = select; self.answer = answer; self.commands = commands
+        }
     }
 
     public init(format: String = CardImage.currentFormat, description: String? = nil,

@@ -1,13 +1,13 @@
 /// Every way a `transit` command can fail, with the kind scripts read and the exit code they get.
-struct TransitError: Error, Equatable {
+public struct TransitError: Error, Equatable {
     /// The documented error kinds (README, "Errors").
-    enum Kind: String, Equatable {
+    public enum Kind: String, Equatable {
         case tagNotSupported, cardRefused, communication, malformedResponse, sessionLost, cancelled
         case noReader, noCard, config, plugin, usage
 
         /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
         /// 5 card refused, communication or malformed; 6 card removed; 130 cancelled; plugin faults 5.
-        var exitCode: Int32 {
+        public var exitCode: Int32 {
             switch self {
             case .usage, .config: return 2
             case .noReader, .noCard: return 3
@@ -22,10 +22,10 @@ struct TransitError: Error, Equatable {
         var reported: String { self == .usage ? Kind.config.rawValue : rawValue }
     }
 
-    let kind: Kind
-    let message: String
+    public let kind: Kind
+    public let message: String
     /// The plugin that was reading, when one was.
-    var plugin: String?
+    public var plugin: String?
 
     init(_ kind: Kind, _ message: String, plugin: String? = nil) {
         self.kind = kind; self.message = message; self.plugin = plugin

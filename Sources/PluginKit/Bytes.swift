@@ -11,13 +11,13 @@ public struct Bytes: Equatable, Sendable {
 
     /// One byte at `offset`.
     public func u8(_ offset: Int) throws -> UInt8 {
-        guard offset >= 0, offset < storage.count else { throw short(offset + 1) }
+        guard offset >= 0, offset < storage.count else { throw short(offset, 1) }
         return storage[offset]
     }
 
     /// `length` bytes from `offset`.
     public func slice(_ offset: Int, _ length: Int) throws -> Bytes {
-        guard offset >= 0, length >= 0, offset <= storage.count - length else { throw short(offset + length) }
+        guard offset >= 0, length >= 0, offset <= storage.count - length else { throw short(offset, length) }
         return Bytes(storage[offset ..< offset + length])
     }
 
@@ -47,8 +47,8 @@ public struct Bytes: Equatable, Sendable {
     /// Uppercase hex of all bytes.
     public var hex: String { Hex.string(storage) }
 
-    private func short(_ needed: Int) -> PluginError {
-        .malformedResponse("answer of \(storage.count) bytes is too short (needed \(needed))")
+    private func short(_ offset: Int, _ length: Int) -> PluginError {
+        .malformedResponse("answer of \(storage.count) bytes has no \(length) bytes at offset \(offset)")
     }
 }
 

@@ -13,9 +13,10 @@ struct LoadedPlugin {
     let state: State
     /// Set when loaded: the plugin's static descriptor.
     let descriptor: UnsafePointer<transit_plugin_descriptor>?
+    /// The ABI version the library offers, when it said one (also for a refused plugin).
+    let abiVersion: UInt32?
 
     var name: String { entry.name }
-    var abiVersion: UInt32? { descriptor?.pointee.abi_version }
 
     var technology: CardTechnology? {
         switch descriptor?.pointee.technology {

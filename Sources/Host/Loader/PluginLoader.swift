@@ -12,7 +12,10 @@ enum PluginLoader {
     }
 
     static func load(_ entry: PluginConfig.Entry, path: String) -> LoadedPlugin {
-        func refuse(_ why: String) -> LoadedPlugin { LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil) }
+        var offered: UInt32?
+        func refuse(_ why: String) -> LoadedPlugin {
+            LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
+        }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             return refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
         }
@@ -24,6 +27,7 @@ enum PluginLoader {
             return refuse("does not speak ABI \(TRANSIT_ABI_VERSION) (its entry point answered NULL)")
         }
         let d = descriptor.pointee
+        offered = d.abi_version
         guard d.abi_version == UInt32(TRANSIT_ABI_VERSION) else {
             return refuse("offers ABI \(d.abi_version); this host speaks ABI \(TRANSIT_ABI_VERSION)")
         }
@@ -36,6 +40,6 @@ enum PluginLoader {
         }
         let name = String(cString: cName)
         guard name == entry.name else { return refuse("calls itself \(name), but plugins.conf names it \(entry.name)") }
-        return LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor)
+        return LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor, abiVersion: d.abi_version)
     }
 }

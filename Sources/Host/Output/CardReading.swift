@@ -1,26 +1,26 @@
 /// The result of a read, as `--json` prints it (README, "JSON").
-struct CardReading: Codable, Equatable {
-    var family: String
-    var cardName: String?
-    var serialNumber: String
+public struct CardReading: Codable, Equatable {
+    public var family: String
+    public var cardName: String?
+    public var serialNumber: String
     /// Minor units of `currency`; may be negative where the card allows.
-    var balance: Int64
-    var currency: String
-    var validFrom: String?
-    var validUntil: String?
-    var metadata: [String: String]
+    public var balance: Int64
+    public var currency: String
+    public var validFrom: String?
+    public var validUntil: String?
+    public var metadata: [String: String]
     /// Newest first.
-    var transactions: [TransactionRecord]
+    public var transactions: [TransactionRecord]
 
-    struct TransactionRecord: Codable, Equatable {
-        var type: String
+    public struct TransactionRecord: Codable, Equatable {
+        public var type: String
         /// Unsigned magnitude in minor units; absent when unknown.
-        var amount: UInt64?
-        var date: String?
-        var entryStation: String?
-        var exitStation: String?
-        var metadata: [String: String]
-        var rawType: String?
-        var rawPayload: String?
+        public var amount: UInt64?
+        public var date: String?
+        public var entryStation: String?
+        public var exitStation: String?
+        public var metadata: [String: String]
+        public var rawType: String?
+        public var rawPayload: String?
     }
 }

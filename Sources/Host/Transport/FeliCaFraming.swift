@@ -39,6 +39,8 @@ enum FeliCaFraming {
         case .acsDirect:
             return try frame(body)
         case .part3:
+            // The answer opens with the generic status object C0 03 (Part 3, 3.2.2.1.8), then data objects.
+            guard body.starts(with: [0xC0, 0x03]) else { throw malformed("Part 3 answer without its C0 status object") }
             var frameBytes: [UInt8]?
             var i = 0
             while i + 1 < body.count {
@@ -49,6 +51,7 @@ enum FeliCaFraming {
                 if tag == 0x97 { frameBytes = value }
                 i += 2 + length
             }
+            guard i == body.count else { throw malformed("Part 3 answer ends inside a TLV") }
             guard let frameBytes else { throw malformed("Part 3 answer without a 97 frame") }
             return try frame(frameBytes)
         }

@@ -1,0 +1,49 @@
+import XCTest
+@testable import Host
+
+/// A reader channel that answers from a list and records commands.
+final class ListChannel: ReaderChannel {
+    let readerName = "test reader"
+    let atr: [UInt8]
+    var answers: [[UInt8]]
+    var commands = [[UInt8]]()
+
+    init(atr: [UInt8] = [0x3B, 0x80, 0x80, 0x01, 0x01], answers: [[UInt8]]) { self.atr = atr; self.answers = answers }
+
+    func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+        commands.append(apdu)
+        guard !answers.isEmpty else { throw TransitError(.sessionLost, "gone") }
+        return answers.removeFirst()
+    }
+}
+
+final class CardSessionTests: XCTestCase {
+    func testGetResponseCollectsChainedData() throws {
+        let channel = ListChannel(answers: [[0x61, 0x02], [0xAA, 0xBB, 0x90, 0x00]])
+        let session = CardSession(channel: channel, dialect: nil)
+        XCTAssertEqual(try session.apdu([0x90, 0x32, 0x03, 0x00, 0x00]), [0xAA, 0xBB, 0x90, 0x00])
+        XCTAssertEqual(channel.commands.last, [0x00, 0xC0, 0x00, 0x00, 0x02])
+    }
+
+    func testWrongLengthIsResentWithTheCardsLe() throws {
+        let channel = ListChannel(answers: [[0x6C, 0x10], [UInt8](repeating: 1, count: 16) + [0x90, 0x00]])
+        let session = CardSession(channel: channel, dialect: nil)
+        XCTAssertEqual(try session.apdu([0x00, 0xB0, 0x95, 0x00, 0x00]).count, 18)
+        XCTAssertEqual(channel.commands.last, [0x00, 0xB0, 0x95, 0x00, 0x10])
+        XCTAssertEqual(CardSession.withLe([0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00], 0x20), [0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00, 0x20])
+        XCTAssertEqual(CardSession.withLe([0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00, 0x00], 0x20), [0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00, 0x20])
+    }
+
+    func testTechnologyComesFromTheATR() {
+        XCTAssertEqual(CardTechnology(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0, 0, 0, 0, 0x42]), .felica)
+        // Same storage-card ATR with standard 03 (ISO 14443 A part 3, e.g. MIFARE) is not FeliCa.
+        XCTAssertEqual(CardTechnology(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x01, 0, 0, 0, 0, 0x6A]), .iso7816)
+        XCTAssertEqual(CardTechnology(atr: [0x3B, 0x85, 0x80, 0x01, 0x80, 0x73, 0xC8, 0x21, 0x10, 0x0E]), .iso7816)
+    }
+
+    func testCancellationStopsTheNextExchange() {
+        let session = CardSession(channel: ListChannel(answers: [[0x90, 0x00]]), dialect: nil)
+        session.cancellation.cancel()
+        XCTAssertThrowsError(try session.apdu([0x00, 0xA4, 0x00, 0x00])) { XCTAssertEqual(($0 as? TransitError)?.kind, .cancelled) }
+    }
+}

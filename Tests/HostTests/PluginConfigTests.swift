@@ -1,0 +1,56 @@
+import TestSupport
+import XCTest
+@testable import Host
+
+final class PluginConfigTests: XCTestCase {
+    func testParsesNamesLibrariesOptionsAndComments() throws {
+        let c = try PluginConfig.parse("""
+        # order matters
+        japan-ic  libTransitJapanIC.so
+        octopus   /opt/transit/libTransitOctopus.so  balance-offset=500   # a deployment's offset
+
+        cepas plugins/libTransitCEPAS.so
+        """, path: "/etc/transit/plugins.conf")
+        XCTAssertEqual(c.entries.map(\.name), ["japan-ic", "octopus", "cepas"])
+        XCTAssertEqual(c.entries[1].options, ["balance-offset": "500"])
+        XCTAssertEqual(c.entries[2].line, 5)
+        XCTAssertEqual(c.resolve(c.entries[1]), "/opt/transit/libTransitOctopus.so")
+        XCTAssertEqual(c.resolve(c.entries[2]), "/etc/transit/plugins/libTransitCEPAS.so")
+        XCTAssertEqual(c.resolve(c.entries[0], executableDirectory: "/usr/lib/transit"), "/usr/lib/transit/libTransitJapanIC.so")
+    }
+
+    func testBadLinesNameFileAndLine() {
+        for (text, line, phrase) in [("japan-ic\n", 1, "expected"), ("a lib.so\nb lib.so offset\n", 2, "key=value"),
+                                     ("a lib.so\na other.so\n", 2, "twice"), ("\n\nbad/name lib.so", 3, "letters")] {
+            XCTAssertThrowsError(try PluginConfig.parse(text, path: "my.conf")) { error in
+                let e = error as? TransitError
+                XCTAssertEqual(e?.kind, .config)
+                XCTAssertTrue(e?.message.hasPrefix("my.conf:\(line):") == true, e?.message ?? "")
+                XCTAssertTrue(e?.message.contains(phrase) == true, e?.message ?? "")
+            }
+        }
+    }
+
+    func testLookupOrderExplicitThenWorkingDirectoryThenXDGThenBesideBinary() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xdg = dir.appendingPathComponent("xdg/transit"), bin = dir.appendingPathComponent("bin"), cwd = dir.appendingPathComponent("cwd")
+        for d in [xdg, bin, cwd] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
+        try "xdg x.so".write(to: xdg.appendingPathComponent("plugins.conf"), atomically: true, encoding: .utf8)
+        try "bin x.so".write(to: bin.appendingPathComponent("plugins.conf"), atomically: true, encoding: .utf8)
+        let env = ["XDG_CONFIG_HOME": dir.appendingPathComponent("xdg").path]
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(cwd.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+
+        XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "xdg")
+        XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: [:], executableDirectory: bin.path).entries.first?.name, "bin")
+        try "cwd x.so".write(to: cwd.appendingPathComponent("plugins.conf"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "cwd")
+        XCTAssertEqual(try PluginConfig.load(explicit: bin.appendingPathComponent("plugins.conf").path, environment: env,
+                                             executableDirectory: bin.path).entries.first?.name, "bin")
+        XCTAssertThrowsError(try PluginConfig.load(explicit: "/nonexistent/plugins.conf")) {
+            XCTAssertEqual(($0 as? TransitError)?.kind, .config)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// Japan IC through its built library, one test per sentence of the spec's "Japan IC history".
+final class JapanICTests: XCTestCase {
+    /// A 090F block laid out by hand (layout: see JapanICHistory; bytes 6–9 as given).
+    func record(_ console: UInt8, _ process: UInt8, _ y: Int, _ m: Int, _ d: Int, _ b6to9: [UInt8], balance: Int,
+                region: UInt8 = 0) -> String {
+        let date = (y - 2000) << 9 | m << 5 | d
+        let bytes: [UInt8] = [console, process, 0, 0, UInt8(date >> 8), UInt8(date & 0xFF)] + b6to9
+            + [UInt8(balance & 0xFF), UInt8(balance >> 8), 0, 0, 1, region]
+        return bytes.map { String(format: "%02X", $0) }.joined()
+    }
+
+    func read(_ image: CardImage) throws -> InProcessRead.Outcome {
+        try InProcessRead.read(image, plugins: [.japanIC, .cepas])
+    }
+
+    func testSampleCardBalanceStationsRegionsBusAndPurchase() throws {
+        let outcome = try read(CardImages.sample("suica.json"))
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "japan-ic")
+        XCTAssertEqual(r.balance, 2010)
+        XCTAssertEqual(r.currency, "JPY")
+        XCTAssertEqual(r.serialNumber, "012E4CD8A1B2C3D4")
+        let t = r.transactions
+        XCTAssertEqual(t.count, 5)
+        // Newest: rail gate with entry and exit, regions from byte 15 = 0x90 (entry 2, exit 1), 2170 − 2010.
+        XCTAssertEqual([t[0].type, t[0].entryStation, t[0].exitStation, t[0].date], ["trip", "E33B", "E621", "2026-11-05"])
+        XCTAssertEqual(t[0].amount, 160)
+        XCTAssertEqual(t[0].metadata, ["entryRegion": "2", "exitRegion": "1"])
+        // Vending machine (console C8): a purchase with its time, Japan Standard Time, no stations.
+        XCTAssertEqual(t[1].type, "purchase")
+        XCTAssertEqual(t[1].amount, 120)
+        XCTAssertEqual(t[1].date, "2026-11-04T13:45:00+09:00")
+        XCTAssertNil(t[1].entryStation)
+        XCTAssertNil(t[1].exitStation)
+        // Bus (console 05): no stations, line and stop codes as uppercase hex.
+        XCTAssertEqual(t[2].type, "trip")
+        XCTAssertEqual(t[2].amount, 210)
+        XCTAssertNil(t[2].entryStation)
+        XCTAssertEqual(t[2].metadata, ["busLineCode": "0A12", "busStopCode": "3456"])
+        // Charge (process 02): a top-up of 2500 − 500, no stations.
+        XCTAssertEqual(t[3].type, "topup")
+        XCTAssertEqual(t[3].amount, 2000)
+        XCTAssertNil(t[3].entryStation)
+        XCTAssertEqual(t[3].metadata, [:])
+        // Oldest: no older record, so no amount.
+        XCTAssertNil(t[4].amount)
+    }
+
+    func testTicketMachineAndFareAdjustmentRecordsHaveOnlyAnEntryStation() throws {
+        for console: UInt8 in [0x03, 0x07, 0x08, 0x12, 0x13, 0x14, 0x15] {
+            let image = CardImages.japanIC(history: [
+                record(console, 0x03, 2025, 5, 1, [0x12, 0x34, 0x56, 0x78], balance: 800, region: 0xF0),
+                record(0x16, 0x01, 2025, 4, 30, [0, 1, 0, 2], balance: 1000),
+            ])
+            let t = try XCTUnwrap(read(image).reading?.transactions.first)
+            XCTAssertEqual(t.entryStation, "1234", "console \(console)")
+            XCTAssertNil(t.exitStation, "console \(console)")
+            XCTAssertEqual(t.metadata, ["entryRegion": "3"], "console \(console)")
+            XCTAssertEqual(t.amount, 200)
+        }
+    }
+
+    func testTopUpProcessTypes() throws {
+        for process: UInt8 in [0x02, 0x07, 0x14, 0x15, 0x17, 0x1F, 0x48, 0x49] {
+            let image = CardImages.japanIC(history: [
+                record(0x16, process, 2025, 5, 2, [1, 2, 3, 4], balance: 3000),
+                record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
+            ])
+            let t = try XCTUnwrap(read(image).reading?.transactions.first)
+            XCTAssertEqual(t.type, "topup", "process \(process)")
+            XCTAssertEqual(t.amount, 2000, "an unsigned magnitude")
+        }
+        // A fare payment at a gate (process 01) deducts.
+        let image = CardImages.japanIC(history: [record(0x16, 0x01, 2025, 5, 2, [1, 2, 3, 4], balance: 800),
+                                                 record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000)])
+        XCTAssertEqual(try read(image).reading?.transactions.first?.type, "trip")
+    }
+
+    func testZeroDateSlotsAreSkippedAndAmountsBridgeThem() throws {
+        let empty = String(repeating: "0", count: 32)
+        let image = CardImages.japanIC(history: [
+            record(0x16, 0x01, 2025, 5, 3, [1, 1, 2, 2], balance: 700), empty,
+            record(0x16, 0x01, 2025, 5, 2, [1, 1, 2, 2], balance: 900), empty, empty,
+            record(0x16, 0x01, 2025, 5, 1, [1, 1, 2, 2], balance: 1000),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions)
+        XCTAssertEqual(t.map(\.date), ["2025-05-03", "2025-05-02", "2025-05-01"])
+        XCTAssertEqual(t.map(\.amount), [200, 100, nil])
+    }
+
+    func testOutOfRangeDatesAndPurchaseTimesAreKeptWithoutADate() throws {
+        let badTime = UInt16(25 << 11 | 10 << 5) // hour 25
+        let image = CardImages.japanIC(history: [
+            record(0x16, 0x01, 2025, 13, 1, [1, 1, 2, 2], balance: 500), // month 13
+            record(0x16, 0x01, 2025, 2, 30, [1, 1, 2, 2], balance: 600), // 30 February
+            record(0xC7, 0x46, 2025, 2, 1, [UInt8(badTime >> 8), UInt8(badTime & 0xFF), 0, 0], balance: 700),
+            record(0x16, 0x01, 2025, 1, 31, [1, 1, 2, 2], balance: 900),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions)
+        XCTAssertEqual(t.count, 4)
+        XCTAssertEqual(t.map(\.date), [nil, nil, nil, "2025-01-31"])
+        XCTAssertEqual(t.map(\.amount), [100, 100, 200, nil])
+        XCTAssertEqual(t[2].type, "purchase")
+    }
+
+    func testReadTakesFourExchangesAndFallsBackWhenTheCardTakesFewerBlocks() throws {
+        let fast = try read(CardImages.sample("suica.json"))
+        // UID, Request System Code, then 008B + 090F[0…13] and 090F[14…19].
+        XCTAssertEqual(fast.exchanges, 4)
+        var small = try CardImages.sample("suica.json")
+        small.felica?.maxBlocksPerRead = 4
+        let slow = try read(small)
+        XCTAssertEqual(slow.reading, fast.reading)
+        // 15 and 12 and 8 refused, then 21 blocks four at a time.
+        XCTAssertEqual(slow.exchanges, 2 + 3 + 6)
+    }
+
+    func testRefusedHistoryReadIsCardRefused() throws {
+        let image = CardImages.japanIC(history: [], locked: ["090F"])
+        let outcome = try read(image)
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+        XCTAssertEqual(outcome.error?.plugin, "japan-ic")
+        XCTAssertEqual(outcome.error?.kind.exitCode, 5)
+    }
+
+    func testCardWithoutSystem0003IsSkippedWithoutTraffic() throws {
+        let image = CardImage(felica: .init(idm: "0114AABBCCDDEEFF", pmm: nil, maxBlocksPerRead: nil,
+                                            systems: [.init(code: "FE00", services: [:], lockedServices: nil)]))
+        let outcome = try read(image)
+        XCTAssertEqual(outcome.error?.kind, .tagNotSupported)
+        XCTAssertEqual(outcome.exchanges, 2, "only the host's UID and Request System Code")
+    }
+
+    func testEveryTruncatedOrPaddedAnswerEndsInADocumentedError() throws {
+        let image = try CardImages.sample("suica.json")
+        let documented: Set<String> = ["malformedResponse", "communication", "cardRefused", "tagNotSupported"]
+        for index in 0 ..< 4 {
+            for change in [{ (a: [UInt8]) in Array(a.dropLast(3)) }, { Array($0.prefix(1)) }, { $0 + [0x00] },
+                           { Array($0.dropFirst(1)) }, { _ in [] }] {
+                let outcome = try InProcessRead.read(image, plugins: [.japanIC]) { i, _, answer in i == index ? change(answer) : answer }
+                if let e = outcome.error {
+                    XCTAssertTrue(documented.contains(e.kind.rawValue), "exchange \(index): \(e)")
+                } else {
+                    XCTFail("exchange \(index): a changed answer still read as a card: \(String(describing: outcome.reading?.balance)) \(outcome.log)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where the package and its built products are, as seen from a running test.
+public enum BuildProducts {
+    /// The package root (found from this file's path).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The build folder that holds the test binary, `transit`, `transit-sim` and the plugin libraries.
+    public static let directory: URL = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // The test binary may sit inside a .xctest bundle folder.
+        while dir.path != "/", !FileManager.default.fileExists(atPath: dir.appendingPathComponent("transit").path) {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir
+    }()
+
+    public static var transit: String { directory.appendingPathComponent("transit").path }
+    public static var simulator: String { directory.appendingPathComponent("transit-sim").path }
+    public static func plugin(_ product: String) -> String { directory.appendingPathComponent("lib\(product).so").path }
+
+    /// A bundled sample card image.
+    public static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples/\(name)").path }
+
+    /// The shared folder of real card dumps, when this machine has it.
+    public static var sharedCards: URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/cards")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}
+
+/// A fresh temporary folder, removed by the caller.
+public func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("transit-test-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Builds the plain-C demo plugin (Tests/Fixtures/demo_plugin.c) against the ABI header alone.
+public enum CPluginBuilder {
+    /// Compiles with `defines` (e.g. "DEMO_WRONG_ABI") into `directory`; returns the library path.
+    public static func build(into directory: URL, name: String = "libdemo.so", defines: [String] = []) throws -> String {
+        let output = directory.appendingPathComponent(name).path
+        let root = BuildProducts.packageRoot
+        // Warnings are errors for the plugin as shipped; the fault variants leave parts unused.
+        let warnings = defines.isEmpty ? ["-Wall", "-Wextra", "-Werror"] : ["-Wall"]
+        let run = try CommandRun.run("/usr/bin/env", ["cc", "-std=c99", "-shared", "-fPIC"] + warnings + [
+                                                      "-I", root.appendingPathComponent("Sources/ReaderABI/include").path]
+                                     + defines.map { "-D\($0)" }
+                                     + [root.appendingPathComponent("Tests/Fixtures/demo_plugin.c").path, "-o", output])
+        guard run.status == 0 else { throw BuildFailure(message: run.stderr) }
+        return output
+    }
+
+    public struct BuildFailure: Error { public let message: String }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The outcome of running a command: exit code and both streams.
+public struct CommandRun {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    /// stdout parsed as one JSON object.
+    public var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+    }
+
+    /// Runs `executable` with `arguments` and waits for it (killed after `timeout` seconds).
+    public static func run(_ executable: String, _ arguments: [String], currentDirectory: URL? = nil,
+                           environment: [String: String]? = nil, timeout: Double = 60) throws -> CommandRun {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let currentDirectory { p.currentDirectoryURL = currentDirectory }
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let deadline = DispatchTime.now() + timeout
+        let done = DispatchSemaphore(value: 0)
+        var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
+        if done.wait(timeout: deadline) == .timedOut { p.terminate(); p.waitUntilExit() }
+        group.wait()
+        return CommandRun(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs the built `transit`.
+    public static func transit(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String]? = nil) throws -> CommandRun {
+        try run(BuildProducts.transit, arguments, currentDirectory: currentDirectory ?? BuildProducts.packageRoot,
+                environment: environment)
+    }
+}
