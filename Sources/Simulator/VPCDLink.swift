@@ -56,6 +56,10 @@ final class VPCDLink {
         var buffer = [UInt8](repeating: 0, count: count)
         var got = 0
         while got < count {
+            // vpcd writes a message's length and payload separately; without a quick ACK, Nagle on its
+            // side and delayed ACK on ours add 40 ms to every exchange (TCP_QUICKACK is Linux's, tcp(7)).
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), Int32(TCP_QUICKACK), &one, socklen_t(MemoryLayout<Int32>.size))
             let n = buffer[got...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n == 0 { return nil }
             guard n > 0 else {

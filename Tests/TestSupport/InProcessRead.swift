@@ -1,3 +1,6 @@
+// In-process reads need the host's internals (@testable), which only debug builds expose;
+// `swift build -c release` still builds this target, so the file compiles only in debug.
+#if DEBUG
 import CardSimulation
 import Foundation
 @testable import Host
@@ -72,3 +75,4 @@ public enum HostErrors {
     /// The card left the reader.
     public static let removed: Error = TransitError(.sessionLost, "the card was removed during the read")
 }
+#endif

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Fresh machine to first read: installs what is missing, builds, and scans the bundled sample
+# card image through the real plugin pipeline (plugins.conf order, dlopen'ed plugins).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build
+.build/debug/transit scan --card samples/suica.json

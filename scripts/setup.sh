@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages transit needs: libpcsclite (build), pcscd and the vsmartcard vpcd
+# driver (end-to-end tests and the simulator), a C compiler (the ABI test builds a C plugin).
+set -euo pipefail
+packages=(libpcsclite-dev pcscd vsmartcard-vpcd gcc python3)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
