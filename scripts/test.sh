@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: unit, ABI (a C plugin built from the header), plugin and end-to-end tests
 # (pcscd + vpcd + transit-sim; started here when not running, stopped afterwards).
+# Installs what is missing first, so it works on a fresh machine; .ci/run calls it.
 # The tests run the built `transit`, `transit-sim` and plugin libraries, so build everything first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/setup.sh
 swift build
 swift test
