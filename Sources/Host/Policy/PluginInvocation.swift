@@ -1,3 +1,4 @@
+import Foundation
 import ReaderABI
 
 /// One call of a plugin's read function: the host table it gets, the exchanges it makes, what it
@@ -11,11 +12,14 @@ final class PluginInvocation {
     private(set) var transportError: TransitError?
     private(set) var logLines = [String]()
     private let logSink: (String) -> Void
-    private var optionValues = [String: [CChar]]()
+    /// Option values handed out as C strings; they stay valid until this invocation ends.
+    private var optionValues = [String: UnsafeMutablePointer<CChar>]()
 
     init(plugin: LoadedPlugin, session: CardSession, log: @escaping (String) -> Void) {
         self.plugin = plugin; self.session = session; logSink = log
     }
+
+    deinit { optionValues.values.forEach { free($0) } }
 
     /// Calls the plugin's read with a fresh table. `uid` and `systemCodes` are what the host learned.
     func run(uid: [UInt8], systemCodes: [UInt16]?) -> transit_status {
@@ -54,7 +58,7 @@ final class PluginInvocation {
             guard answer.count <= capacity, let out else {
                 return TRANSIT_STATUS_MALFORMED_RESPONSE // an answer larger than the plugin's buffer
             }
-            answer.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: answer.count) }
+            for (i, byte) in answer.enumerated() { out[i] = byte }
             length?.pointee = answer.count
             return TRANSIT_STATUS_OK
         } catch let error as TransitError {
@@ -73,8 +77,10 @@ final class PluginInvocation {
 
     fileprivate func option(_ key: String) -> UnsafePointer<CChar>? {
         guard let value = plugin.entry.options[key] else { return nil }
-        if optionValues[key] == nil { optionValues[key] = Array(value.utf8CString) }
-        return optionValues[key]?.withUnsafeBufferPointer { $0.baseAddress }
+        if let held = optionValues[key] { return UnsafePointer(held) }
+        guard let copy = strdup(value) else { return nil }
+        optionValues[key] = copy
+        return UnsafePointer(copy)
     }
 }
 
