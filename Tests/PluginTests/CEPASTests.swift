@@ -123,4 +123,18 @@ final class CEPASTests: XCTestCase {
         XCTAssertEqual(outcome.error?.kind.exitCode, 6)
         XCTAssertEqual(outcome.exchanges, 2, "no plugin runs after the card is gone")
     }
+
+    func testEveryEmptyShortOrPaddedAnswerEndsInADocumentedError() throws {
+        let image = try CardImages.sample("ezlink.json")
+        let documented: Set<String> = ["malformedResponse", "cardRefused", "tagNotSupported"]
+        for index in 0 ..< 3 {
+            for change in [{ (_: [UInt8]) in [] }, { Array($0.prefix(1)) }, { Array($0.dropFirst(3)) },
+                           { Array($0.dropLast(3)) + [0x90, 0x00] }, { [0x00] + $0 }] {
+                let outcome = try InProcessRead.read(image, plugins: [.cepas]) { i, _, answer in i == index ? change(answer) : answer }
+                if let e = outcome.error {
+                    XCTAssertTrue(documented.contains(e.kind.rawValue), "exchange \(index): \(e)")
+                }
+            }
+        }
+    }
 }
