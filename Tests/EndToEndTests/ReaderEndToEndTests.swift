@@ -87,4 +87,22 @@ final class ReaderEndToEndTests: XCTestCase {
         XCTAssertEqual(none.status, 3)
         XCTAssertEqual((none.json?["error"] as? [String: Any])?["kind"] as? String, "noReader")
     }
+
+    func testCtrlCWhileWaitingForACardIsCancelledExit130() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
+        p.arguments = ["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "20"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        p.interrupt() // SIGINT, as Ctrl-C sends
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit, "transit handles SIGINT itself")
+        XCTAssertEqual(p.terminationStatus, 130)
+        let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        XCTAssertEqual((json?["error"] as? [String: Any])?["kind"] as? String, "cancelled")
+    }
 }
