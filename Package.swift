@@ -4,6 +4,10 @@ import PackageDescription
 /// One dynamic library per card family; the host loads them at run time.
 let plugins: [(product: String, target: String)] = [
     ("TransitJapanIC", "JapanIC"),
+    ("TransitEdy", "Edy"),
+    ("TransitWAON", "WAON"),
+    ("TransitNanaco", "Nanaco"),
+    ("TransitOctopus", "Octopus"),
     ("TransitCEPAS", "CEPAS"),
 ]
 

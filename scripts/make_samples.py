@@ -81,5 +81,74 @@ unknown = {
     "iso7816": {"uid": "04112233445566", "applications": []},
 }
 
-for name, image in [("suica.json", suica), ("ezlink.json", ezlink), ("unknown-iso.json", unknown)]:
+# --- FeliCa common area FE00 purses (Edy, WAON, nanaco) and Octopus ----------------------------
+JST_EPOCH = datetime.datetime(2000, 1, 1)
+def le(v, n): return [v >> (8 * i) & 0xFF for i in range(n)]
+def be(v, n): return [v >> (8 * (n - 1 - i)) & 0xFF for i in range(n)]
+def felica_image(description, idm, code, services, locked=()):
+    return {"format": "transit-card-image/1", "description": description,
+            "felica": {"idm": idm, "systems": [{"code": code, "services": services, "lockedServices": list(locked)}]}}
+
+def edy_time(*a):  # 15 bits days since 2000-01-01, 17 bits seconds of the day (JST)
+    t = datetime.datetime(*a); d = (t - JST_EPOCH).days; s = (t - datetime.datetime(t.year, t.month, t.day)).seconds
+    return d << 17 | s
+
+edy_history = [  # newest first: type, sequence, time, amount, balance after
+    (0x20, 7, (2026, 11, 10, 12, 34, 56), 330, 1234),   # payment
+    (0x02, 6, (2026, 11, 9, 9, 0, 0), 1000, 1564),      # charge
+    (0x04, 5, (2026, 11, 8, 8, 0, 0), 100, 564),        # gift
+    (0x20, 4, (2026, 11, 7, 19, 15, 0), 536, 464),      # payment
+    (0x99, 3, (2026, 11, 6, 10, 0, 0), 7, 1000),        # a type no source names: unknown, no amount
+]
+edy = felica_image("Synthetic Rakuten Edy card: balance 1234 yen, five history records", "0116A0B1C2D3E4F5", "FE00", {
+    "110B": [hx([0, 0, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x56] + be(edy_time(2019, 4, 1), 4) + [0, 0])],
+    "1317": [hx(le(1234, 4) + [0] * 12)],
+    "170F": [hx([t] + be(seq, 3) + be(edy_time(*ts), 4) + be(amt, 4) + be(bal, 4)) for t, seq, ts, amt, bal in edy_history]
+            + [hx([0] * 16)],
+})
+
+def bits(fields):  # big-endian bit fields -> bytes
+    v, n = 0, 0
+    for value, width in fields:
+        v, n = v << width | value, n + width
+    pad = (-n) % 8
+    return be(v << pad, (n + pad) // 8)
+
+def waon_record(serial, typ, y, mo, d, h, mi, balance, usage, charge):
+    header = list(b"WT0000000001A") + be(serial, 2) + [0]
+    data = [0] + bits([(typ, 8), (y - 2005, 5), (mo, 4), (d, 5), (h, 5), (mi, 6), (balance, 18), (usage, 18), (charge, 17)])
+    return [hx(header), hx(data + [0] * (16 - len(data)))]
+
+waon = felica_image("Synthetic WAON card: balance 239 yen, 12 points, three records stored out of date order",
+                    "0116B0C1D2E3F405", "FE00", {
+    "6817": [hx(le(239, 2) + [0] * 14)],
+    "684F": [hx([0x69, 0x00, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12] + [0] * 8)],
+    "684B": [hx(be(12, 3) + [0] * 13)],
+    "680B": waon_record(41, 0x04, 2026, 11, 3, 10, 5, 239, 100, 0)      # payment, newest
+          + waon_record(39, 0x10, 2026, 11, 1, 18, 30, 539, 0, 500)     # charge, oldest
+          + waon_record(40, 0x04, 2026, 11, 2, 12, 0, 339, 200, 0),     # payment
+})
+
+def nanaco_time(y, mo, d, h, mi): return be((y - 2000) << 21 | mo << 17 | d << 12 | h << 6 | mi, 4)
+nanaco_history = [  # newest first: type, amount, balance, time, sequence
+    (0x47, 298, 1500, (2026, 11, 12, 18, 45), 12),   # payment
+    (0x83, 500, 1798, (2026, 11, 11, 10, 0), 11),    # charge by point exchange
+    (0x35, 1000, 1298, (2026, 11, 10, 9, 0), 10),    # transfer
+    (0x6F, 1000, 298, (2026, 11, 9, 20, 0), 9),      # charge
+]
+nanaco = felica_image("Synthetic nanaco card: balance 1500 yen, 150 points, four records", "0116C0D1E2F30415", "FE00", {
+    "5597": [hx(le(1500, 4) + [0] * 12)],
+    "558B": [hx([0x71, 0x00, 0x00, 0x12, 0x34, 0x56, 0x78, 0x90] + [0] * 8)],
+    "560B": [hx([0] * 16), hx(be(120, 3) + [0, 0] + be(30, 3) + [0] * 8)],
+    "564F": [hx([t] + be(a, 4) + be(b, 4) + nanaco_time(*ts) + be(s, 2) + [0]) for t, a, b, ts, s in nanaco_history]
+            + [hx([0] * 16)],
+})
+
+octopus = felica_image("Synthetic Octopus card: raw purse value 1200 (HK$85.00 with offset 350)", "0116D0E1F2031425", "8008", {
+    "0117": [hx(be(1200, 4) + [0] * 12)],
+    "100B": [hx([0] * 16)],
+})
+
+for name, image in [("suica.json", suica), ("ezlink.json", ezlink), ("unknown-iso.json", unknown), ("edy.json", edy),
+                    ("waon.json", waon), ("nanaco.json", nanaco), ("octopus.json", octopus)]:
     (OUT / name).write_text(json.dumps(image, indent=2) + "\n")

@@ -87,3 +87,8 @@ extension Int64 {
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }
 }
+
+extension CivilTime {
+    /// The same day without its time of day.
+    public var dateOnly: CivilTime? { CivilTime(year: year, month: month, day: day, utcOffset: utcOffset) }
+}

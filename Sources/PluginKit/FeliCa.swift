@@ -60,12 +60,18 @@ public final class FeliCaSystem {
 
     public init(card: CardLink, idm: [UInt8]) { self.card = card; self.idm = idm }
 
-    /// Reaches `systemCode` on the card: the polled IDm when it is system 0, otherwise one Polling.
-    /// Throws `notThisCard` when the card's known systems do not include it or polling finds nothing.
+    /// Reaches `systemCode` on the card. When the host knows the card's systems, the system's IDm is
+    /// the polled IDm with the system number in the upper four bits of its first byte (FeliCa Card
+    /// User's Manual; East Wind EWTJ-680H manual, "IDm of System 1 becomes 0001b"): no exchange.
+    /// Otherwise one Polling for the code. Throws `notThisCard` when the system is absent.
     public static func open(_ card: CardLink, systemCode: UInt16) throws -> FeliCaSystem {
         if let codes = card.systemCodes {
             guard let index = codes.firstIndex(of: systemCode) else { throw PluginError.notThisCard }
-            if index == 0, card.uid.count == 8 { return FeliCaSystem(card: card, idm: card.uid) }
+            if card.uid.count == 8, index < 16 {
+                var idm = card.uid
+                if index > 0 { idm[0] = idm[0] & 0x0F | UInt8(index) << 4 }
+                return FeliCaSystem(card: card, idm: idm)
+            }
         }
         let answer: [UInt8]
         do {
@@ -107,6 +113,42 @@ public final class FeliCaSystem {
             }
         }
         return out
+    }
+
+    /// What a read got of one service: its blocks in order up to the first the card refused.
+    public struct ServiceBlocks: Equatable {
+        public let blocks: [Bytes]
+        /// True when the card refused a block of this service (those after it were not read).
+        public let refused: Bool
+    }
+
+    /// Like `read`, but a refusal does not end everything: the services are then read one by one,
+    /// and a service of several blocks block by block, up to the first refused block. The happy path
+    /// costs the same commands as `read`; refusals cost extra commands only when they happen.
+    public func readAllowingRefusals(_ requests: [(service: UInt16, blocks: [Int])]) throws -> [UInt16: ServiceBlocks] {
+        do {
+            let all = try read(requests)
+            return all.mapValues { ServiceBlocks(blocks: $0, refused: false) }
+        } catch is FeliCaStatus {
+            var out = [UInt16: ServiceBlocks]()
+            for r in requests {
+                do {
+                    out[r.service] = ServiceBlocks(blocks: try read([r])[r.service] ?? [], refused: false)
+                } catch is FeliCaStatus {
+                    var got = [Bytes]()
+                    for block in r.blocks where r.blocks.count > 1 {
+                        do {
+                            guard let b = try read([(r.service, [block])])[r.service]?.first else { break }
+                            got.append(b)
+                        } catch is FeliCaStatus {
+                            break
+                        }
+                    }
+                    out[r.service] = ServiceBlocks(blocks: got, refused: true)
+                }
+            }
+            return out
+        }
     }
 
     private func readChunk(_ chunk: [(service: UInt16, block: Int)]) throws -> [Bytes] {

@@ -43,6 +43,21 @@ final class ReaderEndToEndTests: XCTestCase {
         }
     }
 
+    func testEdyWAONNanacoAndOctopusCards() throws {
+        let expected: [(card: String, family: String, balance: Int, serial: String)] = [
+            ("edy.json", "edy", 1234, "1234567890123456"), ("waon.json", "waon", 239, "6900123456789012"),
+            ("nanaco.json", "nanaco", 1500, "7100001234567890"), ("octopus.json", "octopus", 8500, "0116D0E1F2031425"),
+        ]
+        for e in expected {
+            try Self.harness.insert(card: BuildProducts.sample(e.card), ["--dialect", "pn532"])
+            let run = try scan(["--dialect", "pn532"])
+            XCTAssertEqual(run.status, 0, "\(e.card): \(run.stderr)")
+            XCTAssertEqual(run.json?["family"] as? String, e.family)
+            XCTAssertEqual(run.json?["balance"] as? Int, e.balance, e.card)
+            XCTAssertEqual(run.json?["serialNumber"] as? String, e.serial, e.card)
+        }
+    }
+
     func testWrongDialectIsACommunicationError() throws {
         try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--dialect", "pn532"])
         let run = try scan(["--dialect", "part3"])

@@ -15,6 +15,14 @@ public struct InProcessRead {
         }
         public static let japanIC = Plugin("japan-ic", BuildProducts.plugin("TransitJapanIC"))
         public static let cepas = Plugin("cepas", BuildProducts.plugin("TransitCEPAS"))
+        public static let edy = Plugin("edy", BuildProducts.plugin("TransitEdy"))
+        public static let waon = Plugin("waon", BuildProducts.plugin("TransitWAON"))
+        public static let nanaco = Plugin("nanaco", BuildProducts.plugin("TransitNanaco"))
+        public static func octopus(offset: String? = nil) -> Plugin {
+            Plugin("octopus", BuildProducts.plugin("TransitOctopus"), options: offset.map { ["balance-offset": $0] } ?? [:])
+        }
+        /// The default plugins.conf order of the families built so far.
+        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas]
     }
 
     /// What a read gave.

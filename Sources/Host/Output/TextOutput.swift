@@ -4,8 +4,11 @@ enum TextOutput {
         var lines = [String]()
         lines.append("\(r.cardName.map { "\($0) " } ?? "")(\(r.family))  card \(r.serialNumber)")
         lines.append("Balance: \(Money.format(r.balance, r.currency))")
-        if r.validFrom != nil || r.validUntil != nil {
-            lines.append("Valid: \(r.validFrom ?? "?") to \(r.validUntil ?? "?")")
+        switch (r.validFrom, r.validUntil) {
+        case let (from?, until?): lines.append("Valid: \(from) to \(until)")
+        case let (from?, nil): lines.append("Valid from: \(from)")
+        case let (nil, until?): lines.append("Valid until: \(until)")
+        default: break
         }
         for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) where key != "idm" || r.serialNumber != value {
             lines.append("\(key): \(value)")

@@ -1,0 +1,47 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// Rakuten Edy: the spec's sentences for the FeliCa common-area purses, on the Edy card.
+final class EdyTests: XCTestCase {
+    func testSampleEdyCard() throws {
+        let outcome = try InProcessRead.read(CardImages.sample("edy.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "edy")
+        XCTAssertEqual(r.serialNumber, "1234567890123456", "the Edy number printed on the card")
+        XCTAssertEqual(r.metadata["idm"], "0116A0B1C2D3E4F5", "the IDm is always in metadata")
+        XCTAssertEqual(r.balance, 1234)
+        XCTAssertEqual(r.currency, "JPY")
+        XCTAssertEqual(r.validFrom, "2019-04-01", "the issue date becomes validFrom")
+        // Payments are purchases, charges and gifts top-ups; other types unknown with no amount.
+        XCTAssertEqual(r.transactions.map(\.type), ["purchase", "topup", "topup", "purchase", "unknown"])
+        XCTAssertEqual(r.transactions.map(\.amount), [330, 1000, 100, 536, nil])
+        // Japan Standard Time.
+        XCTAssertEqual(r.transactions.first?.date, "2026-11-10T12:34:56+09:00")
+        // UID, Request System Code, then Request Service and one read.
+        XCTAssertEqual(outcome.exchanges, 4)
+    }
+
+    func testRefusedNumberFallsBackToTheIDmAndRefusedBalanceEndsTheRead() throws {
+        var image = try CardImages.sample("edy.json")
+        image.lock("110B")
+        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.edy]).reading)
+        XCTAssertEqual(r.serialNumber, "0116A0B1C2D3E4F5")
+        XCTAssertNil(r.validFrom, "a refused date block is left out")
+        XCTAssertEqual(r.transactions.count, 5)
+
+        var noBalance = try CardImages.sample("edy.json")
+        noBalance.lock("1317")
+        let outcome = try InProcessRead.read(noBalance, plugins: [.edy, .waon])
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+        XCTAssertEqual(outcome.error?.plugin, "edy")
+    }
+
+    func testFirstRefusedHistoryBlockEndsTheHistory() throws {
+        var image = try CardImages.sample("edy.json")
+        image.truncate("170F", to: 2) // block 2 answers "illegal block number"
+        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.edy]).reading)
+        XCTAssertEqual(r.transactions.map(\.amount), [330, 1000])
+        XCTAssertEqual(r.balance, 1234)
+    }
+}
