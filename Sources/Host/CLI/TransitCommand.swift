@@ -82,7 +82,9 @@ struct TransitCommand {
             result = try runner.read(session)
         } else {
             let context = try PCSCContext()
-            let signals = SignalWatch { cancellation.cancel(); context.cancel() }
+            // Weak: the signal source frees its handler later on a Dispatch thread, which must not be where
+            // the pcscd context is released (that raced exit and crashed inside libpcsclite).
+            let signals = SignalWatch { [weak context] in cancellation.cancel(); context?.cancel() }
             defer { signals.stop() }
             let reader = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: cancellation)
             if isatty(2) != 0 { standardError("Reading the card on \(reader): hold it still…") }
