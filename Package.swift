@@ -9,6 +9,8 @@ let plugins: [(product: String, target: String)] = [
     ("TransitNanaco", "Nanaco"),
     ("TransitOctopus", "Octopus"),
     ("TransitCEPAS", "CEPAS"),
+    ("TransitKSX6924", "KSX6924"),
+    ("TransitTUnion", "TUnion"),
 ]
 
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]

@@ -16,7 +16,8 @@ READER = "Virtual PCD 00 00"
 # card, family, budget, and whether the budget counts the whole read or only the plugin's own
 # exchanges (from the first command after the host's UID and Request System Code, for FeliCa purses).
 CARDS = [("suica.json", "japan-ic", 4, "read"), ("edy.json", "edy", 5, "plugins"), ("waon.json", "waon", 5, "plugins"),
-         ("nanaco.json", "nanaco", 5, "plugins"), ("octopus.json", "octopus", 2, "plugins"), ("ezlink.json", "cepas", 4, "read")]
+         ("nanaco.json", "nanaco", 5, "plugins"), ("octopus.json", "octopus", 2, "plugins"), ("ezlink.json", "cepas", 4, "read"),
+         ("tmoney.json", "ksx6924", 5 + 4, "read"), ("tunion.json", "tunion", 20, "read")]  # T-Money: 5 + its 4 records
 HOST_FELICA_EXCHANGES = 2  # FF CA (IDm) and Request System Code
 
 

@@ -149,6 +149,62 @@ octopus = felica_image("Synthetic Octopus card: raw purse value 1200 (HK$85.00 w
     "100B": [hx([0] * 16)],
 })
 
+# --- KS X 6924 (T-Money), Snapper, China T-Union -------------------------------------------------
+def bcd(digits): return list(bytes.fromhex(digits))
+def iso_image(description, uid, apps): return {"format": "transit-card-image/1", "description": description,
+                                               "iso7816": {"uid": uid, "applications": apps}}
+
+def purse_info(id_center, csn, issued, expires):  # 47 bytes, tag B0 (Proxmark3 ksx6924core.c layout)
+    info = [0x00, 0x10, 0x01, id_center] + bcd(csn) + bcd("0123456789") + bcd(issued) + bcd(expires) + [0x01, 0x00] \
+        + be(500000, 4) + [0, 0] + be(0, 4) + [0, 0] + [0] * 8
+    assert len(info) == 47
+    return [0x6F, 49, 0xB0, 47] + info
+
+def ksx_record(typ, balance, counter, amount, time):  # 46 bytes (Metrodroid TMoneyTrip)
+    t = bcd(time) if time else [0xFF] * 7
+    rec = [typ, 0x2C] + be(balance, 4) + be(counter, 4) + be(amount, 4) + [0x07, 0x20, 0x09] + [0x11] * 9 + t + [0] * 7 + [0x12, 0x34, 0x56, 0x78] + [0, 0]
+    assert len(rec) == 46
+    return hx(rec)
+
+TMONEY_SELECT = "00A4040007D410000003000100"
+tmoney = iso_image("Synthetic T-Money card: balance 10000 won, two trips and a top-up", "04C1C2C3C4C5C6", [{
+    "name": "T-Money", "select": TMONEY_SELECT, "answer": hx(purse_info(0x08, "1010010000987654", "20230301", "20280228")) + "9000",
+    "commands": {"904C000004": "000027109000"},
+    "records": {"04": [
+        ksx_record(0x01, 10000, 4, 1250, "20261120081000"),
+        ksx_record(0x01, 11250, 3, 1400, "20261119180000"),
+        ksx_record(0x02, 12650, 2, 10000, None),   # a top-up without a time, as cards keep them
+        ksx_record(0x01, 0, 1, 0, None),           # an unused slot
+    ]},
+}])
+
+def snapper_record(balance, amount):  # 46 bytes whose bytes 26-45 are Snapper's FF filler
+    rec = [0x01, 0x2C] + be(balance, 4) + be(7, 4) + be(amount, 4) + [0x11] * 12 + [0xFF] * 20
+    assert len(rec) == 46
+    return hx(rec)
+
+snapper = iso_image("Synthetic Wellington Snapper card (answers the T-Money AID): balance NZ$12.34", "04D1D2D3D4D5D6", [{
+    "name": "Snapper", "select": TMONEY_SELECT, "answer": hx(purse_info(0x02, "1011220033445566", "20240105", "20290104")) + "9000",
+    "commands": {"904C000004": "000004D29000"},
+    "records": {"04": [snapper_record(1234, 230), snapper_record(1464, 230)]},
+}])
+
+def tunion_record(counter, amount, typ, time):  # 23 bytes (Metrodroid ChinaTrip)
+    rec = be(counter, 2) + [0, 0, 0] + be(amount, 4) + [typ] + [0x11, 0x00, 0x00, 0x12, 0x34, 0x56] + bcd(time)
+    assert len(rec) == 23
+    return hx(rec)
+
+tunion_log = [tunion_record(20 - i, 200 + 10 * i, 0x02 if i == 4 else 0x06, f"202611{20 - i:02d}0830{i:02d}") for i in range(10)]
+file15 = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x00, 0x01] + bcd("03104512345678901234") + bcd("20230115") + bcd("20330115") + [0, 0]
+tunion = iso_image("Synthetic China T-Union card: primary purse 50.00 (top bit set), negative purse 12.00, ten log records",
+                   "08E1E2E3", [{
+    "name": "T-Union", "select": "00A4040008A00000063201010500", "answer": "6F108408A0000006320101059000",
+    "commands": {"805C000204": "800013889000", "805C010204": "000004B09000"},
+    "binaries": {"15": hx(file15)},
+    "records": {"18": tunion_log},
+}])
+
 for name, image in [("suica.json", suica), ("ezlink.json", ezlink), ("unknown-iso.json", unknown), ("edy.json", edy),
-                    ("waon.json", waon), ("nanaco.json", nanaco), ("octopus.json", octopus)]:
+                    ("waon.json", waon), ("nanaco.json", nanaco), ("octopus.json", octopus), ("tmoney.json", tmoney),
+                    ("snapper.json", snapper), ("tunion.json", tunion)]:
     (OUT / name).write_text(json.dumps(image, indent=2) + "\n")

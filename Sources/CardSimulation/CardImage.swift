@@ -61,9 +61,16 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var answer: String?
         /// APDU hex → answer hex (data + SW) while this application is selected.
         public var commands: [String: String]
+        /// Record files by short file identifier (two hex digits, e.g. "04"): READ RECORD answers
+        /// record n (1-based), and 6A83 past the last.
+        public var records: [String: [String]]?
+        /// Transparent files by short file identifier: READ BINARY with an SFI answers from the offset.
+        public var binaries: [String: String]?
 
-        public init(name: String? = nil, select: String, answer: String? = nil, commands: [String: String]) {
+        public init(name: String? = nil, select: String, answer: String? = nil, commands: [String: String] = [:],
+                    records: [String: [String]]? = nil, binaries: [String: String]? = nil) {
             self.name = name; self.select = select; self.answer = answer; self.commands = commands
+            self.records = records; self.binaries = binaries
         }
     }
 

@@ -1,3 +1,4 @@
+import CardSimulation
 import Foundation
 import TestSupport
 import XCTest
@@ -56,6 +57,46 @@ final class ReaderEndToEndTests: XCTestCase {
             XCTAssertEqual(run.json?["balance"] as? Int, e.balance, e.card)
             XCTAssertEqual(run.json?["serialNumber"] as? String, e.serial, e.card)
         }
+    }
+
+    func testTMoneySnapperAndTUnionCards() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tunionSelect = "00A4040008A00000063201010500"
+        var noNegative = try CardImages.sample("tunion.json")
+        noNegative.editApplication(select: tunionSelect) { $0.commands["805C010204"] = "000000009000" }
+        var negativeRefused = try CardImages.sample("tunion.json")
+        negativeRefused.editApplication(select: tunionSelect) { $0.commands["805C010204"] = "6A88" }
+        let cards: [(path: String, family: String, balance: Int, currency: String)] = [
+            (BuildProducts.sample("tmoney.json"), "ksx6924", 10000, "KRW"),
+            (BuildProducts.sample("snapper.json"), "snapper", 1234, "NZD"),
+            // Rejects SELECT 4000 and every KS X 6924 AID: read as T-Union; 5000 − 1200 fen.
+            (BuildProducts.sample("tunion.json"), "tunion", 3800, "CNY"),
+            (try CardImages.write(noNegative, in: dir, name: "no-negative.json"), "tunion", 5000, "CNY"),
+            (try CardImages.write(negativeRefused, in: dir, name: "negative-refused.json"), "tunion", 5000, "CNY"),
+        ]
+        for card in cards {
+            try Self.harness.insert(card: card.path)
+            let run = try scan()
+            XCTAssertEqual(run.status, 0, "\(card.path): \(run.stderr)")
+            XCTAssertEqual(run.json?["family"] as? String, card.family, card.path)
+            XCTAssertEqual(run.json?["balance"] as? Int, card.balance, card.path)
+            XCTAssertEqual(run.json?["currency"] as? String, card.currency, card.path)
+        }
+    }
+
+    func testRefusedGetBalanceAfterSelectIsExit5() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var image = try CardImages.sample("tmoney.json")
+        image.editApplication(select: "00A4040007D410000003000100") { $0.commands["904C000004"] = "6985" }
+        image.addApplications(of: try CardImages.sample("tunion.json"))
+        try Self.harness.insert(card: try CardImages.write(image, in: dir))
+        let run = try scan()
+        XCTAssertEqual(run.status, 5, run.stderr)
+        let error = try XCTUnwrap(run.json?["error"] as? [String: Any])
+        XCTAssertEqual(error["kind"] as? String, "cardRefused")
+        XCTAssertEqual(error["plugin"] as? String, "ksx6924", "no plugin after it ran")
     }
 
     func testWrongDialectIsACommunicationError() throws {

@@ -16,3 +16,19 @@ extension CardImage {
         felica = f
     }
 }
+
+extension CardImage {
+    /// The ISO application entered by `select` (hex APDU), for edits.
+    public mutating func editApplication(select: String, _ edit: (inout ApplicationImage) -> Void) {
+        guard var iso = iso7816, let i = iso.applications.firstIndex(where: { $0.select == select }) else { return }
+        edit(&iso.applications[i])
+        iso7816 = iso
+    }
+
+    /// Adds the applications of another ISO image (a card carrying two families).
+    public mutating func addApplications(of other: CardImage) {
+        guard var iso = iso7816, let more = other.iso7816?.applications else { return }
+        iso.applications += more
+        iso7816 = iso
+    }
+}

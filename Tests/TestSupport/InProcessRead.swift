@@ -21,8 +21,10 @@ public struct InProcessRead {
         public static func octopus(offset: String? = nil) -> Plugin {
             Plugin("octopus", BuildProducts.plugin("TransitOctopus"), options: offset.map { ["balance-offset": $0] } ?? [:])
         }
-        /// The default plugins.conf order of the families built so far.
-        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas]
+        public static let ksx6924 = Plugin("ksx6924", BuildProducts.plugin("TransitKSX6924"))
+        public static let tunion = Plugin("tunion", BuildProducts.plugin("TransitTUnion"))
+        /// The default plugins.conf order.
+        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion]
     }
 
     /// What a read gave.

@@ -1,0 +1,28 @@
+/// Selecting ISO 7816 applications by AID, with the spec's detection rule for AID-based families:
+/// only "no AID of this family is selectable" moves on to the next plugin.
+public enum ISOApplication {
+    /// The first AID of `aids` the card selects, with its FCI; throws `notThisCard` when the card
+    /// rejects every one with a status word (applicationNotFound). Transport failures are thrown.
+    public static func selectFirst(_ card: CardLink, _ aids: [[UInt8]]) throws -> (aid: [UInt8], fci: Bytes) {
+        for aid in aids {
+            let answer = try card.transmit(APDU.selectAID(aid))
+            if answer.isSuccess { return (aid, answer.data) }
+        }
+        throw PluginError.notThisCard
+    }
+
+    /// READ RECORD 1, 2, … of `sfi` until the card answers 6A83 (record not found) or `limit` records;
+    /// one command a record. Another status word is a refusal.
+    public static func readRecords(_ card: CardLink, sfi: UInt8, limit: Int) throws -> [Bytes] {
+        var out = [Bytes]()
+        while out.count < limit {
+            let answer = try card.transmit(APDU.readRecord(UInt8(out.count + 1), sfi: sfi))
+            if answer.sw == 0x6A83 || (answer.sw == 0x6A82 && out.isEmpty) { break }
+            guard answer.isSuccess else {
+                throw PluginError.cardRefused("READ RECORD \(out.count + 1) of SFI \(Hex.string([sfi])) answered \(answer.swHex)")
+            }
+            out.append(answer.data)
+        }
+        return out
+    }
+}

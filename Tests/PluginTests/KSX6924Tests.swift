@@ -1,0 +1,72 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// KS X 6924 (T-Money and kin) and Snapper through the ksx6924 library.
+final class KSX6924Tests: XCTestCase {
+    static let tmoneySelect = "00A4040007D410000003000100"
+    static let cashbeeSelect = "00A4040007D410000014000100"
+
+    func testTMoneyCardWithinFivePlusRecordsExchanges() throws {
+        let outcome = try InProcessRead.read(CardImages.sample("tmoney.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "ksx6924")
+        XCTAssertEqual(r.cardName, "T-Money")
+        XCTAssertEqual(r.serialNumber, "1010010000987654")
+        XCTAssertEqual(r.balance, 10000)
+        XCTAssertEqual(r.currency, "KRW")
+        XCTAssertEqual(r.validFrom, "2023-03-01")
+        XCTAssertEqual(r.validUntil, "2028-02-28")
+        // The unused slot (amount 0, no time) is skipped; a top-up without a time keeps no date.
+        XCTAssertEqual(r.transactions.map(\.type), ["trip", "trip", "topup"])
+        XCTAssertEqual(r.transactions.map(\.amount), [1250, 1400, 10000])
+        XCTAssertEqual(r.transactions.map(\.date), ["2026-11-20T08:10:00+09:00", "2026-11-19T18:00:00+09:00", nil])
+        // cepas's SELECT 4000, SELECT, GET BALANCE, 4 records and the 6A83 that ends them.
+        XCTAssertEqual(outcome.exchanges, 1 + 2 + 4 + 1)
+        XCTAssertLessThanOrEqual(outcome.exchanges, 5 + 4)
+    }
+
+    func testCashbeeIsFoundByItsAID() throws {
+        var image = try CardImages.sample("tmoney.json")
+        image.editApplication(select: Self.tmoneySelect) { $0.select = Self.cashbeeSelect }
+        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading)
+        XCTAssertEqual(r.cardName, "Cashbee")
+    }
+
+    func testRefusedGetBalanceAfterSelectEndsTheReadBeforeTUnion() throws {
+        var image = try CardImages.sample("tmoney.json")
+        image.editApplication(select: Self.tmoneySelect) { $0.commands["904C000004"] = "6985" }
+        image.addApplications(of: try CardImages.sample("tunion.json"))
+        let outcome = try InProcessRead.read(image, plugins: [.cepas, .ksx6924, .tunion])
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+        XCTAssertEqual(outcome.error?.plugin, "ksx6924")
+        XCTAssertEqual(outcome.error?.kind.exitCode, 5)
+        XCTAssertFalse(outcome.log.contains("ksx6924: not this card"))
+    }
+
+    func testSelectAnswerWithoutPurseInformationIsMalformed() throws {
+        var image = try CardImages.sample("tmoney.json")
+        image.editApplication(select: Self.tmoneySelect) { $0.answer = "6F0384019000" }
+        XCTAssertEqual(try InProcessRead.read(image, plugins: [.ksx6924, .tunion]).error?.kind, .malformedResponse)
+    }
+
+    func testSnapperIsRecognisedByItsFillerAndReadInNZD() throws {
+        let outcome = try InProcessRead.read(CardImages.sample("snapper.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let r = try XCTUnwrap(outcome.reading)
+        XCTAssertEqual(r.family, "snapper")
+        XCTAssertEqual(r.cardName, "Snapper")
+        XCTAssertEqual(r.currency, "NZD")
+        XCTAssertEqual(r.balance, 1234)
+        XCTAssertEqual(r.transactions, [], "Snapper trip records are not decoded")
+    }
+
+    func testOneRecordWithoutTheFillerIsNotSnapper() throws {
+        var image = try CardImages.sample("snapper.json")
+        let tmoney = try CardImages.sample("tmoney.json")
+        let tmoneyRecord = try XCTUnwrap(tmoney.iso7816?.applications.first?.records?["04"]?.first)
+        image.editApplication(select: Self.tmoneySelect) { $0.records?["04"]?.append(tmoneyRecord) }
+        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading)
+        XCTAssertEqual(r.family, "ksx6924")
+        XCTAssertEqual(r.currency, "KRW")
+    }
+}

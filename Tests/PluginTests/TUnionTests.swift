@@ -1,0 +1,76 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// China T-Union through the tunion library: the spec's T-Union sentences and the ISO fallback chain.
+final class TUnionTests: XCTestCase {
+    static let select = "00A4040008A00000063201010500"
+
+    func testCardRejectingCEPASAndEveryKSX6924AIDIsReadAsTUnionWithinTwentyExchanges() throws {
+        let outcome = try InProcessRead.read(CardImages.sample("tunion.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "tunion")
+        XCTAssertEqual(r.currency, "CNY")
+        // Primary purse 0x80001388: the top bit is not part of the amount, 5000 fen; minus the
+        // negative purse 0x4B0 = 1200 fen.
+        XCTAssertEqual(r.balance, 3800)
+        XCTAssertEqual(r.serialNumber, "03104512345678901234", "the 20 hex digits of file 0x15 bytes 10–19")
+        XCTAssertEqual(r.validFrom, "2023-01-15")
+        XCTAssertEqual(r.validUntil, "2033-01-15")
+        XCTAssertEqual(r.transactions.count, 10)
+        XCTAssertEqual(r.transactions[4].type, "topup")
+        XCTAssertEqual(r.transactions[0].type, "purchase")
+        XCTAssertEqual(r.transactions[0].amount, 200)
+        XCTAssertEqual(r.transactions[0].date, "2026-11-20T08:30:00+08:00", "China Standard Time")
+        XCTAssertEqual(outcome.exchanges, 1 + 4 + 1 + 2 + 1 + 10)
+        XCTAssertLessThanOrEqual(outcome.exchanges, 20)
+    }
+
+    func testNegativePurseRejectedWithAStatusWordCountsAsZero() throws {
+        for sw in ["6A88", "6D00", "6985"] {
+            var image = try CardImages.sample("tunion.json")
+            image.editApplication(select: Self.select) { $0.commands["805C010204"] = sw }
+            XCTAssertEqual(try InProcessRead.read(image, plugins: [.tunion]).reading?.balance, 5000, sw)
+        }
+        var zero = try CardImages.sample("tunion.json")
+        zero.editApplication(select: Self.select) { $0.commands["805C010204"] = "000000009000" }
+        XCTAssertEqual(try InProcessRead.read(zero, plugins: [.tunion]).reading?.balance, 5000)
+    }
+
+    func testOtherNegativePurseFailuresEndTheRead() throws {
+        var image = try CardImages.sample("tunion.json")
+        image.editApplication(select: Self.select) { $0.commands["805C010204"] = "00049000" }
+        XCTAssertEqual(try InProcessRead.read(image, plugins: [.tunion]).error?.kind, .malformedResponse)
+        let removed = try InProcessRead.read(CardImages.sample("tunion.json"), plugins: [.tunion]) { i, command, answer in
+            if command == [0x80, 0x5C, 0x01, 0x02, 0x04] { throw HostErrors.removed }
+            return answer
+        }
+        XCTAssertEqual(removed.error?.kind, .sessionLost)
+    }
+
+    func testRejectedGetBalanceIsCardRefused() throws {
+        var image = try CardImages.sample("tunion.json")
+        image.editApplication(select: Self.select) { $0.commands["805C000204"] = "6985" }
+        let outcome = try InProcessRead.read(image, plugins: [.tunion])
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+    }
+
+    func testCardNumberFromTheWholeFileWhenTheShortReadIsRefused() throws {
+        var image = try CardImages.sample("tunion.json")
+        image.editApplication(select: Self.select) { $0.commands["00B0950A12"] = "6700" }
+        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.tunion]).reading)
+        XCTAssertEqual(r.serialNumber, "03104512345678901234")
+        XCTAssertEqual(r.validUntil, "2033-01-15")
+    }
+
+    func testTypesOneAndTwoAreTopUps() throws {
+        var image = try CardImages.sample("tunion.json")
+        // Record 1: counter 1, amount 1000 fen, type 01, 2026-01-02 03:04:05.
+        let record = "0001" + "000000" + "000003E8" + "01" + "110000123456" + "20260102030405"
+        image.editApplication(select: Self.select) { $0.records?["18"] = [record] }
+        let t = try XCTUnwrap(InProcessRead.read(image, plugins: [.tunion]).reading?.transactions.first)
+        XCTAssertEqual(t.type, "topup")
+        XCTAssertEqual(t.amount, 1000)
+        XCTAssertEqual(t.date, "2026-01-02T03:04:05+08:00")
+    }
+}
