@@ -81,18 +81,33 @@ public struct CardImage: Codable, Equatable, Sendable {
 
     public static let currentFormat = "transit-card-image/1"
 
-    /// Reads and checks an image file.
+    /// Reads a card file: the project's card image, a Flipper Zero FeliCa dump, or a Metrodroid /
+    /// FareBot JSON export, recognised from the content.
     public static func load(_ path: String) throws -> CardImage {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let data = FileManager.default.contents(atPath: path) else { throw CardImageError("\(path): cannot be read") }
+        do {
+            return try parse(data)
+        } catch let e as CardImageError {
+            throw CardImageError("\(path): \(e.description)")
+        }
+    }
+
+    /// Recognises the format from the content and converts it.
+    public static func parse(_ data: Data) throws -> CardImage {
+        if let text = String(data: data, encoding: .utf8), FlipperDump.isFlipper(text) { return try FlipperDump.parse(text) }
+        guard let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw CardImageError("neither a card image, a Flipper NFC file nor a Metrodroid export")
+        }
+        if MetrodroidDump.isMetrodroid(json) { return try MetrodroidDump.parse(json) }
         let image: CardImage
         do {
             image = try JSONDecoder().decode(CardImage.self, from: data)
         } catch {
-            throw CardImageError("\(path) is not a card image: \(error)")
+            throw CardImageError("not a card image: \(error)")
         }
-        guard image.format == currentFormat else { throw CardImageError("\(path): format \(image.format) is not \(currentFormat)") }
+        guard image.format == currentFormat else { throw CardImageError("format \(image.format) is not \(currentFormat)") }
         guard (image.felica == nil) != (image.iso7816 == nil) else {
-            throw CardImageError("\(path): a card image holds exactly one of felica and iso7816")
+            throw CardImageError("a card image holds exactly one of felica and iso7816")
         }
         return image
     }

@@ -18,8 +18,6 @@ enum JapanICHistory {
     /// Ticket machines and fare adjustment machines: entry station only (spec; Metrodroid isTVM).
     static let ticketMachineConsoles: Set<UInt8> = [0x03, 0x07, 0x08, 0x12, 0x13, 0x14, 0x15]
     static let busConsole: UInt8 = 0x05
-    /// Process type of a charge (a charge carries no stations, as in Metrodroid).
-    static let chargeProcess: UInt8 = 0x02
 
     static func decode(_ blocks: [Bytes]) throws -> [Transaction] {
         // Slots with a zero date are empty and skipped (Metrodroid SuicaTransitData).
@@ -44,8 +42,8 @@ enum JapanICHistory {
         if console == busConsole {
             t.metadata["busLineCode"] = try b.slice(6, 2).hex
             t.metadata["busStopCode"] = try b.slice(8, 2).hex
-        } else if isProductSale || process == chargeProcess {
-            // Product sales and charges carry no stations.
+        } else if isProductSale || topUpProcesses.contains(process) {
+            // Product sales and charges (every top-up process) carry no stations (spec).
         } else {
             t.entryStation = try b.slice(6, 2).hex
             t.metadata["entryRegion"] = String(region >> 6 & 0x03)

@@ -1,0 +1,90 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// The real card dumps in ../shared/cards come out as its README lists (skipped where absent).
+/// The dumps are read in place and never copied into the repository.
+final class SharedDumpTests: XCTestCase {
+    func read(_ name: String, plugins: [InProcessRead.Plugin] = InProcessRead.Plugin.defaultOrder) throws -> InProcessRead.Outcome {
+        let dir = try XCTUnwrap(BuildProducts.sharedCards, "no shared cards")
+        return try InProcessRead.read(CardImage.load(dir.appendingPathComponent(name).path), plugins: plugins)
+    }
+
+    override func setUpWithError() throws {
+        try XCTSkipIf(BuildProducts.sharedCards == nil, "../shared/cards is not on this machine")
+    }
+
+    func testSuica() throws {
+        let r = try XCTUnwrap(read("Suica.nfc").reading)
+        XCTAssertEqual(r.family, "japan-ic")
+        XCTAssertEqual(r.balance, 10)
+        XCTAssertEqual(r.currency, "JPY")
+        XCTAssertEqual(r.transactions.count, 20)
+        let newest = r.transactions[0]
+        XCTAssertEqual([newest.date, newest.type, newest.entryStation, newest.exitStation], ["2011-03-12", "trip", "E33B", "E621"])
+        XCTAssertEqual(newest.amount, 160)
+        XCTAssertEqual(r.transactions[10].type, "purchase")
+        XCTAssertEqual(r.transactions[10].rawType, "C846")
+        XCTAssertEqual(r.transactions[10].amount, 120)
+        XCTAssertEqual(r.transactions[12].type, "topup")
+        XCTAssertEqual(r.transactions[12].rawType?.suffix(2), "02")
+        XCTAssertEqual(r.transactions[12].amount, 2000)
+    }
+
+    func testSuicaCommonAreaWithoutPursesFallsThroughToJapanIC() throws {
+        let outcome = try read("Suica.nfc", plugins: [.edy, .waon, .nanaco, .japanIC])
+        XCTAssertEqual(outcome.plugin, "japan-ic")
+        for purse in ["edy", "waon", "nanaco"] { XCTAssertTrue(outcome.log.contains("\(purse): not this card"), purse) }
+    }
+
+    func testPASMO() throws {
+        let r = try XCTUnwrap(read("PASMO.nfc").reading)
+        XCTAssertEqual(r.balance, 0)
+        XCTAssertEqual(r.transactions.count, 11)
+        XCTAssertEqual(r.transactions[0].type, "purchase")
+        XCTAssertEqual(r.transactions[0].amount, 420)
+        XCTAssertEqual(r.transactions[1].amount, 550)
+        XCTAssertEqual(r.transactions[0].rawType?.prefix(2), "C7")
+        XCTAssertTrue(r.transactions[0].date?.hasPrefix("2011-06-14T") == true)
+        XCTAssertTrue(r.transactions[1].date?.hasPrefix("2011-06-14T") == true)
+        XCTAssertEqual(r.transactions[7].rawType, "1F02")
+        XCTAssertEqual(r.transactions[7].type, "topup")
+        XCTAssertEqual(r.transactions[7].amount, 1000)
+    }
+
+    func testICOCA() throws {
+        let r = try XCTUnwrap(read("ICOCA.nfc").reading)
+        XCTAssertEqual(r.balance, 175)
+        XCTAssertEqual(r.transactions.count, 20)
+        let newest = r.transactions[0]
+        XCTAssertEqual([newest.date, newest.entryStation, newest.exitStation], ["2018-09-17", "8BA5", "8AA5"])
+        XCTAssertEqual(newest.amount, 260)
+        XCTAssertEqual(newest.metadata, ["entryRegion": "2", "exitRegion": "2"], "region byte A0")
+        let bus = r.transactions[4]
+        XCTAssertEqual(bus.rawType?.prefix(2), "05")
+        XCTAssertEqual(bus.amount, 200)
+        XCTAssertNil(bus.entryStation)
+        XCTAssertNil(bus.exitStation)
+    }
+
+    func testOctopusWithBothOffsets() throws {
+        let r = try XCTUnwrap(read("Octopus.json").reading)
+        XCTAssertEqual(r.family, "octopus")
+        XCTAssertEqual(r.currency, "HKD")
+        XCTAssertEqual(r.balance, 60)
+        XCTAssertEqual(try read("Octopus.json", plugins: [.octopus(offset: "500")]).reading?.balance, -1440)
+    }
+
+    func testTMoney() throws {
+        let r = try XCTUnwrap(read("TMoney.json").reading)
+        XCTAssertEqual(r.family, "ksx6924")
+        XCTAssertEqual(r.cardName, "T-Money")
+        XCTAssertEqual(r.balance, 17650)
+        XCTAssertEqual(r.currency, "KRW")
+        XCTAssertEqual(r.serialNumber, "1010030000123456")
+        XCTAssertEqual(r.validFrom, "2016-07-27")
+        XCTAssertEqual(r.transactions.count, 5)
+        XCTAssertEqual(r.transactions.filter { $0.type == "trip" }.map(\.amount), [13500, 100, 1250, 13500])
+        XCTAssertEqual(r.transactions.filter { $0.type == "topup" }.map(\.amount), [46000])
+    }
+}
