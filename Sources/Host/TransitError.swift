@@ -4,9 +4,12 @@ public struct TransitError: Error, Equatable {
     public enum Kind: String, Equatable {
         case tagNotSupported, cardRefused, communication, malformedResponse, sessionLost, cancelled
         case noReader, noCard, config, plugin, usage
+        /// `transit replay`: the read asked something other than the log holds.
+        case replayDiverged
 
         /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
-        /// 5 card refused, communication or malformed; 6 card removed; 130 cancelled; plugin faults 5.
+        /// 5 card refused, communication or malformed; 6 card removed; 7 replay diverged; 130 cancelled;
+        /// plugin faults 5.
         public var exitCode: Int32 {
             switch self {
             case .usage, .config: return 2
@@ -14,9 +17,13 @@ public struct TransitError: Error, Equatable {
             case .tagNotSupported: return 4
             case .cardRefused, .communication, .malformedResponse, .plugin: return 5
             case .sessionLost: return 6
+            case .replayDiverged: return 7
             case .cancelled: return 130
             }
         }
+
+        /// Kinds that end the read whatever a plugin makes of them: no further plugin runs.
+        var endsEveryRead: Bool { self == .sessionLost || self == .cancelled || self == .replayDiverged }
 
         /// The kind printed in JSON (usage errors are configuration errors to scripts).
         var reported: String { self == .usage ? Kind.config.rawValue : rawValue }

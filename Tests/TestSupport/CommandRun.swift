@@ -26,15 +26,15 @@ public struct CommandRun {
         try p.run()
         let deadline = DispatchTime.now() + timeout
         let done = DispatchSemaphore(value: 0)
-        var outData = Data(), errData = Data()
+        let outData = Collected(), errData = Collected()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { outData.data = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
         if done.wait(timeout: deadline) == .timedOut { p.terminate(); p.waitUntilExit() }
-        group.wait()
-        return CommandRun(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+        group.wait() // the reads are complete before the data is looked at
+        return CommandRun(status: p.terminationStatus, stdout: String(decoding: outData.data, as: UTF8.self),
+                          stderr: String(decoding: errData.data, as: UTF8.self))
     }
 
     /// Runs the built `transit`.
@@ -42,4 +42,9 @@ public struct CommandRun {
         try run(BuildProducts.transit, arguments, currentDirectory: currentDirectory ?? BuildProducts.packageRoot,
                 environment: environment)
     }
+}
+
+/// A stream's bytes, written by one reader thread and read after the group has waited for it.
+private final class Collected: @unchecked Sendable {
+    var data = Data()
 }

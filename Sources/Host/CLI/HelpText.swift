@@ -7,14 +7,16 @@ enum HelpText {
 
     Usage:
       transit scan [--reader NAME] [--dialect pn532|acs-direct|part3] [--config FILE]
-                   [--wait SECONDS] [--json] [--verbose] [--card FILE]
+                   [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE]
+      transit decode FILE... [--config FILE]
+      transit replay LOG [--config FILE] [--json]
       transit readers [--json]
       transit plugins [--config FILE] [--json]
       transit --help | --version        (and `transit COMMAND --help`)
 
     Exit codes: 0 read; 2 usage or configuration; 3 no reader, no card or pcscd unavailable;
     4 card of no known family; 5 card refused, communication or malformed answer (and plugin
-    faults); 6 card removed during the read; 130 cancelled.
+    faults); 6 card removed during the read; 7 replay diverged from its log; 130 cancelled.
     """
 
     static let scan = """
@@ -32,7 +34,29 @@ enum HelpText {
                         already be on the reader)
       --json            print one JSON object on stdout (errors too)
       --verbose         log each plugin's steps on stderr
-      --card FILE       read a card image (docs/card-image.md) instead of a reader
+      --card FILE       read a card file instead of a reader: the project's card image
+                        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc) or a
+                        Metrodroid/FareBot JSON export; the format is recognised from the content
+      --log FILE        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
+                        initial AID, each plugin's outcome, every exchange with its time, and the
+                        result. It holds the card's number and history.
+    """
+
+    static let decode = """
+    transit decode — read card files (as scan --card does), one JSON line each:
+    {"file", "card"} or {"file", "error"}. Exits with the first failure's code, 0 when all read.
+
+      --config FILE     plugins.conf to use
+    """
+
+    static let replay = """
+    transit replay — run the plugins of a log bundle (scan --log), in its order, against its
+    recorded exchanges. The read must ask the same commands in the same order: the first
+    divergence ends it (kind replayDiverged, exit 7) naming both commands; otherwise it prints
+    what the original read printed.
+
+      --config FILE     plugins.conf that names the log's plugins
+      --json            print JSON
     """
 
     static let readers = """

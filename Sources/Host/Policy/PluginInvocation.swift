@@ -50,7 +50,7 @@ final class PluginInvocation {
 
     fileprivate func transceive(_ felica: Bool, _ command: [UInt8], _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int,
                                 _ length: UnsafeMutablePointer<Int>?) -> transit_status {
-        if let transportError, transportError.kind == .sessionLost || transportError.kind == .cancelled {
+        if let transportError, transportError.kind.endsEveryRead {
             return StatusTranslation.status(for: transportError)
         }
         do {

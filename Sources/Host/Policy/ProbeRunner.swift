@@ -3,6 +3,8 @@ struct ProbeRunner {
     let plugins: [LoadedPlugin]
     /// Receives plugin and policy log lines (stderr with --verbose).
     var log: (String) -> Void = { _ in }
+    /// Receives each plugin's outcome: read, notThisCard, skipped, or the error kind.
+    var outcome: (_ plugin: String, _ outcome: String) -> Void = { _, _ in }
 
     /// The reading and the plugin that made it.
     func read(_ session: CardSession) throws -> (reading: CardReading, plugin: String) {
@@ -22,15 +24,22 @@ struct ProbeRunner {
         for plugin in plugins where plugin.state == .loaded && plugin.technology == session.technology {
             if let systems, !plugin.systemCodes.isEmpty, !plugin.systemCodes.contains(where: systems.contains) {
                 log("\(plugin.name): skipped, the card has none of its systems")
+                outcome(plugin.name, "skipped")
                 continue
             }
             tried.append(plugin.name)
             let invocation = PluginInvocation(plugin: plugin, session: session, log: log)
             let status = invocation.run(uid: uid, systemCodes: systems)
             switch StatusTranslation.outcome(of: status, invocation) {
-            case .read(let reading): return (reading, plugin.name)
-            case .nextPlugin: log("\(plugin.name): not this card")
-            case .failed(let error): throw error
+            case .read(let reading):
+                outcome(plugin.name, "read")
+                return (reading, plugin.name)
+            case .nextPlugin:
+                log("\(plugin.name): not this card")
+                outcome(plugin.name, "notThisCard")
+            case .failed(let error):
+                outcome(plugin.name, error.kind.reported)
+                throw error
             }
         }
         let what = session.technology == .felica ? "FeliCa" : "ISO 14443-4"

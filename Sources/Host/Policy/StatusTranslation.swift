@@ -11,8 +11,9 @@ enum StatusTranslation {
 
     static func outcome(of status: transit_status, _ invocation: PluginInvocation) -> Outcome {
         let name = invocation.plugin.name
-        // Session loss and cancellation always end the read, whatever the plugin made of them.
-        if let t = invocation.transportError, t.kind == .sessionLost || t.kind == .cancelled {
+        // Session loss and cancellation (and a replay's divergence) always end the read, whatever the
+        // plugin made of them.
+        if let t = invocation.transportError, t.kind.endsEveryRead {
             var e = t
             e.plugin = name
             return .failed(e)

@@ -1,0 +1,37 @@
+extension TransitCommand {
+    /// `transit readers`: the readers pcscd knows, with the card on each.
+    func readers(_ args: [String]) throws {
+        let a = try Arguments(args, command: "readers", valued: [], flags: ["json"])
+        let context = try PCSCContext()
+        let states = try context.states(try context.readers())
+        struct Row: Encodable { let name: String; let card: Bool; let atr: String? }
+        let rows = states.map { Row(name: $0.name, card: $0.present, atr: $0.present ? HexFormat.string($0.atr) : nil) }
+        if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
+        guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
+        for r in rows { standardOutput("\(r.name)\t\(r.card ? "card, ATR \(r.atr ?? "")" : "no card")") }
+    }
+
+    /// `transit plugins`: the plugins of plugins.conf in probe order, with path, ABI version and state.
+    func plugins(_ args: [String]) throws {
+        let a = try Arguments(args, command: "plugins", valued: ["config"], flags: ["json"])
+        let config = try PluginConfig.load(explicit: a.value("config"))
+        let loaded = PluginLoader.load(config)
+        struct Row: Encodable {
+            let name: String; let path: String; let abiVersion: UInt32?; let state: String; let reason: String?
+            let technology: String?; let systemCodes: [String]; let options: [String: String]
+        }
+        let rows = loaded.map { p -> Row in
+            let reason: String? = { if case .refused(let why) = p.state { return why } else { return nil } }()
+            return Row(name: p.name, path: p.path, abiVersion: p.abiVersion, state: reason == nil ? "loaded" : "refused",
+                       reason: reason, technology: p.technology?.rawValue,
+                       systemCodes: p.systemCodes.map { HexFormat.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) },
+                       options: p.entry.options)
+        }
+        if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
+        standardOutput("plugins.conf: \(config.path)")
+        for r in rows {
+            let abi = r.abiVersion.map { "ABI \($0)" } ?? "ABI -"
+            standardOutput("\(r.name)\t\(r.state)\t\(abi)\t\(r.path)" + (r.reason.map { "\t(\($0))" } ?? ""))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import CardSimulation
+import Foundation
+
+extension TransitCommand {
+    /// `transit scan`: the card on a reader (or a card image), printed as text or JSON.
+    func scan(_ args: [String]) throws {
+        let a = try Arguments(args, command: "scan", valued: ["reader", "dialect", "config", "wait", "card", "log"],
+                              flags: ["json", "verbose"])
+        let reading = try readCard(a, logPath: a.value("log"))
+        show(reading, json: a.has("json"))
+    }
+
+    /// Reads the card `--card` or the reader names, writing the log bundle to `logPath` when given.
+    /// Shared by scan and verify.
+    func readCard(_ a: Arguments, logPath: String?) throws -> CardReading {
+        let dialect = try Self.dialect(a.value("dialect"))
+        let wait = try a.value("wait").map { text -> Double in
+            guard let s = Double(text), s >= 0 else { throw TransitError(.usage, "--wait takes a number of seconds") }
+            return s
+        } ?? 0
+        let reader = RecordedRead(plugins: try loadPlugins(a.value("config")), log: verboseLog(a))
+        let cancellation = Cancellation()
+        let outcome: (result: Result<CardReading, TransitError>, bundle: LogBundle)
+        if let cardPath = a.value("card") {
+            outcome = reader.perform(on: try EmulatedChannel(image: try Self.cardImage(cardPath)), dialect: dialect,
+                                     cancellation: cancellation)
+        } else {
+            let context = try PCSCContext()
+            // Weak: the signal source frees its handler later on a Dispatch thread, which must not be where
+            // the pcscd context is released (that raced exit and crashed inside libpcsclite).
+            let signals = SignalWatch { [weak context] in cancellation.cancel(); context?.cancel() }
+            defer { signals.stop() }
+            let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: cancellation)
+            if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
+            outcome = reader.perform(on: try context.connect(name), dialect: dialect, cancellation: cancellation)
+        }
+        if let logPath { try outcome.bundle.write(to: logPath) }
+        return try outcome.result.get()
+    }
+
+    /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.
+    func replay(_ args: [String]) throws {
+        let a = try Arguments(args, command: "replay", valued: ["config"], flags: ["json", "verbose"])
+        guard a.operands.count == 1, let path = a.operands.first else { throw TransitError(.usage, "replay takes one log file") }
+        let log = try LogBundle.load(path)
+        let config = try PluginConfig.load(explicit: a.value("config"))
+        // The recorded plugins, in the recorded order (skipped ones too: the skip is part of the read).
+        let entries = try log.plugins.map { p -> PluginConfig.Entry in
+            guard let entry = config.entries.first(where: { $0.name == p.name }) else {
+                throw TransitError(.config, "the log's plugin \(p.name) is not in \(config.path)")
+            }
+            return entry
+        }
+        let plugins = entries.map { PluginLoader.load($0, path: config.resolve($0)) }
+        let outcome = RecordedRead(plugins: plugins, log: verboseLog(a))
+            .perform(on: try ReplayChannel(log), dialect: FeliCaDialect(rawValue: log.dialect))
+        show(try outcome.result.get(), json: a.has("json"))
+    }
+
+    /// `transit decode FILE…`: each card file read as `--card` would, one JSON line each.
+    func decode(_ args: [String]) throws {
+        let a = try Arguments(args, command: "decode", valued: ["config"], flags: ["json"])
+        guard !a.operands.isEmpty else { throw TransitError(.usage, "decode takes one or more card files") }
+        let reader = RecordedRead(plugins: try loadPlugins(a.value("config")))
+        var firstFailure: TransitError?
+        for path in a.operands {
+            struct Line: Encodable { let file: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
+            let result: Result<CardReading, TransitError>
+            do {
+                result = reader.perform(on: try EmulatedChannel(image: try Self.cardImage(path)), dialect: nil).result
+            } catch let e as TransitError {
+                result = .failure(e)
+            }
+            switch result {
+            case .success(let r): standardOutput(JSONOutput.encode(Line(file: path, card: r, error: nil)))
+            case .failure(let e):
+                firstFailure = firstFailure ?? e
+                standardOutput(JSONOutput.encode(Line(file: path, card: nil, error: .init(e))))
+            }
+        }
+        // Exit with the first failure's code (0 when every file was read); its line says which.
+        if let firstFailure { throw QuietExit(code: firstFailure.kind.exitCode) }
+    }
+
+    // MARK: shared
+
+    func show(_ reading: CardReading, json: Bool) {
+        standardOutput(json ? JSONOutput.encode(reading) : TextOutput.render(reading))
+    }
+
+    func loadPlugins(_ configPath: String?) throws -> [LoadedPlugin] {
+        let loaded = PluginLoader.load(try PluginConfig.load(explicit: configPath))
+        for p in loaded { if case .refused(let why) = p.state { standardError("transit: plugin \(p.name) (\(p.path)) refused: \(why)") } }
+        return loaded
+    }
+
+    func verboseLog(_ a: Arguments) -> (String) -> Void {
+        let verbose = a.has("verbose"), err = standardError
+        return { line in if verbose { err("transit: \(line)") } }
+    }
+
+    static func dialect(_ name: String?) throws -> FeliCaDialect? {
+        try name.map { name in
+            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of pn532, acs-direct, part3") }
+            return d
+        }
+    }
+
+    static func cardImage(_ path: String) throws -> CardImage {
+        do { return try CardImage.load(path) } catch { throw TransitError(.usage, "\(error)") }
+    }
+}
+
+/// Ends a command with an exit code after it has printed everything itself.
+struct QuietExit: Error {
+    let code: Int32
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// `scan --log FILE`: everything needed to understand and replay one read. It holds the card's
+/// number and history: share it as you would the card.
+struct LogBundle: Codable, Equatable {
+    /// One APDU to the reader and what came back (or the transport error instead).
+    struct Exchange: Codable, Equatable {
+        var command: String
+        var response: String?
+        var error: ErrorBody?
+        /// Milliseconds the exchange took.
+        var ms: Double
+    }
+
+    struct ErrorBody: Codable, Equatable {
+        var kind: String
+        var message: String
+        var plugin: String?
+    }
+
+    /// A plugin the read asked, and what it said: read, notThisCard, skipped, or the error kind.
+    struct PluginOutcome: Codable, Equatable {
+        var name: String
+        var outcome: String
+    }
+
+    var note = "This log holds the card's number and history."
+    var tool: String
+    var abiVersion: Int
+    var reader: String
+    var dialect: String
+    var atr: String
+    /// UID or FeliCa IDm, from the reader's answer to FF CA.
+    var uid: String?
+    /// The first AID whose SELECT succeeded.
+    var initialAID: String?
+    var plugins: [PluginOutcome]
+    var exchanges: [Exchange]
+    /// "read" or the error kind.
+    var outcome: String
+    var result: CardReading?
+    var error: ErrorBody?
+
+    func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw TransitError(.config, "cannot write the log \(path): \(error.localizedDescription)")
+        }
+    }
+
+    static func load(_ path: String) throws -> LogBundle {
+        guard let data = FileManager.default.contents(atPath: path) else { throw TransitError(.config, "\(path): cannot be read") }
+        do {
+            return try JSONDecoder().decode(LogBundle.self, from: data)
+        } catch {
+            throw TransitError(.config, "\(path) is not a transit log: \(error)")
+        }
+    }
+}
+
+extension LogBundle.ErrorBody {
+    init(_ e: TransitError) { self.init(kind: e.kind.reported, message: e.message, plugin: e.plugin) }
+}

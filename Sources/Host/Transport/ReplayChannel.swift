@@ -1,0 +1,44 @@
+/// `transit replay`: answers from a log bundle, strictly. The read must ask the same commands in
+/// the same order; the first divergence ends it naming both commands.
+final class ReplayChannel: ReaderChannel {
+    private let log: LogBundle
+    private var next = 0
+
+    init(_ log: LogBundle) throws {
+        self.log = log
+        atr = try HexParsing.bytes(log.atr)
+    }
+
+    var readerName: String { log.reader }
+    let atr: [UInt8]
+
+    func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+        let asked = HexFormat.string(apdu)
+        guard next < log.exchanges.count else {
+            throw TransitError(.replayDiverged, "exchange \(next + 1): the read asks \(asked), but the log ends after \(log.exchanges.count) exchanges")
+        }
+        let recorded = log.exchanges[next]
+        next += 1
+        guard recorded.command == asked else {
+            throw TransitError(.replayDiverged, "exchange \(next): the read asks \(asked), the log has \(recorded.command)")
+        }
+        if let e = recorded.error {
+            throw TransitError(TransitError.Kind(rawValue: e.kind) ?? .communication, e.message)
+        }
+        return try HexParsing.bytes(recorded.response ?? "")
+    }
+}
+
+/// Hex text from logs and options to bytes.
+enum HexParsing {
+    static func bytes(_ s: String) throws -> [UInt8] {
+        let chars = Array(s.utf8)
+        guard chars.count % 2 == 0 else { throw TransitError(.config, "odd-length hex \(s)") }
+        return try stride(from: 0, to: chars.count, by: 2).map { i in
+            guard let b = UInt8(String(decoding: chars[i ..< i + 2], as: UTF8.self), radix: 16) else {
+                throw TransitError(.config, "bad hex \(s)")
+            }
+            return b
+        }
+    }
+}
