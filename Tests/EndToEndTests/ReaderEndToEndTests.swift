@@ -99,6 +99,21 @@ final class ReaderEndToEndTests: XCTestCase {
         XCTAssertEqual(error["plugin"] as? String, "ksx6924", "no plugin after it ran")
     }
 
+    func testDumpOfTheSimulatedCardReadsBackToTheLiveResult() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["suica", "tmoney"] {
+            try Self.harness.insert(card: BuildProducts.sample("\(name).json"))
+            let live = try scan()
+            XCTAssertEqual(live.status, 0, live.stderr)
+            let out = dir.appendingPathComponent("\(name).json").path
+            let dump = try CommandRun.transit(["dump", "--out", out, "--reader", VirtualReaderHarness.readerName, "--wait", "5"])
+            XCTAssertEqual(dump.status, 0, dump.stderr)
+            let back = try CommandRun.transit(["scan", "--json", "--card", out])
+            XCTAssertEqual(back.stdout, live.stdout, name)
+        }
+    }
+
     func testWrongDialectIsACommunicationError() throws {
         try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--dialect", "pn532"])
         let run = try scan(["--dialect", "part3"])

@@ -10,13 +10,16 @@ enum HelpText {
                    [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE]
       transit decode FILE... [--config FILE]
       transit replay LOG [--config FILE] [--json]
+      transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--card FILE]
+      transit verify --reference REF.json [--reader NAME] [--card FILE] [--log FILE] [--json]
       transit readers [--json]
       transit plugins [--config FILE] [--json]
       transit --help | --version        (and `transit COMMAND --help`)
 
     Exit codes: 0 read; 2 usage or configuration; 3 no reader, no card or pcscd unavailable;
     4 card of no known family; 5 card refused, communication or malformed answer (and plugin
-    faults); 6 card removed during the read; 7 replay diverged from its log; 130 cancelled.
+    faults); 6 card removed during the read; 7 replay diverged from its log; 130 cancelled;
+    verify: 1 when the card was read but does not match the reference.
     """
 
     static let scan = """
@@ -47,6 +50,30 @@ enum HelpText {
     {"file", "card"} or {"file", "error"}. Exits with the first failure's code, 0 when all read.
 
       --config FILE     plugins.conf to use
+    """
+
+    static let dump = """
+    transit dump — write everything public on the card into a card image (docs/card-image.md)
+    that `scan --card` reads back to the same result: share a card for testing without the card.
+    FeliCa: every system, its services (Search Service Code), every block readable without a key.
+    ISO 14443-4: the applications the plugins know, with every command they asked and its answer.
+    The image holds the card's number and history.
+
+      --out FILE        where to write the image (required)
+      --reader, --dialect, --wait, --config, --card, --verbose   as for scan
+    """
+
+    static let verify = """
+    transit verify — read the card and compare it with a reference noted from a ticket machine
+    (docs/verify.md): the balance and known journeys (date, time, amount, stations or bus route).
+    Prints "read" when the card was read and "fully verified" only when the balance and every
+    journey match, listing each mismatch. Writes the log bundle beside the reference
+    (REF.log.json) or to --log. Exit 0 fully verified, 1 read with mismatches, else as scan.
+
+      --reference FILE  the reference (required)
+      --reader, --dialect, --wait, --config, --card, --verbose   as for scan
+      --log FILE        where to write the log bundle
+      --json            print {"status", "mismatches", "log", "card"}
     """
 
     static let replay = """

@@ -14,25 +14,9 @@ extension TransitCommand {
     /// Shared by scan and verify.
     func readCard(_ a: Arguments, logPath: String?) throws -> CardReading {
         let dialect = try Self.dialect(a.value("dialect"))
-        let wait = try a.value("wait").map { text -> Double in
-            guard let s = Double(text), s >= 0 else { throw TransitError(.usage, "--wait takes a number of seconds") }
-            return s
-        } ?? 0
         let reader = RecordedRead(plugins: try loadPlugins(a.value("config")), log: verboseLog(a))
-        let cancellation = Cancellation()
-        let outcome: (result: Result<CardReading, TransitError>, bundle: LogBundle)
-        if let cardPath = a.value("card") {
-            outcome = reader.perform(on: try EmulatedChannel(image: try Self.cardImage(cardPath)), dialect: dialect,
-                                     cancellation: cancellation)
-        } else {
-            let context = try PCSCContext()
-            // Weak: the signal source frees its handler later on a Dispatch thread, which must not be where
-            // the pcscd context is released (that raced exit and crashed inside libpcsclite).
-            let signals = SignalWatch { [weak context] in cancellation.cancel(); context?.cancel() }
-            defer { signals.stop() }
-            let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: cancellation)
-            if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
-            outcome = reader.perform(on: try context.connect(name), dialect: dialect, cancellation: cancellation)
+        let outcome = try withChannel(a) { channel, cancellation in
+            reader.perform(on: channel, dialect: dialect, cancellation: cancellation)
         }
         if let logPath { try outcome.bundle.write(to: logPath) }
         return try outcome.result.get()

@@ -28,6 +28,8 @@ struct TransitCommand {
             case "plugins": try plugins(rest)
             case "decode": try decode(rest)
             case "replay": try replay(rest)
+            case "dump": try dump(rest)
+            case "verify": try verify(rest)
             default: throw TransitError(.usage, "unknown command \(command) (see transit --help)")
             }
             return 0
@@ -49,6 +51,8 @@ struct TransitCommand {
         case "plugins": return HelpText.plugins
         case "decode": return HelpText.decode
         case "replay": return HelpText.replay
+        case "dump": return HelpText.dump
+        case "verify": return HelpText.verify
         default: return HelpText.main
         }
     }

@@ -1,0 +1,36 @@
+import Foundation
+
+extension TransitCommand {
+    /// `transit verify --reference REF.json`: reads the card (or --card, or --replay LOG) and compares
+    /// it with what the user noted from a ticket machine. "read" when the card was read, "fully
+    /// verified" only when the balance and every listed journey match. Writes the log bundle beside
+    /// the reference.
+    func verify(_ args: [String]) throws {
+        let a = try Arguments(args, command: "verify", valued: ["reference", "reader", "dialect", "config", "wait", "card", "log"],
+                              flags: ["json", "verbose"])
+        guard let refPath = a.value("reference") else { throw TransitError(.usage, "verify needs --reference FILE") }
+        let reference = try Reference.load(refPath)
+        let logPath = a.value("log") ?? Self.logPath(beside: refPath)
+        let reading = try readCard(a, logPath: logPath)
+        let mismatches = reference.mismatches(reading)
+        let status = mismatches.isEmpty ? "fully verified" : "read"
+        if a.has("json") {
+            struct Report: Encodable { let status: String; let mismatches: [String]; let log: String; let card: CardReading }
+            standardOutput(JSONOutput.encode(Report(status: status, mismatches: mismatches, log: logPath, card: reading)))
+        } else {
+            standardOutput(TextOutput.render(reading))
+            standardOutput("\nVerification: \(status)" + (mismatches.isEmpty ? " (balance and \(reference.journeys.count) journeys match)" : ""))
+            for m in mismatches { standardOutput("  mismatch: \(m)") }
+            standardOutput("Log: \(logPath)")
+        }
+        // A read that does not match the reference is not an error of the read, but scripts must tell.
+        if !mismatches.isEmpty { throw QuietExit(code: 1) }
+    }
+
+    /// REF.json → REF.log.json in the same folder.
+    static func logPath(beside reference: String) -> String {
+        let url = URL(fileURLWithPath: reference)
+        let base = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent("\(base).log.json").path
+    }
+}

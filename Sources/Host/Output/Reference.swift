@@ -1,0 +1,64 @@
+import Foundation
+
+/// What a user wrote down from a ticket machine, for `transit verify` (docs/verify.md).
+struct Reference: Decodable {
+    /// A known journey or transaction; every field given must match one transaction of the read.
+    struct Journey: Decodable {
+        /// YYYY-MM-DD in the card's zone.
+        var date: String
+        /// HH:MM, when the card records times.
+        var time: String?
+        /// Minor units, as the read reports amounts.
+        var amount: UInt64?
+        var type: String?
+        var entryStation: String?
+        var exitStation: String?
+        var busLine: String?
+        var busStop: String?
+    }
+
+    var balance: Int64
+    var currency: String?
+    var journeys: [Journey]
+
+    static func load(_ path: String) throws -> Reference {
+        guard let data = FileManager.default.contents(atPath: path) else { throw TransitError(.usage, "\(path): cannot be read") }
+        do {
+            return try JSONDecoder().decode(Reference.self, from: data)
+        } catch {
+            throw TransitError(.usage, "\(path) is not a verification reference (docs/verify.md): \(error)")
+        }
+    }
+
+    /// Each way the read differs from the reference; empty when it is fully verified.
+    func mismatches(_ r: CardReading) -> [String] {
+        var out = [String]()
+        if r.balance != balance {
+            out.append("balance: the card holds \(Money.format(r.balance, r.currency)), the reference \(Money.format(balance, r.currency))")
+        }
+        if let currency, currency != r.currency { out.append("currency: the card uses \(r.currency), the reference \(currency)") }
+        for (i, j) in journeys.enumerated() where !r.transactions.contains(where: j.matches) {
+            out.append("journey \(i + 1) (\(j.describe)): no transaction of the card matches")
+        }
+        return out
+    }
+}
+
+extension Reference.Journey {
+    func matches(_ t: CardReading.TransactionRecord) -> Bool {
+        guard let d = t.date, d.hasPrefix(date) else { return false }
+        if let time, !d.dropFirst(10).hasPrefix("T\(time)") { return false }
+        if let amount, t.amount != amount { return false }
+        if let type, t.type != type { return false }
+        if let entryStation, t.entryStation?.uppercased() != entryStation.uppercased() { return false }
+        if let exitStation, t.exitStation?.uppercased() != exitStation.uppercased() { return false }
+        if let busLine, t.metadata["busLineCode"]?.uppercased() != busLine.uppercased() { return false }
+        if let busStop, t.metadata["busStopCode"]?.uppercased() != busStop.uppercased() { return false }
+        return true
+    }
+
+    var describe: String {
+        [date, time, amount.map { "amount \($0)" }, entryStation.map { "from \($0)" }, exitStation.map { "to \($0)" },
+         busLine.map { "bus line \($0)" }, busStop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,37 @@
+import CardSimulation
+
+/// `transit dump` of an ISO 14443-4 card: the plugins read it as usual, and every exchange becomes
+/// part of a card image that answers the same commands the same way. The host needs no AID: it
+/// keeps what the plugins that know the applications asked.
+enum ISODumpRecorder {
+    static func image(from bundle: LogBundle) -> CardImage {
+        var applications = [CardImage.ApplicationImage]()
+        var global = [String: String]()
+        var current: Int?
+        for e in bundle.exchanges {
+            guard let response = e.response, !e.command.hasPrefix("FFCA") else { continue }
+            if e.command.hasPrefix("00A4") {
+                if let i = applications.firstIndex(where: { $0.select == e.command }) {
+                    current = response.hasSuffix("9000") ? i : current
+                } else {
+                    applications.append(.init(select: e.command, answer: response))
+                    if response.hasSuffix("9000") { current = applications.count - 1 }
+                }
+            } else if let current {
+                applications[current].commands[e.command] = response
+            } else {
+                global[e.command] = response
+            }
+        }
+        return CardImage(description: "transit dump of \(bundle.reader): the commands the plugins asked",
+                         iso7816: .init(uid: bundle.uid ?? "", historicalBytes: historicalBytes(bundle.atr),
+                                        applications: applications, commands: global))
+    }
+
+    /// Historical bytes of a contactless ATR `3B 8n 80 01 <n bytes> TCK`.
+    private static func historicalBytes(_ atr: String) -> String? {
+        let chars = Array(atr)
+        guard chars.count >= 10, atr.hasPrefix("3B8"), let n = Int(String(chars[3]), radix: 16), chars.count >= 8 + 2 * n else { return nil }
+        return String(chars[8 ..< 8 + 2 * n])
+    }
+}

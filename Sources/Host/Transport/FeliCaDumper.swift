@@ -1,0 +1,74 @@
+import CardSimulation
+
+/// `transit dump` of a FeliCa card: every system, its services (Search Service Code), and every
+/// block of the services readable without a key, as many per Read Without Encryption as the card
+/// takes. FeliCa command facts: Search Service Code 0A (index little-endian, answer 0B with a 2-byte
+/// service or 4-byte area code, FFFF past the end); a service needs no key when its attribute's
+/// lowest bit is 1 (FeliCa Card User's Manual, service attributes).
+struct FeliCaDumper {
+    let session: CardSession
+    /// Search Service Code indexes tried per system at most.
+    static let maxServices = 1024
+
+    func dump() throws -> CardImage {
+        let idm = try session.readUID()
+        guard idm.count == 8 else { throw TransitError(.malformedResponse, "the reader gave a FeliCa IDm of \(idm.count) bytes") }
+        let codes = try session.systemCodes(idm: idm) ?? []
+        var blocksPerRead = 15
+        var systems = [CardImage.FeliCaSystemImage]()
+        for (index, code) in codes.enumerated() {
+            var systemIDm = idm
+            if index > 0 { systemIDm[0] = systemIDm[0] & 0x0F | UInt8(index & 0x0F) << 4 }
+            var services = [String: [String]](), locked = [String]()
+            for service in try searchServices(systemIDm) {
+                let name = HexFormat.string([UInt8(service >> 8), UInt8(service & 0xFF)])
+                guard service & 0x01 == 1 else { locked.append(name); continue }
+                services[name] = try readService(systemIDm, service, &blocksPerRead).map { HexFormat.string($0) }
+            }
+            systems.append(.init(code: HexFormat.string([UInt8(code >> 8), UInt8(code & 0xFF)]), services: services,
+                                 lockedServices: locked))
+        }
+        return CardImage(description: "transit dump of \(session.channel.readerName)",
+                         felica: .init(idm: HexFormat.string(idm), maxBlocksPerRead: blocksPerRead, systems: systems))
+    }
+
+    private func searchServices(_ idm: [UInt8]) throws -> [UInt16] {
+        var out = [UInt16]()
+        for i in 0 ..< Self.maxServices {
+            let answer = try session.felica([12, 0x0A] + idm + [UInt8(i & 0xFF), UInt8(i >> 8)])
+            guard answer.count >= 12, answer[1] == 0x0B else { throw TransitError(.malformedResponse, "Search Service Code answer") }
+            let code = UInt16(answer[10]) | UInt16(answer[11]) << 8
+            if code == 0xFFFF { break }
+            if answer.count == 12 { out.append(code) } // 14 bytes: an area (code and end code)
+        }
+        return out
+    }
+
+    /// Blocks 0, 1, … until the card refuses one; `blocksPerRead` steps down on "illegal number of blocks".
+    private func readService(_ idm: [UInt8], _ service: UInt16, _ blocksPerRead: inout Int) throws -> [[UInt8]] {
+        var blocks = [[UInt8]]()
+        var count = blocksPerRead
+        while blocks.count < 0x10000 {
+            let first = blocks.count
+            let list = (first ..< first + count).flatMap { b -> [UInt8] in b < 256 ? [0x80, UInt8(b)] : [0x00, UInt8(b & 0xFF), UInt8(b >> 8)] }
+            let frame = [0x06] + idm + [1, UInt8(service & 0xFF), UInt8(service >> 8), UInt8(count)] + list
+            let answer = try session.felica([UInt8(frame.count + 1)] + frame)
+            guard answer.count >= 12, answer[1] == 0x07 else { throw TransitError(.malformedResponse, "Read Without Encryption answer") }
+            if answer[10] == 0 {
+                guard answer.count == 13 + 16 * count else { throw TransitError(.malformedResponse, "Read Without Encryption length") }
+                for i in 0 ..< count { blocks.append(Array(answer[13 + 16 * i ..< 29 + 16 * i])) }
+                continue
+            }
+            // Refused: too many blocks at once (A2) steps the count down; otherwise read what is left one by one.
+            if answer[11] == 0xA2, count > 1 {
+                count = [12, 8, 4, 1].first { $0 < count } ?? 1
+                blocksPerRead = min(blocksPerRead, count)
+            } else if count > 1 {
+                count = 1
+            } else {
+                break
+            }
+        }
+        return blocks
+    }
+}
