@@ -9,6 +9,8 @@
  *   -DDEMO_WRONG_ABI      descriptor claims ABI 2
  *   -DDEMO_REFUSE_ABI     entry point answers NULL
  *   -DDEMO_UNKNOWN_STATUS read returns 42, a status outside the closed set
+ *   -DDEMO_LOOP           read asks the card again and again, ignoring failures, then says
+ *                         "not this card" (the host must end the read as a plugin fault)
  *   -DDEMO_NAME=\"x\"     plugin name (default "demo")
  */
 #include <stdio.h>
@@ -25,6 +27,17 @@ static transit_status demo_read(const transit_host_api *host) {
 #ifdef DEMO_UNKNOWN_STATUS
     (void)host;
     return 42;
+#elif defined(DEMO_LOOP)
+    static const uint8_t select_mf[] = {0x00, 0xA4, 0x00, 0x00, 0x02, 0x3F, 0x00};
+    uint8_t answer[258];
+    size_t length = 0;
+    int failures = 0;
+    while (failures < 5) {
+        if (host->apdu_transceive(host->context, select_mf, sizeof select_mf, answer, sizeof answer, &length) != TRANSIT_STATUS_OK) {
+            failures++;
+        }
+    }
+    return TRANSIT_STATUS_NOT_THIS_CARD;
 #else
     uint8_t command[16];
     uint8_t answer[258];

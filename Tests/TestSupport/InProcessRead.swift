@@ -41,7 +41,7 @@ public struct InProcessRead {
     public typealias Fault = (_ index: Int, _ command: [UInt8], _ answer: [UInt8]) throws -> [UInt8]
 
     public static func read(_ image: CardImage, plugins: [Plugin], dialect: FeliCaDialect? = nil,
-                            fault: Fault? = nil) throws -> Outcome {
+                            budget: (exchanges: Int, seconds: Double)? = nil, fault: Fault? = nil) throws -> Outcome {
         let entries = plugins.enumerated().map {
             PluginConfig.Entry(name: $1.name, library: $1.library, options: $1.options, line: $0 + 1)
         }
@@ -49,7 +49,8 @@ public struct InProcessRead {
         for p in loaded { if case .refused(let why) = p.state { throw TransitError(.plugin, "\(p.name) refused: \(why)") } }
         let channel = FaultyChannel(try EmulatedChannel(image: image), fault: fault)
         var log = [String]()
-        let runner = ProbeRunner(plugins: loaded, log: { log.append($0) })
+        var runner = ProbeRunner(plugins: loaded, log: { log.append($0) })
+        if let budget { runner.budget = ReadBudget(maxExchanges: budget.exchanges, maxSeconds: budget.seconds) }
         do {
             let (reading, plugin) = try runner.read(CardSession(channel: channel, dialect: dialect))
             return Outcome(reading: reading, plugin: plugin, error: nil, exchanges: channel.count, log: log)

@@ -57,6 +57,7 @@ struct PluginConfig: Equatable {
             }
             path = found
         }
+        if let why = FileTrust.problem(path) { throw TransitError(.config, "\(path) is not trusted: \(why)") }
         guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw TransitError(.config, "\(path): cannot be read as UTF-8 text")
         }

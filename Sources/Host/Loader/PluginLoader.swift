@@ -16,6 +16,7 @@ enum PluginLoader {
         func refuse(_ why: String) -> LoadedPlugin {
             LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
         }
+        if let why = FileTrust.problem(path) { return refuse("is not trusted: \(why)") }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             return refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
         }

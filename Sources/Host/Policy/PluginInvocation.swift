@@ -15,8 +15,15 @@ final class PluginInvocation {
     /// Option values handed out as C strings; they stay valid until this invocation ends.
     private var optionValues = [String: UnsafeMutablePointer<CChar>]()
 
-    init(plugin: LoadedPlugin, session: CardSession, log: @escaping (String) -> Void) {
-        self.plugin = plugin; self.session = session; logSink = log
+    /// Limits of one plugin's read; past them every transceive fails and the read ends as a plugin fault.
+    let budget: ReadBudget
+    private var exchanges = 0
+    private let started = Date()
+    /// Set when the plugin went past its budget.
+    private(set) var budgetExceeded: String?
+
+    init(plugin: LoadedPlugin, session: CardSession, budget: ReadBudget = ReadBudget(), log: @escaping (String) -> Void) {
+        self.plugin = plugin; self.session = session; self.budget = budget; logSink = log
     }
 
     deinit { optionValues.values.forEach { free($0) } }
@@ -53,6 +60,15 @@ final class PluginInvocation {
         if let transportError, transportError.kind.endsEveryRead {
             return StatusTranslation.status(for: transportError)
         }
+        exchanges += 1
+        if budgetExceeded == nil {
+            if exchanges > budget.maxExchanges {
+                budgetExceeded = "went past its budget of \(budget.maxExchanges) exchanges"
+            } else if Date().timeIntervalSince(started) > budget.maxSeconds {
+                budgetExceeded = "went past its budget of \(budget.maxSeconds) seconds"
+            }
+        }
+        if budgetExceeded != nil { return TRANSIT_STATUS_COMMUNICATION }
         do {
             let answer = felica ? try session.felica(command) : try session.apdu(command)
             guard answer.count <= capacity, let out else {
@@ -152,4 +168,11 @@ private let hostSetTransactionAmount: @convention(c) (UnsafeMutableRawPointer?, 
 private let hostAddTransactionMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
     guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
     return ok(i.builder.addTransactionMetadata(key, value))
+}
+
+/// How much one plugin's read may ask of the card. A plugin caught in a loop on odd card data would
+/// otherwise hold a kiosk forever; real reads need a few dozen exchanges and well under a second.
+struct ReadBudget {
+    var maxExchanges = 1000
+    var maxSeconds: Double = 20
 }

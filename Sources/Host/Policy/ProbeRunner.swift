@@ -3,6 +3,8 @@ struct ProbeRunner {
     let plugins: [LoadedPlugin]
     /// Receives plugin and policy log lines (stderr with --verbose).
     var log: (String) -> Void = { _ in }
+    /// Limits of each plugin's read.
+    var budget = ReadBudget()
     /// Receives each plugin's outcome: read, notThisCard, skipped, or the error kind.
     var outcome: (_ plugin: String, _ outcome: String) -> Void = { _, _ in }
 
@@ -28,7 +30,7 @@ struct ProbeRunner {
                 continue
             }
             tried.append(plugin.name)
-            let invocation = PluginInvocation(plugin: plugin, session: session, log: log)
+            let invocation = PluginInvocation(plugin: plugin, session: session, budget: budget, log: log)
             let status = invocation.run(uid: uid, systemCodes: systems)
             switch StatusTranslation.outcome(of: status, invocation) {
             case .read(let reading):

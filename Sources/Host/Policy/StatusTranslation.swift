@@ -18,6 +18,9 @@ enum StatusTranslation {
             e.plugin = name
             return .failed(e)
         }
+        if let why = invocation.budgetExceeded {
+            return .failed(TransitError(.plugin, "plugin \(name) \(why); its read was ended", plugin: name))
+        }
         // A transport error the plugin passed on explains itself better than the plugin can.
         if let t = invocation.transportError, status == StatusTranslation.status(for: t) {
             return .failed(TransitError(t.kind, t.message, plugin: name))
