@@ -22,7 +22,10 @@ final class ReaderEndToEndTests: XCTestCase {
         try XCTSkipUnless(Self.available, "pcscd with vsmartcard-vpcd is not available")
     }
 
-    override func tearDown() { Self.harness.removeCard() }
+    override func tearDown() {
+        Self.harness.removeCard()
+        Self.harness.removeCard(port: 35964)
+    }
 
     func scan(_ extra: [String] = []) throws -> CommandRun {
         try CommandRun.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5"] + extra)
@@ -133,13 +136,20 @@ final class ReaderEndToEndTests: XCTestCase {
         }
     }
 
-    func testCardPulledAwayMidReadIsSessionLostExit6() throws {
-        for pullAt in [1, 2, 3] {
-            try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--remove-after", String(pullAt)])
-            let run = try scan()
-            XCTAssertEqual(run.status, 6, "pulled after \(pullAt) exchanges: \(run.stdout) \(run.stderr)")
-            XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "sessionLost")
-            XCTAssertNil(run.json?["balance"], "no partial result")
+    /// A card pulled away at every exchange of a read, one card per family: always sessionLost
+    /// (exit 6) and never a partial result. Exchange counts from the captures of these cards.
+    func testCardPulledAwayAtEveryExchangeOfEveryFamilyIsSessionLost() throws {
+        let captures = BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/captures")
+        for card in ["suica", "edy", "waon", "nanaco", "octopus", "ezlink", "tmoney", "snapper", "tunion"] {
+            let log = try JSONSerialization.jsonObject(with: Data(contentsOf: captures.appendingPathComponent("\(card).log.json")))
+            let exchanges = try XCTUnwrap((log as? [String: Any])?["exchanges"] as? [Any]).count
+            for pullAt in 0 ..< exchanges {
+                try Self.harness.insert(card: BuildProducts.sample("\(card).json"), ["--remove-after", String(pullAt)])
+                let run = try scan()
+                XCTAssertEqual(run.status, 6, "\(card) pulled after \(pullAt) exchanges: \(run.stdout) \(run.stderr)")
+                XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "sessionLost", "\(card) at \(pullAt)")
+                XCTAssertNil(run.json?["balance"], "no partial result")
+            }
         }
     }
 

@@ -2,6 +2,8 @@
 struct Arguments {
     let command: String
     private(set) var values = [String: String]()
+    /// Every value of an option given more than once (the last one is in `values`).
+    private(set) var allValues = [String: [String]]()
     private(set) var flags = Set<String>()
     private(set) var operands = [String]()
 
@@ -23,6 +25,7 @@ struct Arguments {
                         i += 1
                         values[name] = args[i]
                     }
+                    allValues[name, default: []].append(values[name] ?? "")
                 } else if allowed.contains(name), parts.count == 1 {
                     flags.insert(name)
                 } else {

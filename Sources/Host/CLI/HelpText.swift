@@ -12,6 +12,7 @@ enum HelpText {
       transit replay LOG [--config FILE] [--json]
       transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--card FILE]
       transit verify --reference REF.json [--reader NAME] [--card FILE] [--log FILE] [--json]
+      transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json]
       transit readers [--json]
       transit plugins [--config FILE] [--json]
       transit --help | --version        (and `transit COMMAND --help`)
@@ -84,6 +85,17 @@ enum HelpText {
 
       --config FILE     plugins.conf that names the log's plugins
       --json            print JSON
+    """
+
+    static let watch = """
+    transit watch — wait for cards on every reader (or those whose names contain a --reader
+    substring; repeat it for several), read each tap once and print one line per card, or one
+    JSON line {"reader", "card"} / {"reader", "error"} with --json. A card left on a reader is not
+    read again until it has been taken away; readers plugged in and out are followed; a pcscd
+    restart is waited out. Ctrl-C ends it (exit 0).
+
+      --reader NAME     watch readers whose name contains NAME (repeatable)
+      --dialect, --config, --verbose   as for scan
     """
 
     static let readers = """

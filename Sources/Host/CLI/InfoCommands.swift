@@ -5,7 +5,7 @@ extension TransitCommand {
         let context = try PCSCContext()
         let states = try context.states(try context.readers())
         struct Row: Encodable { let name: String; let card: Bool; let atr: String? }
-        let rows = states.map { Row(name: $0.name, card: $0.present, atr: $0.present ? HexFormat.string($0.atr) : nil) }
+        let rows = states.map { Row(name: $0.reader, card: $0.present, atr: $0.present ? HexFormat.string($0.atr) : nil) }
         if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
         guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
         for r in rows { standardOutput("\(r.name)\t\(r.card ? "card, ATR \(r.atr ?? "")" : "no card")") }

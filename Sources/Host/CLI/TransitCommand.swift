@@ -30,6 +30,7 @@ struct TransitCommand {
             case "replay": try replay(rest)
             case "dump": try dump(rest)
             case "verify": try verify(rest)
+            case "watch": try watch(rest)
             default: throw TransitError(.usage, "unknown command \(command) (see transit --help)")
             }
             return 0
@@ -53,6 +54,7 @@ struct TransitCommand {
         case "replay": return HelpText.replay
         case "dump": return HelpText.dump
         case "verify": return HelpText.verify
+        case "watch": return HelpText.watch
         default: return HelpText.main
         }
     }

@@ -30,7 +30,7 @@ final class PCSCContext {
     }
 
     /// The state and ATR of each reader right now.
-    func states(_ names: [String], timeoutMs: DWORD = 0) throws -> [(name: String, present: Bool, atr: [UInt8])] {
+    func states(_ names: [String], timeoutMs: DWORD = 0) throws -> [(reader: String, present: Bool, atr: [UInt8])] {
         guard !names.isEmpty else { return [] }
         let cNames = names.map { strdup($0) }
         defer { cNames.forEach { free($0) } }
@@ -57,7 +57,7 @@ final class PCSCContext {
             if cancellation.isCancelled { throw TransitError(.cancelled, "cancelled") }
             let all = try readers()
             let candidates = filter.map { f in all.filter { $0.lowercased().contains(f.lowercased()) } } ?? all
-            if let ready = try states(candidates).first(where: { $0.present }) { return ready.name }
+            if let ready = try states(candidates).first(where: { $0.present }) { return ready.reader }
             if Date() >= deadline {
                 if all.isEmpty { throw TransitError(.noReader, "no reader is connected") }
                 if candidates.isEmpty {
@@ -70,23 +70,27 @@ final class PCSCContext {
             if candidates.isEmpty {
                 Thread.sleep(forTimeInterval: 0.2)
             } else {
-                _ = try? waitForChange(candidates, timeoutMs: 200)
+                waitForChange(candidates, timeoutMs: 200)
             }
         }
     }
 
-    private func waitForChange(_ names: [String], timeoutMs: DWORD) throws {
-        let current = try states(names)
-        let cNames = names.map { strdup($0) }
+    /// Sleeps until a reader's card comes or goes, a reader is plugged in or out, or `timeoutMs`.
+    func waitForChange(_ names: [String], states current: [(reader: String, present: Bool, atr: [UInt8])]? = nil,
+                       timeoutMs: DWORD) {
+        guard let current = current ?? (try? states(names)) else { return }
+        // "\\?PnP?\Notification" wakes the wait when readers come and go (pcsclite's PnP reader).
+        let cNames = current.map { strdup($0.reader) } + [strdup("\\\\?PnP?\\Notification")]
         defer { cNames.forEach { free($0) } }
-        var states = zip(cNames, current).map { name, s -> SCARD_READERSTATE in
+        // pcsclite keeps the number of readers in the PnP reader's upper 16 bits.
+        let readerCount = DWORD((try? readers().count) ?? 0)
+        var states = cNames.enumerated().map { i, name -> SCARD_READERSTATE in
             var r = SCARD_READERSTATE()
             r.szReader = UnsafePointer(name)
-            r.dwCurrentState = s.present ? PCSC.statePresent : 0x0010
+            r.dwCurrentState = i < current.count ? (current[i].present ? PCSC.statePresent : 0x0010) : readerCount << 16
             return r
         }
-        let rv = SCardGetStatusChange(handle, timeoutMs, &states, DWORD(states.count))
-        if PCSCStatus(rv) == .cancelled { throw TransitError(.cancelled, "cancelled") }
+        _ = SCardGetStatusChange(handle, timeoutMs, &states, DWORD(states.count))
     }
 
     /// Connects to the card on `reader`.
