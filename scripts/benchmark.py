@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Benchmark: exchanges per read and wall time through pcscd + vpcd, and start-up of `transit plugins`.
 
 Not a test: the figures depend on the machine. Reports medians over repeated runs.
@@ -7,9 +7,19 @@ Not a test: the figures depend on the machine. Reports medians over repeated run
 
 Exchanges are counted from the simulator's exchange log (every APDU the reader passed to the card,
 the host's UID and Request System Code included). Wall time is one `transit scan` process, start to
-exit, with the simulated card answering each APDU after --latency-ms.
+exit, with the simulated card answering each APDU after --latency-ms. RSS is the peak resident
+memory of the scan process.
+
+The baseline is the strategy of a full-dump reader, as phone apps do it, run by an independent
+PC/SC client (pyscard, Debian's python3-pyscard) against the same simulated card: FeliCa: every
+service discovered first (Search Service Code), then every block of every readable service, one
+block per Read Without Encryption; ISO 14443-4: SELECT of the application the plugin read, then
+every SFI swept (READ BINARY, and READ RECORD until the card says no more), then the plugin's own
+commands. The ratio is baseline exchanges / transit exchanges.
 """
-import argparse, os, pathlib, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, pathlib, shutil, statistics, subprocess, sys, tempfile, time
+
+from smartcard.System import readers as pcsc_readers  # python3-pyscard
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 READER = "Virtual PCD 00 00"
@@ -23,6 +33,64 @@ HOST_FELICA_EXCHANGES = 2  # FF CA (IDm) and Request System Code
 
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def transmit(conn, apdu):
+    data, sw1, sw2 = conn.transmit(list(apdu))
+    return bytes(data) + bytes([sw1, sw2])
+
+
+def felica(conn, frame):
+    """One FeliCa frame through PC/SC Part 3 Transparent Exchange (the virtual reader's dialect)."""
+    answer = transmit(conn, bytes([0xFF, 0xC2, 0x00, 0x01, len(frame) + 2, 0x95, len(frame)]) + frame)
+    body, i = answer[:-2], 0
+    while i + 1 < len(body):
+        tag, n = body[i], body[i + 1]
+        if tag == 0x97:
+            return body[i + 2:i + 2 + n]
+        i += 2 + n
+    return None
+
+
+def baseline_read(capture):
+    """The full-dump reader's strategy on the card under the virtual reader (see the module doc)."""
+    conn = next(r for r in pcsc_readers() if str(r) == READER).createConnection()
+    conn.connect()
+    if bytes(conn.getATR())[12:13] == b"\x11":  # PC/SC Part 3 standard byte 11h: FeliCa
+        idm = transmit(conn, bytes.fromhex("FFCA000000"))[:-2]
+        rsc = felica(conn, bytes([10, 0x0C]) + idm)
+        codes = [rsc[11 + 2 * i:13 + 2 * i] for i in range(rsc[10])]
+        for index, _ in enumerate(codes):
+            sidm = bytes([idm[0] & 0x0F | index << 4]) + idm[1:]
+            services, i = [], 0
+            while True:
+                a = felica(conn, bytes([12, 0x0A]) + sidm + bytes([i & 0xFF, i >> 8]))
+                code = int.from_bytes(a[10:12], "little")
+                if code == 0xFFFF:
+                    break
+                if len(a) == 12:
+                    services.append(code)
+                i += 1
+            for s in (s for s in services if s & 1):
+                block = 0
+                while True:
+                    a = felica(conn, bytes([16, 0x06]) + sidm + bytes([1, s & 0xFF, s >> 8, 1, 0x80, block]))
+                    if a is None or a[10] != 0:
+                        break
+                    block += 1
+    else:
+        selects = [e for e in capture["exchanges"] if e["command"].startswith("00A4") and e.get("response", "").endswith("9000")]
+        for e in selects:
+            transmit(conn, bytes.fromhex(e["command"]))
+            for sfi in range(1, 32):
+                transmit(conn, bytes([0x00, 0xB0, 0x80 | sfi, 0x00, 0x00]))
+                n = 1
+                while transmit(conn, bytes([0x00, 0xB2, n, sfi << 3 | 4, 0x00]))[-2:] == b"\x90\x00":
+                    n += 1
+            for e2 in capture["exchanges"]:
+                if not e2["command"].startswith(("00A4", "00B2", "00B0")):
+                    transmit(conn, bytes.fromhex(e2["command"]))
+    conn.disconnect()
 
 
 def readers_visible(transit):
@@ -53,7 +121,8 @@ def main():
             sys.exit("pcscd with vsmartcard-vpcd did not come up (scripts/setup.sh installs them)")
 
     print(f"transit benchmark: {args.build} build, {args.runs} runs each, card latency {args.latency_ms} ms per APDU")
-    print(f"{'card':<14}{'family':<10}{'exchanges':>10}{'counted':>9}{'target':>8}{'median ms':>11}{'min ms':>8}{'max ms':>8}")
+    print(f"{'card':<14}{'family':<10}{'exchanges':>10}{'counted':>9}{'target':>8}{'median ms':>11}{'min ms':>8}{'max ms':>8}"
+          f"{'RSS MB':>8}{'baseline':>10}{'ratio':>7}")
     failures = 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -62,17 +131,26 @@ def main():
                 s = subprocess.Popen([sim, "--card", str(ROOT / "samples" / card), "--latency-ms", str(args.latency_ms),
                                       "--log", str(log)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 try:
-                    times, counts = [], []
+                    times, counts, rss = [], [], []
+                    lines = lambda: len(log.read_text().splitlines()) if log.exists() else 0
                     for i in range(args.runs + 1):  # the first run waits for pcscd to see the card: not counted
-                        before = len(log.read_text().splitlines()) if log.exists() else 0
+                        before = lines()
                         t0 = time.perf_counter()
-                        r = run([transit, "scan", "--json", "--reader", READER, "--wait", "5"], cwd=ROOT)
+                        proc = subprocess.Popen([transit, "scan", "--json", "--reader", READER, "--wait", "5"], cwd=ROOT,
+                                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                        out = proc.stdout.read()
+                        _, status, usage = os.wait4(proc.pid, 0)  # this scan's own peak resident memory
                         elapsed = (time.perf_counter() - t0) * 1000
-                        if r.returncode != 0 or f'"family":"{family}"' not in r.stdout:
-                            sys.exit(f"{card}: scan failed: {r.stderr.strip()}")
+                        if os.waitstatus_to_exitcode(status) != 0 or f'"family":"{family}"' not in out:
+                            sys.exit(f"{card}: scan failed: {out.strip()}")
                         if i:
                             times.append(elapsed)
-                            counts.append(len(log.read_text().splitlines()) - before)
+                            counts.append(lines() - before)
+                            rss.append(usage.ru_maxrss / 1024)
+                    capture = json.loads((ROOT / "Tests/Fixtures/captures" / card.replace(".json", ".log.json")).read_text())
+                    before = lines()
+                    baseline_read(capture)
+                    baseline = lines() - before
                 finally:
                     s.terminate()
                     s.wait()
@@ -83,8 +161,9 @@ def main():
                 exchanges = statistics.median(counts)
                 counted = exchanges - (HOST_FELICA_EXCHANGES if counting == "plugins" else 0)
                 failures += counted > target
+                failures += max(rss) >= 30
                 print(f"{card:<14}{family:<10}{exchanges:>10g}{counted:>9g}{'≤' + str(target):>8}{statistics.median(times):>11.1f}"
-                      f"{min(times):>8.1f}{max(times):>8.1f}")
+                      f"{min(times):>8.1f}{max(times):>8.1f}{max(rss):>8.1f}{baseline:>10}{baseline / exchanges:>7.1f}")
 
         startup = []
         for i in range(max(args.runs, 20) + 1):
