@@ -33,8 +33,8 @@ public final class Fuzzer {
 
     public func run(_ iterations: Int) throws -> Report {
         var report = Report()
-        let answers = try log.exchanges.map { try HexParsing.bytes($0.response ?? "") }
-        let atr = try HexParsing.bytes(log.atr)
+        let answers = try log.exchanges.map { try HexFormat.bytes($0.response ?? "") }
+        let atr = try HexFormat.bytes(log.atr)
         for _ in 0 ..< iterations {
             var mutated = answers
             for _ in 0 ... random.below(3) where !mutated.isEmpty { mutate(&mutated, all: answers) }

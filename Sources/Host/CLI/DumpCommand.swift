@@ -24,22 +24,4 @@ extension TransitCommand {
         }
         standardError("transit: wrote \(out)")
     }
-
-    /// Runs `body` on the card of `--card` or on the reader's card, with Ctrl-C cancelling it.
-    func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel, Cancellation) throws -> T) throws -> T {
-        let cancellation = Cancellation()
-        if let cardPath = a.value("card") { return try body(try EmulatedChannel(image: try Self.cardImage(cardPath)), cancellation) }
-        let wait = try a.value("wait").map { text -> Double in
-            guard let s = Double(text), s >= 0 else { throw TransitError(.usage, "--wait takes a number of seconds") }
-            return s
-        } ?? 0
-        let context = try PCSCContext()
-        // Weak: the signal source frees its handler later on a Dispatch thread, which must not be where
-        // the pcscd context is released (that raced exit and crashed inside libpcsclite).
-        let signals = SignalWatch { [weak context] in cancellation.cancel(); context?.cancel() }
-        defer { signals.stop() }
-        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: cancellation)
-        if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
-        return try body(try context.connect(name), cancellation)
-    }
 }

@@ -65,37 +65,4 @@ extension TransitCommand {
         // Exit with the first failure's code (0 when every file was read); its line says which.
         if let firstFailure { throw QuietExit(code: firstFailure.kind.exitCode) }
     }
-
-    // MARK: shared
-
-    func show(_ reading: CardReading, json: Bool) {
-        standardOutput(json ? JSONOutput.encode(reading) : TextOutput.render(reading))
-    }
-
-    func loadPlugins(_ configPath: String?) throws -> [LoadedPlugin] {
-        let loaded = PluginLoader.load(try PluginConfig.load(explicit: configPath))
-        for p in loaded { if case .refused(let why) = p.state { standardError("transit: plugin \(p.name) (\(p.path)) refused: \(why)") } }
-        return loaded
-    }
-
-    func verboseLog(_ a: Arguments) -> (String) -> Void {
-        let verbose = a.has("verbose"), err = standardError
-        return { line in if verbose { err("transit: \(line)") } }
-    }
-
-    static func dialect(_ name: String?) throws -> FeliCaDialect? {
-        try name.map { name in
-            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of pn532, acs-direct, part3") }
-            return d
-        }
-    }
-
-    static func cardImage(_ path: String) throws -> CardImage {
-        do { return try CardImage.load(path) } catch { throw TransitError(.usage, "\(error)") }
-    }
-}
-
-/// Ends a command with an exit code after it has printed everything itself.
-struct QuietExit: Error {
-    let code: Int32
 }

@@ -1,9 +1,21 @@
-/// Uppercase hex for the host's messages and output.
+/// Hex text for the host's messages, output and logs, both ways.
 enum HexFormat {
     static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         bytes.map { b in
             let digits = Array("0123456789ABCDEF")
             return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
         }.joined()
+    }
+
+    /// Bytes of hex text (from a log bundle); a config error when it is not hex.
+    static func bytes(_ s: String) throws -> [UInt8] {
+        let chars = Array(s.utf8)
+        guard chars.count % 2 == 0 else { throw TransitError(.config, "odd-length hex \(s)") }
+        return try stride(from: 0, to: chars.count, by: 2).map { i in
+            guard let b = UInt8(String(decoding: chars[i ..< i + 2], as: UTF8.self), radix: 16) else {
+                throw TransitError(.config, "bad hex \(s)")
+            }
+            return b
+        }
     }
 }

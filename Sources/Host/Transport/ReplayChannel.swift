@@ -6,7 +6,7 @@ final class ReplayChannel: ReaderChannel {
 
     init(_ log: LogBundle) throws {
         self.log = log
-        atr = try HexParsing.bytes(log.atr)
+        atr = try HexFormat.bytes(log.atr)
     }
 
     var readerName: String { log.reader }
@@ -25,20 +25,6 @@ final class ReplayChannel: ReaderChannel {
         if let e = recorded.error {
             throw TransitError(TransitError.Kind(rawValue: e.kind) ?? .communication, e.message)
         }
-        return try HexParsing.bytes(recorded.response ?? "")
-    }
-}
-
-/// Hex text from logs and options to bytes.
-enum HexParsing {
-    static func bytes(_ s: String) throws -> [UInt8] {
-        let chars = Array(s.utf8)
-        guard chars.count % 2 == 0 else { throw TransitError(.config, "odd-length hex \(s)") }
-        return try stride(from: 0, to: chars.count, by: 2).map { i in
-            guard let b = UInt8(String(decoding: chars[i ..< i + 2], as: UTF8.self), radix: 16) else {
-                throw TransitError(.config, "bad hex \(s)")
-            }
-            return b
-        }
+        return try HexFormat.bytes(recorded.response ?? "")
     }
 }
