@@ -9,10 +9,12 @@ enum KSX6924Plugin: CardFamilyPlugin {
     static let family = "ksx6924"
     static let technology = TRANSIT_TECHNOLOGY_ISO7816
 
-    /// AIDs in probe order, with the card each names (Metrodroid KSX6924Application.APP_NAME).
+    /// AIDs in probe order, with the card each names (Metrodroid KSX6924Application.APP_NAME; EB Card
+    /// from the CardBal AID table quoted in CoreExtendedNFC's transit-card research notes).
     static let applications: [(aid: [UInt8], cardName: String)] = [
         ([0xD4, 0x10, 0x00, 0x00, 0x03, 0x00, 0x01], "T-Money"),
         ([0xD4, 0x10, 0x00, 0x00, 0x14, 0x00, 0x01], "Cashbee"),
+        ([0xD4, 0x10, 0x00, 0x00, 0x29, 0x00, 0x00, 0x01], "EB Card"),
         ([0xD4, 0x10, 0x00, 0x00, 0x30, 0x00, 0x01], "MOIBA"),
         ([0xD4, 0x10, 0x65, 0x09, 0x90, 0x00, 0x20], "K-Cash"),
     ]
