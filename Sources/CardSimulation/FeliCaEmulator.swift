@@ -18,6 +18,8 @@ struct FeliCaEmulator {
         guard idm.count == 8 else { throw CardImageError("IDm must be 8 bytes") }
         pmm = try image.pmm.map(HexText.bytes) ?? [0x10, 0x0B, 0x4B, 0x42, 0x84, 0x85, 0xD0, 0xFF]
         maxBlocksPerRead = min(15, max(1, image.maxBlocksPerRead ?? 15))
+        // The system number is the IDm's upper nibble: a card holds at most 16 systems.
+        guard (1 ... 16).contains(image.systems.count) else { throw CardImageError("a FeliCa card holds 1 to 16 systems") }
         systems = try image.systems.enumerated().map { index, s in
             var blocks = [UInt16: [[UInt8]]]()
             for (code, list) in s.services {

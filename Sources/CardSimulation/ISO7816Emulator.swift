@@ -70,11 +70,8 @@ struct ISO7816Emulator {
         return out
     }
 
-    private static func files<T>(_ t: [String: T], _ convert: (T) throws -> [UInt8]) throws -> [UInt8: [UInt8]] {
-        try t.reduce(into: [:]) { out, item in out[try sfi(item.key)] = try convert(item.value) }
-    }
-
-    private static func files(_ t: [String: [String]], _ convert: ([String]) throws -> [[UInt8]]) throws -> [UInt8: [[UInt8]]] {
+    /// Files keyed by two-hex-digit SFI, their contents converted.
+    private static func files<T, U>(_ t: [String: T], _ convert: (T) throws -> U) throws -> [UInt8: U] {
         try t.reduce(into: [:]) { out, item in out[try sfi(item.key)] = try convert(item.value) }
     }
 

@@ -25,6 +25,7 @@ public final class VirtualReader {
         guard felica != nil || iso != nil else { throw CardImageError("card image holds no card") }
         self.dialect = dialect
         historical = try image.iso7816?.historicalBytes.map(HexText.bytes) ?? [0x80, 0x73, 0xC8, 0x21, 0x10]
+        guard historical.count <= 15 else { throw CardImageError("an ATR holds at most 15 historical bytes") }
         uid = try felica?.idm ?? HexText.bytes(image.iso7816?.uid ?? "")
     }
 
@@ -71,7 +72,7 @@ public final class VirtualReader {
         case .acsDirect: return answer.map { $0 + [0x90, 0x00] } ?? [0x63, 0x00]
         case .part3:
             // C0 03 <error object, SW1, SW2>: 00 90 00 success; 01 64 01 no answer from the card (Part 3, table 3.1).
-            guard let answer else { return [0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00] }
+            guard let answer, answer.count <= 255 else { return [0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00] }
             return [0xC0, 0x03, 0x00, 0x90, 0x00, 0x97, UInt8(answer.count)] + answer + [0x90, 0x00]
         }
     }

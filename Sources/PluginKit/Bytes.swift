@@ -28,20 +28,25 @@ public struct Bytes: Equatable, Sendable {
 
     /// Big-endian unsigned integer of `length` (1…8) bytes at `offset`.
     public func be(_ offset: Int, _ length: Int) throws -> UInt64 {
-        try slice(offset, length).storage.reduce(0) { $0 << 8 | UInt64($1) }
+        try Self.checkWidth(length)
+        return try slice(offset, length).storage.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Little-endian unsigned integer of `length` (1…8) bytes at `offset`.
     public func le(_ offset: Int, _ length: Int) throws -> UInt64 {
-        try slice(offset, length).storage.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        try Self.checkWidth(length)
+        return try slice(offset, length).storage.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// Big-endian two's-complement integer of `length` bytes at `offset`.
+    /// Big-endian two's-complement integer of `length` (1…8) bytes at `offset`.
     public func signedBE(_ offset: Int, _ length: Int) throws -> Int64 {
         let raw = try be(offset, length)
-        let bits = UInt64(length * 8)
-        let sign: UInt64 = 1 << (bits - 1)
-        return raw & sign == 0 ? Int64(raw) : Int64(raw) - Int64(1 << bits)
+        let unused = UInt64(64 - length * 8) // shift the sign bit to the top, then back with sign extension
+        return Int64(bitPattern: raw << unused) >> unused
+    }
+
+    private static func checkWidth(_ length: Int) throws {
+        guard (1 ... 8).contains(length) else { throw PluginError.internal("integer of \(length) bytes asked (1–8)") }
     }
 
     /// Uppercase hex of all bytes.

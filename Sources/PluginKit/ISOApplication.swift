@@ -12,12 +12,13 @@ public enum ISOApplication {
     }
 
     /// READ RECORD 1, 2, … of `sfi` until the card answers 6A83 (record not found) or `limit` records;
-    /// one command a record. Another status word is a refusal.
+    /// one command a record. Any other status word, 6A82 (no such file) included, is a refusal: once
+    /// an application is selected, every failure ends the read (spec).
     public static func readRecords(_ card: CardLink, sfi: UInt8, limit: Int) throws -> [Bytes] {
         var out = [Bytes]()
         while out.count < limit {
             let answer = try card.transmit(APDU.readRecord(UInt8(out.count + 1), sfi: sfi))
-            if answer.sw == 0x6A83 || (answer.sw == 0x6A82 && out.isEmpty) { break }
+            if answer.sw == 0x6A83 { break }
             guard answer.isSuccess else {
                 throw PluginError.cardRefused("READ RECORD \(out.count + 1) of SFI \(Hex.string([sfi])) answered \(answer.swHex)")
             }

@@ -31,6 +31,7 @@ public enum TLV {
 public enum BCD {
     /// The decimal value of BCD bytes; nil when a nibble is not a digit.
     public static func value(_ b: Bytes) -> Int? {
+        guard b.count <= 9 else { return nil } // 18 digits fit an Int
         var v = 0
         for byte in b.storage {
             let hi = Int(byte >> 4), lo = Int(byte & 0x0F)

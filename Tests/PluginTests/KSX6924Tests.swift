@@ -69,4 +69,19 @@ final class KSX6924Tests: XCTestCase {
         XCTAssertEqual(r.family, "ksx6924")
         XCTAssertEqual(r.currency, "KRW")
     }
+
+    func testSnapperFillerUnderAnotherAIDIsNotSnapper() throws {
+        var image = try CardImages.sample("snapper.json")
+        image.editApplication(select: Self.tmoneySelect) { $0.select = Self.cashbeeSelect }
+        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading)
+        XCTAssertEqual(r.family, "ksx6924", "Snapper answers the T-Money AID only")
+        XCTAssertEqual(r.cardName, "Cashbee")
+    }
+
+    func testMissingTransactionFileAfterSelectIsARefusal() throws {
+        var image = try CardImages.sample("tmoney.json")
+        image.editApplication(select: Self.tmoneySelect) { $0.records = [:] } // READ RECORD answers 6A82
+        let outcome = try InProcessRead.read(image, plugins: [.ksx6924, .tunion])
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+    }
 }

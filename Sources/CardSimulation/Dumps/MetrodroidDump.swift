@@ -55,6 +55,7 @@ enum MetrodroidDump {
             guard entry.count == 2, let type = entry[0] as? String, let body = entry[1] as? [String: Any],
                   let generic = body["generic"] as? [String: Any], let name = generic["appName"] as? String else { continue }
             let aid = try HexText.bytes(name)
+            guard (5 ... 16).contains(aid.count) else { throw CardImageError("application name \(name) is not a 5–16 byte AID") }
             var app = CardImage.ApplicationImage(name: type, select: HexText.string([0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]),
                                                  answer: ((generic["appFci"] as? String) ?? "") + "9000")
             var records = [String: [String]]()

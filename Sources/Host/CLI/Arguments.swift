@@ -15,7 +15,7 @@ struct Arguments {
         while i < args.count {
             let arg = args[i]
             if arg.hasPrefix("--") {
-                let parts = arg.split(separator: "=", maxSplits: 1).map(String.init)
+                let parts = arg.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 let name = String(parts[0].dropFirst(2))
                 if valued.contains(name) {
                     if parts.count == 2 {

@@ -1,4 +1,5 @@
 import CardSimulation
+import CPCSCLite
 import Foundation
 
 /// What the commands share: reaching the card, loading plugins, logging, option values.
@@ -12,9 +13,11 @@ extension TransitCommand {
             return s
         } ?? 0
         let context = try PCSCContext()
-        // Weak: the signal source frees its handler later on a Dispatch thread, which must not be where
-        // the pcscd context is released (that raced exit and crashed inside libpcsclite).
-        let signals = SignalWatch { [weak context] in cancellation.cancel(); context?.cancel() }
+        // The handler holds the context's handle, not the context: the signal source frees its handler
+        // later on a Dispatch thread, which must never be where the context is released (that raced
+        // exit and crashed inside libpcsclite). SCardCancel on a released handle only fails.
+        let handle = context.handle
+        let signals = SignalWatch { cancellation.cancel(); SCardCancel(handle) }
         defer { signals.stop() }
         let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: cancellation)
         if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }

@@ -6,8 +6,8 @@ extension TransitCommand {
         let states = try context.states(try context.readers())
         struct Row: Encodable { let name: String; let card: Bool; let atr: String? }
         let rows = states.map { Row(name: $0.reader, card: $0.present, atr: $0.present ? HexFormat.string($0.atr) : nil) }
-        if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
         guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
+        if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
         for r in rows { standardOutput("\(r.name)\t\(r.card ? "card, ATR \(r.atr ?? "")" : "no card")") }
     }
 
@@ -24,7 +24,7 @@ extension TransitCommand {
             let reason: String? = { if case .refused(let why) = p.state { return why } else { return nil } }()
             return Row(name: p.name, path: p.path, abiVersion: p.abiVersion, state: reason == nil ? "loaded" : "refused",
                        reason: reason, technology: p.technology?.rawValue,
-                       systemCodes: p.systemCodes.map { HexFormat.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) },
+                       systemCodes: p.systemCodes.map(HexFormat.string),
                        options: p.entry.options)
         }
         if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }

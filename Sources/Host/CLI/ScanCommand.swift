@@ -43,7 +43,7 @@ extension TransitCommand {
 
     /// `transit decode FILE…`: each card file read as `--card` would, one JSON line each.
     func decode(_ args: [String]) throws {
-        let a = try Arguments(args, command: "decode", valued: ["config"], flags: ["json"])
+        let a = try Arguments(args, command: "decode", valued: ["config"], flags: [])
         guard !a.operands.isEmpty else { throw TransitError(.usage, "decode takes one or more card files") }
         let reader = RecordedRead(plugins: try loadPlugins(a.value("config")))
         var firstFailure: TransitError?

@@ -72,7 +72,10 @@ final class SignalWatch {
     init(_ handler: @escaping () -> Void) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue.global())
-        source.setEventHandler(handler: handler)
+        source.setEventHandler {
+            signal(SIGINT, SIG_DFL) // a second Ctrl-C ends the process, even inside a hung driver call
+            handler()
+        }
         source.resume()
     }
 

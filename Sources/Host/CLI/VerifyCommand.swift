@@ -1,7 +1,7 @@
 import Foundation
 
 extension TransitCommand {
-    /// `transit verify --reference REF.json`: reads the card (or --card, or --replay LOG) and compares
+    /// `transit verify --reference REF.json`: reads the card (or a --card file) and compares
     /// it with what the user noted from a ticket machine. "read" when the card was read, "fully
     /// verified" only when the balance and every listed journey match. Writes the log bundle beside
     /// the reference.

@@ -7,6 +7,9 @@ enum HexFormat {
         }.joined()
     }
 
+    /// A 16-bit code as four hex digits, most significant first (FeliCa system and service codes).
+    static func string(_ code: UInt16) -> String { string([UInt8(code >> 8), UInt8(code & 0xFF)]) }
+
     /// Bytes of hex text (from a log bundle); a config error when it is not hex.
     static func bytes(_ s: String) throws -> [UInt8] {
         let chars = Array(s.utf8)

@@ -15,6 +15,12 @@ struct Reference: Decodable {
         var exitStation: String?
         var busLine: String?
         var busStop: String?
+
+        init(date: String, time: String? = nil, amount: UInt64? = nil, type: String? = nil, entryStation: String? = nil,
+             exitStation: String? = nil, busLine: String? = nil, busStop: String? = nil) {
+            self.date = date; self.time = time; self.amount = amount; self.type = type
+            self.entryStation = entryStation; self.exitStation = exitStation; self.busLine = busLine; self.busStop = busStop
+        }
     }
 
     var balance: Int64
@@ -37,16 +43,28 @@ struct Reference: Decodable {
             out.append("balance: the card holds \(Money.format(r.balance, r.currency)), the reference \(Money.format(balance, r.currency))")
         }
         if let currency, currency != r.currency { out.append("currency: the card uses \(r.currency), the reference \(currency)") }
-        for (i, j) in journeys.enumerated() where !r.transactions.contains(where: j.matches) {
-            out.append("journey \(i + 1) (\(j.describe)): no transaction of the card matches")
+        // Each journey must match a transaction of its own.
+        var unused = Set(r.transactions.indices)
+        for (i, j) in journeys.enumerated() {
+            if let t = unused.sorted().first(where: { j.matches(r.transactions[$0]) }) {
+                unused.remove(t)
+            } else {
+                out.append("journey \(i + 1) (\(j.describe)): no transaction of the card matches")
+            }
+        }
+        // The procedure asks for two known journeys before a read counts as fully verified.
+        if journeys.count < Self.journeysNeeded {
+            out.append("the reference lists \(journeys.count) journey\(journeys.count == 1 ? "" : "s"); full verification needs \(Self.journeysNeeded)")
         }
         return out
     }
+
+    static let journeysNeeded = 2
 }
 
 extension Reference.Journey {
     func matches(_ t: CardReading.TransactionRecord) -> Bool {
-        guard let d = t.date, d.hasPrefix(date) else { return false }
+        guard let d = t.date, date.count == 10, d.prefix(10) == date else { return false }
         if let time, !d.dropFirst(10).hasPrefix("T\(time)") { return false }
         if let amount, t.amount != amount { return false }
         if let type, t.type != type { return false }

@@ -8,7 +8,7 @@ enum ISODumpRecorder {
         var applications = [CardImage.ApplicationImage]()
         var global = [String: String]()
         var current: Int?
-        for e in bundle.exchanges {
+        for e in collapsed(bundle.exchanges) {
             guard let response = e.response, !e.command.hasPrefix("FFCA") else { continue }
             if e.command.hasPrefix("00A4") {
                 if let i = applications.firstIndex(where: { $0.select == e.command }) {
@@ -26,6 +26,24 @@ enum ISODumpRecorder {
         return CardImage(description: "transit dump of \(bundle.reader): the commands the plugins asked",
                          iso7816: .init(uid: bundle.uid ?? "", historicalBytes: historicalBytes(bundle.atr),
                                         applications: applications, commands: global))
+    }
+
+    /// The exchanges with each `61xx` + GET RESPONSE chain folded into its command's final answer, as
+    /// the plugins saw it: the image then answers the command directly.
+    static func collapsed(_ exchanges: [LogBundle.Exchange]) -> [LogBundle.Exchange] {
+        var out = [LogBundle.Exchange]()
+        for e in exchanges {
+            // SW1 61 is the answer's second-to-last byte: the hex before its last two digits ends in "61".
+            if e.command.hasPrefix("00C00000"), let last = out.last, let previous = last.response, previous.count >= 4,
+               previous.dropLast(2).hasSuffix("61") {
+                var merged = last
+                merged.response = String(previous.dropLast(4)) + (e.response ?? "")
+                out[out.count - 1] = merged
+            } else {
+                out.append(e)
+            }
+        }
+        return out
     }
 
     /// Historical bytes of a contactless ATR `3B 8n 80 01 <n bytes> TCK`.

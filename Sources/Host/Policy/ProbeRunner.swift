@@ -18,7 +18,7 @@ struct ProbeRunner {
             // One Request System Code per card lets FeliCa plugins whose system is absent be skipped
             // without RF traffic.
             systems = try session.systemCodes(idm: uid)
-            log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map { HexFormat.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }.joined(separator: " ") } ?? "unknown")")
+            log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map(HexFormat.string).joined(separator: " ") } ?? "unknown")")
         } else {
             log("card: ISO 14443-4, ATR \(HexFormat.string(session.channel.atr))")
         }

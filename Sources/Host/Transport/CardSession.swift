@@ -1,3 +1,4 @@
+import Foundation
 import CardSimulation
 
 /// The card under the reader as plugins need it: FeliCa frames in the reader's dialect, APDUs
@@ -82,9 +83,10 @@ final class CardSession {
     }
 }
 
-/// A flag a signal handler sets and exchanges check.
+/// A flag a signal handler's thread sets and the reading thread checks.
 final class Cancellation: @unchecked Sendable {
     private var flag = false
-    var isCancelled: Bool { flag }
-    func cancel() { flag = true }
+    private let lock = NSLock()
+    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return flag }
+    func cancel() { lock.lock(); flag = true; lock.unlock() }
 }

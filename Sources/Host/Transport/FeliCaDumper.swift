@@ -21,11 +21,11 @@ struct FeliCaDumper {
             if index > 0 { systemIDm[0] = systemIDm[0] & 0x0F | UInt8(index & 0x0F) << 4 }
             var services = [String: [String]](), locked = [String]()
             for service in try searchServices(systemIDm) {
-                let name = HexFormat.string([UInt8(service >> 8), UInt8(service & 0xFF)])
+                let name = HexFormat.string(service)
                 guard service & 0x01 == 1 else { locked.append(name); continue }
                 services[name] = try readService(systemIDm, service, &blocksPerRead).map { HexFormat.string($0) }
             }
-            systems.append(.init(code: HexFormat.string([UInt8(code >> 8), UInt8(code & 0xFF)]), services: services,
+            systems.append(.init(code: HexFormat.string(code), services: services,
                                  lockedServices: locked))
         }
         return CardImage(description: "transit dump of \(session.channel.readerName)",
@@ -48,7 +48,7 @@ struct FeliCaDumper {
     private func readService(_ idm: [UInt8], _ service: UInt16, _ blocksPerRead: inout Int) throws -> [[UInt8]] {
         var blocks = [[UInt8]]()
         var count = blocksPerRead
-        while blocks.count < 0x10000 {
+        while blocks.count + count <= 0x10000 { // FeliCa block numbers are 16 bits
             let first = blocks.count
             let list = (first ..< first + count).flatMap { b -> [UInt8] in b < 256 ? [0x80, UInt8(b)] : [0x00, UInt8(b & 0xFF), UInt8(b >> 8)] }
             let frame = [0x06] + idm + [1, UInt8(service & 0xFF), UInt8(service >> 8), UInt8(count)] + list

@@ -12,40 +12,39 @@ final class PCSCContext {
 
     deinit { SCardReleaseContext(handle) }
 
-    /// Ends a wait in another thread (SCardCancel); used by the Ctrl-C handler.
-    func cancel() { SCardCancel(handle) }
-
     /// The readers pcscd knows, in its order.
     func readers() throws -> [String] {
-        var length: DWORD = 0
-        var rv = SCardListReaders(handle, nil, nil, &length)
-        if PCSCStatus(rv) == .noReadersAvailable { return [] }
-        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("listing readers") }
-        var buffer = [CChar](repeating: 0, count: Int(length))
-        rv = SCardListReaders(handle, nil, &buffer, &length)
-        if PCSCStatus(rv) == .noReadersAvailable { return [] }
-        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("listing readers") }
-        // A multi-string: names separated by NUL, ended by an empty name.
-        return buffer.split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        var lastError: TransitError?
+        // A reader plugged in between the two calls makes the buffer too small: ask again.
+        for _ in 0 ..< 3 {
+            var length: DWORD = 0
+            var rv = SCardListReaders(handle, nil, nil, &length)
+            if PCSCStatus(rv) == .noReadersAvailable { return [] }
+            guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("listing readers") }
+            var buffer = [CChar](repeating: 0, count: Int(length))
+            rv = SCardListReaders(handle, nil, &buffer, &length)
+            if PCSCStatus(rv) == .noReadersAvailable { return [] }
+            guard PCSCStatus(rv) == .success else { lastError = PCSCStatus(rv).error("listing readers"); continue }
+            // A multi-string: names separated by NUL, ended by an empty name.
+            return buffer.split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        }
+        throw lastError ?? TransitError(.communication, "listing readers failed")
     }
 
     /// The state and ATR of each reader right now.
-    func states(_ names: [String], timeoutMs: DWORD = 0) throws -> [(reader: String, present: Bool, atr: [UInt8])] {
+    func states(_ names: [String], timeoutMs: DWORD = 0) throws -> [ReaderState] {
         guard !names.isEmpty else { return [] }
-        let cNames = names.map { strdup($0) }
-        defer { cNames.forEach { free($0) } }
-        var states = cNames.map { name -> SCARD_READERSTATE in
-            var s = SCARD_READERSTATE()
-            s.szReader = UnsafePointer(name)
-            s.dwCurrentState = PCSC.stateUnaware
-            return s
+        var states = [SCARD_READERSTATE]()
+        let rv = withReaderStates(names.map { ($0, PCSC.stateUnaware) }) { s in
+            let rv = SCardGetStatusChange(handle, timeoutMs, &s, DWORD(s.count))
+            states = s
+            return rv
         }
-        let rv = SCardGetStatusChange(handle, timeoutMs, &states, DWORD(states.count))
         guard PCSCStatus(rv) == .success || PCSCStatus(rv) == .timeout else { throw PCSCStatus(rv).error("reading reader states") }
         return zip(names, states).map { name, s in
             let present = s.dwEventState & PCSC.statePresent != 0 && s.dwEventState & PCSC.stateMute == 0
             let atr = withUnsafeBytes(of: s.rgbAtr) { Array($0.prefix(Int(min(s.cbAtr, 33)))) }
-            return (name, present, atr)
+            return ReaderState(reader: name, present: present, atr: atr, eventState: s.dwEventState & ~PCSC.stateChanged)
         }
     }
 
@@ -76,21 +75,14 @@ final class PCSCContext {
     }
 
     /// Sleeps until a reader's card comes or goes, a reader is plugged in or out, or `timeoutMs`.
-    func waitForChange(_ names: [String], states current: [(reader: String, present: Bool, atr: [UInt8])]? = nil,
-                       timeoutMs: DWORD) {
+    func waitForChange(_ names: [String], states current: [ReaderState]? = nil, timeoutMs: DWORD) {
         guard let current = current ?? (try? states(names)) else { return }
         // "\\?PnP?\Notification" wakes the wait when readers come and go (pcsclite's PnP reader).
-        let cNames = current.map { strdup($0.reader) } + [strdup("\\\\?PnP?\\Notification")]
-        defer { cNames.forEach { free($0) } }
         // pcsclite keeps the number of readers in the PnP reader's upper 16 bits.
         let readerCount = DWORD((try? readers().count) ?? 0)
-        var states = cNames.enumerated().map { i, name -> SCARD_READERSTATE in
-            var r = SCARD_READERSTATE()
-            r.szReader = UnsafePointer(name)
-            r.dwCurrentState = i < current.count ? (current[i].present ? PCSC.statePresent : 0x0010) : readerCount << 16
-            return r
-        }
-        _ = SCardGetStatusChange(handle, timeoutMs, &states, DWORD(states.count))
+        // The state as pcscd last told it (a mute card included), so the wait sleeps until it changes.
+        let watched = current.map { ($0.reader, $0.eventState) } + [("\\\\?PnP?\\Notification", readerCount << 16)]
+        _ = withReaderStates(watched) { SCardGetStatusChange(handle, timeoutMs, &$0, DWORD($0.count)) }
     }
 
     /// Connects to the card on `reader`.
@@ -112,12 +104,41 @@ final class PCSCContext {
     func cardLeft(_ reader: String, graceMs: DWORD = 1500) -> Bool {
         guard let now = try? states([reader]).first else { return true }
         guard now.present else { return true }
-        let name = strdup(reader)
-        defer { free(name) }
-        var state = SCARD_READERSTATE()
-        state.szReader = UnsafePointer(name)
-        state.dwCurrentState = PCSC.statePresent
-        let rv = SCardGetStatusChange(handle, graceMs, &state, 1)
-        return PCSCStatus(rv) == .success && state.dwEventState & PCSC.statePresent == 0
+        var gone = false
+        let rv = withReaderStates([(reader, PCSC.statePresent)]) { s in
+            let rv = SCardGetStatusChange(handle, graceMs, &s, 1)
+            gone = s[0].dwEventState & PCSC.statePresent == 0
+            return rv
+        }
+        return PCSCStatus(rv) == .success && gone
     }
+}
+
+extension PCSCContext {
+    /// Runs `body` on SCARD_READERSTATE entries for (reader name, current state) pairs; the C strings
+    /// the entries point to live exactly as long as the call.
+    func withReaderStates<R>(_ readers: [(String, DWORD)], _ body: (inout [SCARD_READERSTATE]) -> R) -> R {
+        let names = readers.map { strdup($0.0) }
+        defer { names.forEach { free($0) } }
+        var states = zip(names, readers).map { name, r -> SCARD_READERSTATE in
+            var s = SCARD_READERSTATE()
+            s.szReader = UnsafePointer(name)
+            s.dwCurrentState = r.1
+            return s
+        }
+        return body(&states)
+    }
+}
+
+/// A reader and its card as pcscd reports them.
+struct ReaderState {
+    let reader: String
+    /// A card is there and answered its reset.
+    let present: Bool
+    let atr: [UInt8]
+    /// pcscd's event state; its upper 16 bits count insertions and removals.
+    let eventState: DWORD
+
+    /// Changes each time a card comes or goes.
+    var eventCount: DWORD { eventState >> 16 }
 }

@@ -14,8 +14,15 @@ struct ReaderWatcher {
     /// Reader name substrings to watch; empty: all.
     let filters: [String]
     private var context: PCSCContext?
-    /// Readers whose card was reported, with its ATR: not reported again while it stays.
-    private var reported = [String: [UInt8]]()
+    /// What was reported of a reader's card: not reported again while it stays.
+    private struct Seen {
+        /// pcscd's event count then (a new card, even with the same ATR, changes it); nil after
+        /// pcscd restarted, when counts start afresh and only the ATR can tell.
+        var count: DWORD?
+        var atr: [UInt8]
+    }
+
+    private var reported = [String: Seen]()
     private var lastProblem: String?
 
     init(filters: [String]) { self.filters = filters }
@@ -23,16 +30,25 @@ struct ReaderWatcher {
     /// Waits up to about half a second for something to change and returns the new taps.
     mutating func nextTaps(cancellation: Cancellation, onProblem: (String) -> Void) -> [Tap] {
         do {
-            let ctx = try context ?? PCSCContext()
-            context = ctx
+            let ctx: PCSCContext
+            if let context {
+                ctx = context
+            } else {
+                ctx = try PCSCContext()
+                context = ctx
+                for key in reported.keys { reported[key]?.count = nil } // a new pcscd counts afresh
+            }
             let names = try ctx.readers().filter { name in filters.isEmpty || filters.contains { name.lowercased().contains($0.lowercased()) } }
             let states = try ctx.states(names)
             lastProblem = nil
             var taps = [Tap]()
             for s in states {
                 if !s.present { reported[s.reader] = nil; continue }
-                if reported[s.reader] == s.atr { continue }
-                reported[s.reader] = s.atr
+                if let seen = reported[s.reader], seen.count.map({ $0 == s.eventCount }) ?? (seen.atr == s.atr) {
+                    reported[s.reader]?.count = s.eventCount
+                    continue
+                }
+                reported[s.reader] = Seen(count: s.eventCount, atr: s.atr)
                 taps.append(Tap(reader: s.reader, context: ctx))
             }
             // Forget readers that were unplugged, then sleep on their states.

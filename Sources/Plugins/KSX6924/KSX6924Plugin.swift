@@ -38,9 +38,9 @@ enum KSX6924Plugin: CardFamilyPlugin {
         let balance = Int64(try answer.data.be(0, 4))
         let records = try ISOApplication.readRecords(card, sfi: transactionSFI, limit: recordLimit)
 
-        // Snapper: every SFI 4 record carries Snapper's FF filler in bytes 26–45 (Metrodroid
-        // SnapperTransitData check); its balance is in NZD cents and its trips are not decoded.
-        if !records.isEmpty, try records.allSatisfy(KSX6924Record.hasSnapperFiller) {
+        // Snapper answers the T-Money AID, and every SFI 4 record carries its FF filler in bytes 26–45
+        // (Metrodroid SnapperTransitData check); its balance is in NZD cents, its trips not decoded.
+        if aid == applications[0].aid, !records.isEmpty, try records.allSatisfy(KSX6924Record.hasSnapperFiller) {
             return CardResult(family: "snapper", cardName: "Snapper", serialNumber: info.serialNumber, balance: balance,
                               currency: "NZD", validFrom: info.issued, validUntil: info.expires)
         }
