@@ -92,3 +92,15 @@ extension CivilTime {
     /// The same day without its time of day.
     public var dateOnly: CivilTime? { CivilTime(year: year, month: month, day: day, utcOffset: utcOffset) }
 }
+
+/// UTC offsets of the zones cards keep their clocks in (none of them has summer time).
+public enum Zone {
+    /// Japan Standard Time.
+    public static let japan = 9 * 3600
+    /// Korea Standard Time.
+    public static let korea = 9 * 3600
+    /// Singapore Time.
+    public static let singapore = 8 * 3600
+    /// China Standard Time.
+    public static let china = 8 * 3600
+}

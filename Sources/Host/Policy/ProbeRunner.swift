@@ -13,8 +13,7 @@ struct ProbeRunner {
         var uid = [UInt8]()
         var systems: [UInt16]?
         if session.technology == .felica {
-            uid = try session.readUID()
-            guard uid.count == 8 else { throw TransitError(.malformedResponse, "the reader gave a FeliCa IDm of \(uid.count) bytes") }
+            uid = try session.readFeliCaIDm()
             // One Request System Code per card lets FeliCa plugins whose system is absent be skipped
             // without RF traffic.
             systems = try session.systemCodes(idm: uid)

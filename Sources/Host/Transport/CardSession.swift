@@ -34,6 +34,13 @@ final class CardSession {
         return Array(answer.dropLast(2))
     }
 
+    /// The polled FeliCa IDm (`FF CA`), which must be 8 bytes.
+    func readFeliCaIDm() throws -> [UInt8] {
+        let idm = try readUID()
+        guard idm.count == 8 else { throw TransitError(.malformedResponse, "the reader gave a FeliCa IDm of \(idm.count) bytes") }
+        return idm
+    }
+
     /// One FeliCa frame through the reader's dialect; a silent card is a communication error.
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
         guard let answer = try FeliCaFraming.unwrap(send(FeliCaFraming.wrap(frame, dialect)), dialect) else {

@@ -11,8 +11,7 @@ struct FeliCaDumper {
     static let maxServices = 1024
 
     func dump() throws -> CardImage {
-        let idm = try session.readUID()
-        guard idm.count == 8 else { throw TransitError(.malformedResponse, "the reader gave a FeliCa IDm of \(idm.count) bytes") }
+        let idm = try session.readFeliCaIDm()
         let codes = try session.systemCodes(idm: idm) ?? []
         var blocksPerRead = 15
         var systems = [CardImage.FeliCaSystemImage]()

@@ -3,9 +3,6 @@ import PluginKit
 /// One 16-byte log record (Metrodroid CEPASTransaction): 0 type · 1–3 amount (signed, cents,
 /// debits negative) · 4–7 seconds since 1995-01-01 00:00 Singapore time · 8–15 user data (ASCII).
 enum CEPASTransaction {
-    /// Singapore time, UTC+08:00.
-    static let sgt = 8 * 3600
-
     /// Type table (spec, following Metrodroid): 30 MRT and 31 bus are trips; 03 and 75 top-ups and
     /// 76 bus refund top-ups; 01 retail and 04 service charge purchases.
     static let kinds: [UInt8: TransactionType] = [
@@ -15,7 +12,7 @@ enum CEPASTransaction {
     static func decode(_ r: Bytes) throws -> Transaction {
         let type = try r.u8(0)
         var t = Transaction(type: kinds[type] ?? .unknown, rawType: Hex.string([type]), rawPayload: r.hex)
-        t.date = CivilTime(seconds: Int64(try r.be(4, 4)), sinceYear: 1995, month: 1, day: 1, utcOffset: sgt)
+        t.date = CivilTime(seconds: Int64(try r.be(4, 4)), sinceYear: 1995, month: 1, day: 1, utcOffset: Zone.singapore)
         // Other types keep their raw payload and have no amount.
         if t.type != .unknown { t.amount = try r.signedBE(1, 3).magnitude }
         let userData = try r.slice(8, 8).storage
@@ -27,8 +24,7 @@ enum CEPASTransaction {
 
     static func date(days: UInt64) -> CivilTime? {
         guard days > 0 else { return nil }
-        guard let t = CivilTime(seconds: Int64(days) * 86_400, sinceYear: 1995, month: 1, day: 1, utcOffset: sgt) else { return nil }
-        return CivilTime(year: t.year, month: t.month, day: t.day, utcOffset: sgt)
+        return CivilTime(seconds: Int64(days) * 86_400, sinceYear: 1995, month: 1, day: 1, utcOffset: Zone.singapore)?.dateOnly
     }
 }
 

@@ -20,6 +20,6 @@ enum EdyRecord {
     static func time(_ raw: UInt32) -> CivilTime? {
         guard raw != 0 else { return nil }
         let seconds = Int64(raw >> 17) * 86_400 + Int64(raw & 0x1FFFF)
-        return CivilTime(seconds: seconds, sinceYear: 2000, month: 1, day: 1, utcOffset: 9 * 3600)
+        return CivilTime(seconds: seconds, sinceYear: 2000, month: 1, day: 1, utcOffset: Zone.japan)
     }
 }

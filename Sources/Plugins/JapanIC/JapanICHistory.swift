@@ -7,9 +7,6 @@ import PluginKit
 ///       time in 6–7 (5 bits hour, 6 bits minute, 5 unknown bits) · 10–11 balance little-endian
 ///   12–14 sequence number · 15 regions (entry bits 7–6, exit bits 5–4).
 enum JapanICHistory {
-    /// Japan Standard Time, UTC+09:00.
-    static let jst = 9 * 3600
-
     /// Process types that add to the balance (spec: 02h charge, 07h new issue, 14h/15h auto-charge at
     /// entry/exit, 17h bus auto-charge, 1Fh bus charge, 48h bonus charge, 49h register charge).
     static let topUpProcesses: Set<UInt8> = [0x02, 0x07, 0x14, 0x15, 0x17, 0x1F, 0x48, 0x49]
@@ -65,9 +62,9 @@ enum JapanICHistory {
     static func date(_ b: Bytes, withTime: Bool) throws -> CivilTime? {
         let raw = try b.be(4, 2)
         let year = 2000 + Int(raw >> 9), month = Int(raw >> 5 & 0x0F), day = Int(raw & 0x1F)
-        guard withTime else { return CivilTime(year: year, month: month, day: day, utcOffset: jst) }
+        guard withTime else { return CivilTime(year: year, month: month, day: day, utcOffset: Zone.japan) }
         let time = try b.be(6, 2)
         return CivilTime(year: year, month: month, day: day, hour: Int(time >> 11), minute: Int(time >> 5 & 0x3F),
-                         utcOffset: jst)
+                         utcOffset: Zone.japan)
     }
 }

@@ -8,13 +8,10 @@ struct KSX6924PurseInfo {
     let issued: CivilTime?
     let expires: CivilTime?
 
-    /// Korea Standard Time, UTC+09:00.
-    static let kst = 9 * 3600
-
     init(_ b: Bytes) throws {
         guard b.count >= 25 else { throw PluginError.malformedResponse("purse information of \(b.count) bytes") }
         serialNumber = try b.slice(4, 8).hex
-        issued = BCD.civilTime(try b.slice(17, 4), utcOffset: Self.kst)
-        expires = BCD.civilTime(try b.slice(21, 4), utcOffset: Self.kst)
+        issued = BCD.civilTime(try b.slice(17, 4), utcOffset: Zone.korea)
+        expires = BCD.civilTime(try b.slice(21, 4), utcOffset: Zone.korea)
     }
 }

@@ -14,7 +14,7 @@ enum KSX6924Record {
         let noTime = time.storage.allSatisfy { $0 == 0xFF }
         if amount == 0, noTime { return nil }
         return Transaction(type: type == topUp ? .topup : .trip, amount: amount,
-                           date: noTime ? nil : BCD.civilTime(time, utcOffset: KSX6924PurseInfo.kst),
+                           date: noTime ? nil : BCD.civilTime(time, utcOffset: Zone.korea),
                            rawType: Hex.string([type]), rawPayload: r.hex)
     }
 

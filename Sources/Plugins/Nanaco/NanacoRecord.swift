@@ -15,7 +15,7 @@ enum NanacoRecord {
         guard raw != 0 else { return nil }
         let type = try b.u8(0)
         let date = CivilTime(year: 2000 + Int(raw >> 21), month: Int(raw >> 17 & 0x0F), day: Int(raw >> 12 & 0x1F),
-                             hour: Int(raw >> 6 & 0x3F), minute: Int(raw & 0x3F), utcOffset: 9 * 3600)
+                             hour: Int(raw >> 6 & 0x3F), minute: Int(raw & 0x3F), utcOffset: Zone.japan)
         var t = Transaction(type: kinds[type] ?? .unknown, date: date, rawType: Hex.string([type]), rawPayload: b.hex)
         if t.type != .unknown { t.amount = try b.be(1, 4) }
         if type == transfer { t.metadata["event"] = "transfer" }

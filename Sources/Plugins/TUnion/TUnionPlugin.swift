@@ -33,8 +33,8 @@ enum TUnionPlugin: CardFamilyPlugin {
         let file = try issuerFile(card)
         let log = try ISOApplication.readRecords(card, sfi: logSFI, limit: logLimit)
         return CardResult(cardName: "T-Union", serialNumber: try file.slice(0, 10).hex, balance: try purse(primary) - owed,
-                          currency: "CNY", validFrom: BCD.civilTime(try file.slice(10, 4), utcOffset: TUnionRecord.cst),
-                          validUntil: BCD.civilTime(try file.slice(14, 4), utcOffset: TUnionRecord.cst),
+                          currency: "CNY", validFrom: BCD.civilTime(try file.slice(10, 4), utcOffset: Zone.china),
+                          validUntil: BCD.civilTime(try file.slice(14, 4), utcOffset: Zone.china),
                           transactions: try log.compactMap(TUnionRecord.decode))
     }
 

@@ -4,8 +4,6 @@ import PluginKit
 ///   0–1 counter · 2–4 overdraft · 5–8 amount in fen, big-endian · 9 type · 10–15 terminal
 ///   16–22 time, BCD YYYYMMDDhhmmss, China Standard Time.
 enum TUnionRecord {
-    /// China Standard Time, UTC+08:00.
-    static let cst = 8 * 3600
     /// Types 01 and 02 are top-ups (spec); 05, 06 and 09 purchases (PBOC e-purse; 06 and 09 in NFCard
     /// and the Guangzhou YCT settlement model, 05 by the PBOC convention).
     static let kinds: [UInt8: TransactionType] = [0x01: .topup, 0x02: .topup, 0x05: .purchase, 0x06: .purchase, 0x09: .purchase]
@@ -16,7 +14,7 @@ enum TUnionRecord {
         let time = try r.slice(16, 7)
         if amount == 0, time.storage.allSatisfy({ $0 == 0 || $0 == 0xFF }) { return nil }
         let type = try r.u8(9)
-        var t = Transaction(type: kinds[type] ?? .unknown, date: BCD.civilTime(time, utcOffset: cst),
+        var t = Transaction(type: kinds[type] ?? .unknown, date: BCD.civilTime(time, utcOffset: Zone.china),
                             rawType: Hex.string([type]), rawPayload: r.hex)
         if t.type != .unknown { t.amount = amount }
         return t

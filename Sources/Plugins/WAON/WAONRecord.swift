@@ -42,7 +42,7 @@ enum WAONRecord {
         let usage = try bits.read(18), charge = try bits.read(17)
         let kind = kinds[type] ?? .unknown
         var t = Transaction(type: kind, date: CivilTime(year: year, month: month, day: day, hour: hour, minute: minute,
-                                                         utcOffset: 9 * 3600),
+                                                         utcOffset: Zone.japan),
                             metadata: ["usageAmount": String(usage), "chargeAmount": String(charge)],
                             rawType: Hex.string([type]), rawPayload: data.hex)
         switch kind {
