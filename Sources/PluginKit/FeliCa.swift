@@ -76,7 +76,7 @@ public final class FeliCaSystem {
         let answer: [UInt8]
         do {
             answer = try card.felica(FeliCa.polling(systemCode: systemCode))
-        } catch PluginError.communication {
+        } catch PluginError.noAnswer {
             throw PluginError.notThisCard // no card answered polling for this system
         }
         let r = Bytes(answer)

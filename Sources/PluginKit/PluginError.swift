@@ -6,8 +6,10 @@ public enum PluginError: Error, Equatable {
     case notThisCard
     /// The card refused a command the read depends on.
     case cardRefused(String)
-    /// The reader or card did not answer.
+    /// The reader or the radio failed.
     case communication(String)
+    /// The card stayed silent (the reader worked): the only transport outcome that may mean "not this card".
+    case noAnswer(String)
     /// The card answered something short, long or odd.
     case malformedResponse(String)
     /// The card left the reader.
@@ -23,6 +25,7 @@ public enum PluginError: Error, Equatable {
         case .notThisCard: return TRANSIT_STATUS_NOT_THIS_CARD
         case .cardRefused: return TRANSIT_STATUS_CARD_REFUSED
         case .communication: return TRANSIT_STATUS_COMMUNICATION
+        case .noAnswer: return TRANSIT_STATUS_NO_ANSWER
         case .malformedResponse: return TRANSIT_STATUS_MALFORMED_RESPONSE
         case .sessionLost: return TRANSIT_STATUS_SESSION_LOST
         case .cancelled: return TRANSIT_STATUS_CANCELLED
@@ -36,6 +39,7 @@ public enum PluginError: Error, Equatable {
         case TRANSIT_STATUS_NOT_THIS_CARD: self = .notThisCard
         case TRANSIT_STATUS_CARD_REFUSED: self = .cardRefused(what)
         case TRANSIT_STATUS_COMMUNICATION: self = .communication(what)
+        case TRANSIT_STATUS_NO_ANSWER: self = .noAnswer("the card did not answer \(what)")
         case TRANSIT_STATUS_MALFORMED_RESPONSE: self = .malformedResponse(what)
         case TRANSIT_STATUS_SESSION_LOST: self = .sessionLost
         case TRANSIT_STATUS_CANCELLED: self = .cancelled
@@ -47,7 +51,7 @@ public enum PluginError: Error, Equatable {
     public var message: String {
         switch self {
         case .notThisCard: return "not this card"
-        case .cardRefused(let s), .communication(let s), .malformedResponse(let s), .internal(let s): return s
+        case .cardRefused(let s), .communication(let s), .noAnswer(let s), .malformedResponse(let s), .internal(let s): return s
         case .sessionLost: return "card removed"
         case .cancelled: return "cancelled"
         }

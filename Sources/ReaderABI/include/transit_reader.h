@@ -42,7 +42,7 @@ typedef int32_t transit_status;
 #define TRANSIT_STATUS_NOT_THIS_CARD 1
 /** The card refused a command the read depends on (ends the read). */
 #define TRANSIT_STATUS_CARD_REFUSED 2
-/** The reader or card did not answer (ends the read). */
+/** The reader or the radio failed, or stopped answering (ends the read). */
 #define TRANSIT_STATUS_COMMUNICATION 3
 /** The card answered something short, long or odd (ends the read). */
 #define TRANSIT_STATUS_MALFORMED_RESPONSE 4
@@ -52,6 +52,14 @@ typedef int32_t transit_status;
 #define TRANSIT_STATUS_CANCELLED 6
 /** A fault inside the plugin or a call the host could not honour (ends the read). */
 #define TRANSIT_STATUS_INTERNAL 7
+/**
+ * From a transceive: the card stayed silent (as a FeliCa card does to a Polling
+ * for a system it lacks, or to an IDm that is not one of its systems'). The
+ * reader itself worked; COMMUNICATION means the reader or the radio failed.
+ * Only silence may lead a plugin to NOT_THIS_CARD. Returned by a plugin's
+ * read, it ends the read as a communication error.
+ */
+#define TRANSIT_STATUS_NO_ANSWER 8
 
 /** Card technology a plugin reads. */
 typedef uint32_t transit_technology;
