@@ -36,6 +36,7 @@ let package = Package(
                 swiftSettings: v5),
         .testTarget(name: "HostTests", dependencies: ["Host", "CardSimulation", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], swiftSettings: v5),
+        .testTarget(name: "CardSimulationTests", dependencies: ["CardSimulation", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PluginTests", dependencies: ["Host", "CardSimulation", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "EndToEndTests", dependencies: ["CardSimulation", "TestSupport"], swiftSettings: v5),
     ] + plugins.map {

@@ -1,10 +1,12 @@
-/// The way a reader carries FeliCa frames inside APDUs.
-public enum FeliCaDialect: String, CaseIterable, Sendable {
-    /// ACR122U (PN532 behind the reader): `FF 00 00 00 Lc D4 40 01 <frame>` → `D5 41 <status> <frame> 90 00`.
+/// The reader dialects the virtual reader speaks, each written from its reader manual or
+/// specification, independently of the host's transport.
+public enum SimulatedDialect: String, CaseIterable, Sendable {
+    /// ACR122U: `FF 00 00 00 Lc D4 40 01 <frame>` (PN532 InDataExchange, target 1) → `D5 41 <status> <frame> 90 00`.
     case pn532
-    /// ACR1252U and later ACS readers: `FF 00 00 00 Lc <frame>` → `<frame> 90 00`.
+    /// ACR1252U direct transmit: `FF 00 00 00 Lc <frame>` → `<frame> 90 00`, or `63 00` when the card is silent.
     case acsDirect = "acs-direct"
-    /// PC/SC 2.02 Part 3 Transparent Exchange: `FF C2 00 01 Lc 95 <len> <frame>` → `C0 03 <status> 97 <len> <frame> 90 00`.
+    /// PC/SC 2.02 Part 3 Transparent Exchange: `FF C2 00 01 Lc <95 transceive object> [Le]` →
+    /// `C0 03 00 90 00 97 <length> <frame> 90 00`, lengths in BER-TLV (81 LL from 128 bytes).
     case part3
 }
 
@@ -15,11 +17,11 @@ public final class VirtualReader {
     private var felica: FeliCaEmulator?
     private var iso: ISO7816Emulator?
     /// The one dialect accepted, or nil for all three.
-    public let dialect: FeliCaDialect?
+    public let dialect: SimulatedDialect?
     /// APDUs answered since the card was put on the reader.
     public private(set) var exchanges = 0
 
-    public init(image: CardImage, dialect: FeliCaDialect? = nil) throws {
+    public init(image: CardImage, dialect: SimulatedDialect? = nil) throws {
         if let f = image.felica { felica = try FeliCaEmulator(f) }
         if let i = image.iso7816 { iso = try ISO7816Emulator(i) }
         guard felica != nil || iso != nil else { throw CardImageError("card image holds no card") }
@@ -54,26 +56,65 @@ public final class VirtualReader {
     }
 
     private func felicaPassThrough(_ card: FeliCaEmulator, _ apdu: [UInt8]) -> [UInt8] {
+        // A reader that does not know a pseudo-APDU answers "function not supported" (ISO 7816-4).
         let unsupported: [UInt8] = [0x6A, 0x81]
-        guard apdu.count >= 6, apdu[0] == 0xFF, Int(apdu[4]) == apdu.count - 5 || Int(apdu[4]) == apdu.count - 6 else { return unsupported }
-        let data = Array(apdu[5 ..< 5 + Int(apdu[4])])
-        let (form, frame): (FeliCaDialect, [UInt8])
-        switch (apdu[1], apdu[2], apdu[3]) {
-        case (0x00, 0x00, 0x00) where data.starts(with: [0xD4, 0x40, 0x01]): (form, frame) = (.pn532, Array(data.dropFirst(3)))
-        case (0x00, 0x00, 0x00) where data.first.map(Int.init) == data.count: (form, frame) = (.acsDirect, data)
-        case (0xC2, 0x00, 0x01) where data.count >= 2 && data[0] == 0x95 && Int(data[1]) <= data.count - 2:
-            (form, frame) = (.part3, Array(data[2 ..< 2 + Int(data[1])]))
-        default: return unsupported
-        }
+        guard let (form, frame) = Self.felicaFrame(in: apdu) else { return unsupported }
         if let dialect, dialect != form { return unsupported }
-        let answer = card.answer(frame)
+        return Self.passThroughAnswer(card.answer(frame), form)
+    }
+
+    /// The reader's answer carrying the card's frame, or saying the card stayed silent (nil).
+    static func passThroughAnswer(_ answer: [UInt8]?, _ form: SimulatedDialect) -> [UInt8] {
         switch form {
-        case .pn532: return answer.map { [0xD5, 0x41, 0x00] + $0 + [0x90, 0x00] } ?? [0xD5, 0x41, 0x01, 0x90, 0x00]
-        case .acsDirect: return answer.map { $0 + [0x90, 0x00] } ?? [0x63, 0x00]
+        case .pn532:
+            // Status 01: "time out, the target has not answered" (PN532 User Manual, 7.1).
+            return answer.map { [0xD5, 0x41, 0x00] + $0 + [0x90, 0x00] } ?? [0xD5, 0x41, 0x01, 0x90, 0x00]
+        case .acsDirect:
+            return answer.map { $0 + [0x90, 0x00] } ?? [0x63, 0x00]
         case .part3:
-            // C0 03 <error object, SW1, SW2>: 00 90 00 success; 01 64 01 no answer from the card (Part 3, table 3.1).
-            guard let answer, answer.count <= 255 else { return [0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00] }
-            return [0xC0, 0x03, 0x00, 0x90, 0x00, 0x97, UInt8(answer.count)] + answer + [0x90, 0x00]
+            // Generic error status C0 03 <object number> SW1 SW2: 00 90 00 success; 01 64 01 the card
+            // did not answer (PC/SC Part 3, generic error status).
+            guard let answer else { return [0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00] }
+            return [0xC0, 0x03, 0x00, 0x90, 0x00, 0x97] + Self.berLength(answer.count) + answer + [0x90, 0x00]
         }
+    }
+
+    /// The dialect and FeliCa frame of a pass-through APDU, or nil when it is none.
+    static func felicaFrame(in apdu: [UInt8]) -> (SimulatedDialect, [UInt8])? {
+        guard apdu.count >= 6, apdu[0] == 0xFF else { return nil }
+        let lc = Int(apdu[4])
+        // Case 3 (no Le) or case 4 (one Le byte after the data).
+        guard apdu.count == 5 + lc || apdu.count == 6 + lc else { return nil }
+        let data = Array(apdu[5 ..< 5 + lc])
+        switch (apdu[1], apdu[2], apdu[3]) {
+        case (0x00, 0x00, 0x00) where data.starts(with: [0xD4, 0x40, 0x01]): return (.pn532, Array(data.dropFirst(3)))
+        case (0x00, 0x00, 0x00) where data.first.map(Int.init) == data.count: return (.acsDirect, data)
+        case (0xC2, 0x00, 0x01): return transceiveObject(data).map { (.part3, $0) }
+        default: return nil
+        }
+    }
+
+    /// The value of the single 95 (transceive) object of a Transparent Exchange's data field.
+    private static func transceiveObject(_ data: [UInt8]) -> [UInt8]? {
+        guard data.count >= 2, data[0] == 0x95 else { return nil }
+        var offset = 2, length = Int(data[1])
+        if data[1] == 0x81 {
+            guard data.count >= 3 else { return nil }
+            offset = 3; length = Int(data[2])
+        } else if data[1] == 0x82 {
+            guard data.count >= 4 else { return nil }
+            offset = 4; length = Int(data[2]) * 256 + Int(data[3])
+        } else if data[1] > 0x7F {
+            return nil
+        }
+        guard data.count == offset + length else { return nil }
+        return Array(data[offset...])
+    }
+
+    /// A BER-TLV length: one byte up to 127, then 81 LL, then 82 LL LL (ISO/IEC 8825-1, 8.1.3).
+    static func berLength(_ n: Int) -> [UInt8] {
+        if n < 128 { return [UInt8(n)] }
+        if n < 256 { return [0x81, UInt8(n)] }
+        return [0x82, UInt8(n / 256), UInt8(n % 256)]
     }
 }

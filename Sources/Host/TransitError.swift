@@ -6,6 +6,9 @@ public struct TransitError: Error, Equatable {
         case noReader, noCard, config, plugin, usage
         /// `transit replay`: the read asked something other than the log holds.
         case replayDiverged
+        /// The card stayed silent while the reader worked; plugins may take it as "not this card".
+        /// Reported to users as `communication`.
+        case noAnswer
 
         /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
         /// 5 card refused, communication or malformed; 6 card removed; 7 replay diverged; 130 cancelled;
@@ -15,7 +18,7 @@ public struct TransitError: Error, Equatable {
             case .usage, .config: return 2
             case .noReader, .noCard: return 3
             case .tagNotSupported: return 4
-            case .cardRefused, .communication, .malformedResponse, .plugin: return 5
+            case .cardRefused, .communication, .noAnswer, .malformedResponse, .plugin: return 5
             case .sessionLost: return 6
             case .replayDiverged: return 7
             case .cancelled: return 130
@@ -26,7 +29,13 @@ public struct TransitError: Error, Equatable {
         var endsEveryRead: Bool { self == .sessionLost || self == .cancelled || self == .replayDiverged }
 
         /// The kind printed in JSON (usage errors are configuration errors to scripts).
-        var reported: String { self == .usage ? Kind.config.rawValue : rawValue }
+        var reported: String {
+            switch self {
+            case .usage: return Kind.config.rawValue
+            case .noAnswer: return Kind.communication.rawValue
+            default: return rawValue
+            }
+        }
     }
 
     public let kind: Kind

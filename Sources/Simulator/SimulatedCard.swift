@@ -4,9 +4,11 @@ import Foundation
 /// Answers vpcd's messages for one card image until vpcd goes away or the card is pulled.
 struct SimulatedCard {
     let image: CardImage
-    let dialect: FeliCaDialect?
+    let dialect: SimulatedDialect?
     let latency: Double
     let removeAfter: Int?
+    /// After this many answers the card never answers again, staying on the reader (a stuck reader).
+    let hangAfter: Int?
     let log: String?
 
     func serve(_ link: VPCDLink) throws {
@@ -29,6 +31,10 @@ struct SimulatedCard {
             }
             if let removeAfter, answered >= removeAfter {
                 link.pullCard()
+                return
+            }
+            if let hangAfter, answered >= hangAfter {
+                while try link.receive() != nil {} // hold the link open, answer nothing, until vpcd goes
                 return
             }
             if latency > 0 { Thread.sleep(forTimeInterval: latency) }

@@ -6,13 +6,14 @@ import Foundation
 enum SimulatorCommand {
     static let usage = """
     transit-sim --card FILE [--port 35963] [--dialect pn532|acs-direct|part3] [--latency-ms N]
-                [--remove-after N] [--log FILE]
+                [--remove-after N] [--hang-after N] [--log FILE]
 
       --card FILE       the card image (docs/card-image.md)
       --port N          vpcd's port on 127.0.0.1 (35963 is the first virtual reader, 35964 the second)
       --dialect D       accept FeliCa frames only in this dialect (default: all three)
       --latency-ms N    wait N ms before each answer, as a card in the field takes time
       --remove-after N  answer N APDUs, then pull the card away (close the link) and exit
+      --hang-after N    answer N APDUs, then never answer again, the card staying on the reader
       --log FILE        append one line per exchange: command and answer in hex
     """
 
@@ -31,14 +32,15 @@ enum SimulatorCommand {
         guard let path = options["card"] else { print(usage); return 2 }
         do {
             let image = try CardImage.load(path)
-            let dialect = try options["dialect"].map { d -> FeliCaDialect in
-                guard let v = FeliCaDialect(rawValue: d) else { throw CardImageError("unknown dialect \(d)") }
+            let dialect = try options["dialect"].map { d -> SimulatedDialect in
+                guard let v = SimulatedDialect(rawValue: d) else { throw CardImageError("unknown dialect \(d)") }
                 return v
             }
             let link = try VPCDLink(port: UInt16(options["port"] ?? "35963") ?? 35963)
             let card = SimulatedCard(image: image, dialect: dialect,
                                      latency: Double(options["latency-ms"] ?? "0").map { $0 / 1000 } ?? 0,
                                      removeAfter: options["remove-after"].flatMap { Int($0) },
+                                     hangAfter: options["hang-after"].flatMap { Int($0) },
                                      log: options["log"])
             try card.serve(link)
             return 0

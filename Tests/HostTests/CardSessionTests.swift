@@ -46,4 +46,42 @@ final class CardSessionTests: XCTestCase {
         session.cancellation.cancel()
         XCTAssertThrowsError(try session.apdu([0x00, 0xA4, 0x00, 0x00])) { XCTAssertEqual(($0 as? TransitError)?.kind, .cancelled) }
     }
+
+    private let felicaATR: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0, 0, 0, 0, 0x42]
+
+    func testARefusedDialectFallsBackToTheNextOnTheSameFrame() throws {
+        // The reader (named like no ACS reader, so Part 3 first) refuses FF C2 with 6D00, then
+        // carries the frame as a PN532 behind an ACR122U would.
+        let channel = ListChannel(atr: felicaATR, answers: [[0x6D, 0x00], [0xD5, 0x41, 0x00, 0x02, 0x0D, 0x90, 0x00], [0xD5, 0x41, 0x01, 0x90, 0x00]])
+        let session = CardSession(channel: channel, dialect: nil)
+        var log = [String]()
+        session.log = { log.append($0) }
+        XCTAssertEqual(try session.felica([0x02, 0x0C]), [0x02, 0x0D])
+        XCTAssertEqual(session.dialect, .pn532)
+        XCTAssertEqual(session.refusedDialects, [.part3])
+        XCTAssertEqual(channel.commands.map { Array($0.prefix(2)) }, [[0xFF, 0xC2], [0xFF, 0x00]])
+        XCTAssertTrue(log.contains { $0.contains("part3") && $0.contains("pn532") }, "\(log)")
+        // Silence afterwards is the card's, not a reason to change dialect.
+        XCTAssertThrowsError(try session.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .noAnswer) }
+        XCTAssertEqual(channel.commands.count, 3)
+    }
+
+    func testAForcedOrConfirmedDialectIsNeverSwitched() throws {
+        let forced = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x6A, 0x81]]), dialect: .part3)
+        XCTAssertThrowsError(try forced.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication) }
+        let confirmed = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x63, 0x00], [0x6A, 0x81]]), dialect: nil,
+                                    firstGuess: .acsDirect)
+        XCTAssertThrowsError(try confirmed.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .noAnswer) }
+        XCTAssertThrowsError(try confirmed.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication) }
+    }
+
+    func testEveryDialectRefusedIsACommunicationError() {
+        let channel = ListChannel(atr: felicaATR, answers: [[0x6A, 0x81], [0x6E, 0x00], [0x6D, 0x00]])
+        let session = CardSession(channel: channel, dialect: nil)
+        XCTAssertThrowsError(try session.felica([0x02, 0x0C])) {
+            XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
+            XCTAssertEqual(($0 as? TransitError)?.kind.exitCode, 5)
+        }
+        XCTAssertEqual(channel.commands.count, 3)
+    }
 }

@@ -42,7 +42,7 @@ public final class Fuzzer {
             let runner = ProbeRunner(plugins: plugins)
             report.reads += 1
             do {
-                _ = try runner.read(CardSession(channel: channel, dialect: FeliCaDialect(rawValue: log.dialect)))
+                _ = try runner.read(CardSession(channel: channel, dialect: nil, firstGuess: log.firstDialect))
                 report.readings += 1
             } catch let e as TransitError {
                 report.errors[e.kind.rawValue, default: 0] += 1

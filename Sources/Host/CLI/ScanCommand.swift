@@ -16,8 +16,10 @@ extension TransitCommand {
         let dialect = try Self.dialect(a.value("dialect"))
         let reader = RecordedRead(plugins: try loadPlugins(a.value("config")), log: verboseLog(a))
         let outcome = try withChannel(a) { channel, cancellation in
-            reader.perform(on: channel, dialect: dialect, cancellation: cancellation)
+            reader.perform(on: channel, dialect: dialect, firstGuess: DialectMemory.shared.dialect(for: channel.readerName),
+                           cancellation: cancellation)
         }
+        DialectMemory.shared.learn(from: outcome.bundle)
         if let logPath { try outcome.bundle.write(to: logPath) }
         return try outcome.result.get()
     }
@@ -37,7 +39,7 @@ extension TransitCommand {
         }
         let plugins = entries.map { PluginLoader.load($0, path: config.resolve($0)) }
         let outcome = RecordedRead(plugins: plugins, log: verboseLog(a))
-            .perform(on: try ReplayChannel(log), dialect: FeliCaDialect(rawValue: log.dialect))
+            .perform(on: try ReplayChannel(log), dialect: nil, firstGuess: log.firstDialect)
         show(try outcome.result.get(), json: a.has("json"))
     }
 

@@ -28,7 +28,10 @@ struct LogBundle: Codable, Equatable {
     var tool: String
     var abiVersion: Int
     var reader: String
+    /// The dialect FeliCa frames travelled in at the end of the read.
     var dialect: String
+    /// Dialects the reader refused the pass-through in, in the order tried (absent when none).
+    var refusedDialects: [String]?
     var atr: String
     /// UID or FeliCa IDm, from the reader's answer to FF CA.
     var uid: String?
@@ -40,6 +43,9 @@ struct LogBundle: Codable, Equatable {
     var outcome: String
     var result: CardReading?
     var error: ErrorBody?
+
+    /// The dialect the read began with: the first refused one, else the one it kept.
+    var firstDialect: FeliCaDialect? { FeliCaDialect(rawValue: refusedDialects?.first ?? dialect) }
 
     func write(to path: String) throws {
         let encoder = JSONEncoder()

@@ -23,6 +23,11 @@ enum StatusTranslation {
         }
         // A transport error the plugin passed on explains itself better than the plugin can.
         if let t = invocation.transportError, status == StatusTranslation.status(for: t) {
+            return .failed(TransitError(t.kind == .noAnswer ? .communication : t.kind, t.message, plugin: name))
+        }
+        // "Not this card" comes only from a card's silence or its answers: after a reader or radio
+        // failure it would hide a broken reader behind "no plugin recognised this card".
+        if let t = invocation.transportError, t.kind != .noAnswer, status == TRANSIT_STATUS_NOT_THIS_CARD {
             return .failed(TransitError(t.kind, t.message, plugin: name))
         }
         let detail = invocation.logLines.last.map { ": \($0)" } ?? ""
@@ -40,6 +45,7 @@ enum StatusTranslation {
         case TRANSIT_STATUS_SESSION_LOST: return fail(.sessionLost, "the card was removed during the read")
         case TRANSIT_STATUS_CANCELLED: return fail(.cancelled, "cancelled")
         case TRANSIT_STATUS_INTERNAL: return fail(.plugin, "plugin \(name) failed\(detail)")
+        case TRANSIT_STATUS_NO_ANSWER: return fail(.communication, "the card did not answer\(detail)")
         default: return fail(.plugin, "plugin \(name) returned unknown status \(status) (a plugin fault)")
         }
     }
@@ -51,6 +57,7 @@ enum StatusTranslation {
         case .cancelled: return TRANSIT_STATUS_CANCELLED
         case .malformedResponse: return TRANSIT_STATUS_MALFORMED_RESPONSE
         case .cardRefused: return TRANSIT_STATUS_CARD_REFUSED
+        case .noAnswer: return TRANSIT_STATUS_NO_ANSWER
         default: return TRANSIT_STATUS_COMMUNICATION
         }
     }

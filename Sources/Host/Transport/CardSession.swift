@@ -1,21 +1,32 @@
 import Foundation
-import CardSimulation
 
 /// The card under the reader as plugins need it: FeliCa frames in the reader's dialect, APDUs
 /// with 61xx / 6Cxx handled, and the facts learned once per card (technology, UID, systems).
 final class CardSession {
     let channel: ReaderChannel
     let technology: CardTechnology
-    let dialect: FeliCaDialect
+    /// The dialect FeliCa frames travel in now: the first guess until the reader refuses it.
+    private(set) var dialect: FeliCaDialect
+    /// Dialects the reader refused the pass-through in, in the order tried.
+    private(set) var refusedDialects = [FeliCaDialect]()
+    /// True once the reader carried a frame (or the card's silence) in `dialect`; it is then kept.
+    private(set) var dialectConfirmed = false
+    private let dialectForced: Bool
     /// Exchanges with the reader so far.
     private(set) var exchanges = 0
     /// Set from a signal handler; the next exchange ends the read as cancelled.
     let cancellation: Cancellation
+    /// Receives the session's own log lines (a dialect refused and the next one tried).
+    var log: (String) -> Void = { _ in }
 
-    init(channel: ReaderChannel, dialect: FeliCaDialect?, cancellation: Cancellation = Cancellation()) {
+    /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before, or one
+    /// told by its name) is tried first and the others follow when the reader refuses it.
+    init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil,
+         cancellation: Cancellation = Cancellation()) {
         self.channel = channel
         technology = CardTechnology(atr: channel.atr)
-        self.dialect = dialect ?? FeliCaFraming.dialect(forReader: channel.readerName)
+        dialect = forced ?? firstGuess ?? FeliCaDialect.guess(forReader: channel.readerName)
+        dialectForced = forced != nil
         self.cancellation = cancellation
     }
 
@@ -41,21 +52,47 @@ final class CardSession {
         return idm
     }
 
-    /// One FeliCa frame through the reader's dialect; a silent card is a communication error.
+    /// One FeliCa frame through the reader's dialect. A silent card is `noAnswer`; a reader that
+    /// refuses every dialect, or fails, is `communication`.
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
-        guard let answer = try FeliCaFraming.unwrap(send(FeliCaFraming.wrap(frame, dialect)), dialect) else {
-            throw TransitError(.communication, "the card did not answer FeliCa command \(HexFormat.string(frame.prefix(2).suffix(1)))")
+        guard let answer = try passThrough(frame) else {
+            throw TransitError(.noAnswer, "the card did not answer FeliCa command \(HexFormat.string(frame.prefix(2).suffix(1)))")
         }
         return answer
+    }
+
+    /// The card's frame, or nil when it stayed silent. Until a dialect has worked, a refusal of the
+    /// pass-through tries the next dialect on the same frame, one exchange each.
+    private func passThrough(_ frame: [UInt8]) throws -> [UInt8]? {
+        while true {
+            guard let apdu = FeliCaFraming.wrap(frame, dialect) else {
+                throw TransitError(.communication, "a FeliCa frame of \(frame.count) bytes does not fit one \(dialect.rawValue) command")
+            }
+            switch try FeliCaFraming.unwrap(send(apdu), dialect) {
+            case .frame(let answer):
+                dialectConfirmed = true
+                return answer
+            case .silent:
+                dialectConfirmed = true
+                return nil
+            case .refused(let why):
+                refusedDialects.append(dialect)
+                let next = FeliCaDialect.allCases.first { !refusedDialects.contains($0) }
+                guard !dialectForced, !dialectConfirmed, let next else {
+                    throw TransitError(.communication, "the reader refused the FeliCa pass-through in \(refusedDialects.map(\.rawValue).joined(separator: ", ")) (\(why))"
+                                       + (dialectForced ? "; try another --dialect" : ""))
+                }
+                log("reader: refused the \(dialect.rawValue) pass-through (\(why)); trying \(next.rawValue)")
+                dialect = next
+            }
+        }
     }
 
     /// Request System Code (command 0C) for the polled IDm: the card's systems in card order,
     /// or nil when the card does not say. A reader that refuses the pass-through ends the read here,
     /// before any plugin could mistake it for "not this card".
     func systemCodes(idm: [UInt8]) throws -> [UInt16]? {
-        guard let answer = try FeliCaFraming.unwrap(send(FeliCaFraming.wrap([UInt8(10), 0x0C] + idm, dialect)), dialect) else {
-            return nil
-        }
+        guard let answer = try passThrough([UInt8(10), 0x0C] + idm) else { return nil }
         guard answer.count >= 11, answer[1] == 0x0D, Array(answer[2 ..< 10]) == idm else { return nil }
         let n = Int(answer[10])
         guard answer.count == 11 + 2 * n else { return nil }

@@ -13,7 +13,7 @@ struct FeliCaDumper {
     func dump() throws -> CardImage {
         let idm = try session.readFeliCaIDm()
         let codes = try session.systemCodes(idm: idm) ?? []
-        var blocksPerRead = 15
+        var blocksPerRead = 12 // common Suica and ICOCA chips take 12 (FeliCa Card User's Manual); 15 never fits a Part 3 answer
         var systems = [CardImage.FeliCaSystemImage]()
         for (index, code) in codes.enumerated() {
             var systemIDm = idm

@@ -1,60 +1,101 @@
-import CardSimulation
-
-/// Wraps a FeliCa frame in the reader's pseudo-APDU and unwraps the answer.
-/// Dialect facts: ACR122U API (PN532 InDataExchange), ACR1252U reference manual (direct transmit),
-/// PC/SC 2.02 Part 3 Transparent Exchange (tags 95 / 97, status object C0).
+/// Wraps a FeliCa frame in the reader's pseudo-APDU and tells what came back: the card's frame, the
+/// card's silence, or the reader refusing the pass-through itself (then another dialect may work).
+/// A reader or radio failure is thrown as `communication`; an answer that does not parse as
+/// `malformedResponse`.
+/// Dialect facts: ACR122U API and NXP PN532 User Manual (InDataExchange, error codes, 7.1); ACR1252U
+/// reference manual (direct transmit); PC/SC 2.02 Part 3, 3.2.2.1 (Transparent Exchange: data objects
+/// 95 transceive, 96 response status, 97 ICC response, C0 generic error status).
 enum FeliCaFraming {
-    /// The dialect a reader speaks, from its name: ACR122 → pn532; other ACS contactless readers →
-    /// acs-direct; everyone else is assumed to follow PC/SC Part 3.
-    static func dialect(forReader name: String) -> FeliCaDialect {
-        let n = name.uppercased()
-        if n.contains("ACR122") { return .pn532 }
-        if n.contains("ACR1252") || n.contains("ACR1255") || n.contains("ACR1281") || n.contains("ACR1552") { return .acsDirect }
-        return .part3
+    enum Outcome: Equatable {
+        /// The card's frame, length byte first.
+        case frame([UInt8])
+        /// The reader worked and the card stayed silent (as to a Polling for a system it lacks).
+        case silent
+        /// The reader refused the pseudo-APDU itself: this is not its dialect. The reason, for the log.
+        case refused(String)
     }
 
-    static func wrap(_ frame: [UInt8], _ dialect: FeliCaDialect) -> [UInt8] {
+    /// The pseudo-APDU; nil when the frame cannot travel in one short APDU in this dialect.
+    static func wrap(_ frame: [UInt8], _ dialect: FeliCaDialect) -> [UInt8]? {
+        let data: [UInt8]
         switch dialect {
-        case .pn532: return [0xFF, 0x00, 0x00, 0x00, UInt8(truncatingIfNeeded: frame.count + 3), 0xD4, 0x40, 0x01] + frame
-        case .acsDirect: return [0xFF, 0x00, 0x00, 0x00, UInt8(truncatingIfNeeded: frame.count)] + frame
-        case .part3: return [0xFF, 0xC2, 0x00, 0x01, UInt8(truncatingIfNeeded: frame.count + 2), 0x95, UInt8(truncatingIfNeeded: frame.count)] + frame
+        case .pn532: data = [0xD4, 0x40, 0x01] + frame
+        case .acsDirect: data = frame
+        case .part3:
+            guard let object = BERTLV.encode(tag: 0x95, frame) else { return nil }
+            data = object
         }
+        guard data.count <= 255 else { return nil }
+        let header: [UInt8] = dialect == .part3 ? [0xFF, 0xC2, 0x00, 0x01] : [0xFF, 0x00, 0x00, 0x00]
+        // Part 3's Transparent Exchange is a case 4 command: Le 00 asks for up to 256 bytes (Part 3, 3.2.2.1).
+        return header + [UInt8(data.count)] + data + (dialect == .part3 ? [0x00] : [])
     }
 
-    /// The card's frame; nil when the card stayed silent (as it does to Polling for a system it lacks).
-    /// Throws communication when the reader refuses the pass-through, malformedResponse when its
-    /// answer does not parse.
-    static func unwrap(_ answer: [UInt8], _ dialect: FeliCaDialect) throws -> [UInt8]? {
+    /// Status words with which readers refuse a pseudo-APDU they do not know (ISO 7816-4, 5.1.3):
+    /// instruction or class not supported, function not supported.
+    static let refusals: Set<[UInt8]> = [[0x6D, 0x00], [0x6E, 0x00], [0x6A, 0x81]]
+
+    static func unwrap(_ answer: [UInt8], _ dialect: FeliCaDialect) throws -> Outcome {
         guard answer.count >= 2 else { throw malformed("reader answer of \(answer.count) bytes") }
         let sw = Array(answer.suffix(2)), body = Array(answer.dropLast(2))
-        if dialect == .acsDirect, sw == [0x63, 0x00] { return nil } // ACS: the card did not answer
+        if refusals.contains(sw) { return .refused("SW \(HexFormat.string(sw))") }
+        // ACS direct transmit: 63 00 is "the operation failed", which these readers answer when the card
+        // stays silent (ACR1252U reference manual, direct transmit).
+        if dialect == .acsDirect, sw == [0x63, 0x00] { return .silent }
         guard sw == [0x90, 0x00] else {
-            throw TransitError(.communication, "the reader refused the FeliCa pass-through (SW \(HexFormat.string(sw))); try another --dialect")
+            throw TransitError(.communication, "the reader failed the FeliCa exchange (SW \(HexFormat.string(sw)))")
         }
         switch dialect {
-        case .pn532:
-            guard body.count >= 3, body[0] == 0xD5, body[1] == 0x41 else { throw malformed("PN532 answer without D5 41") }
-            guard body[2] == 0x00 else { return nil } // 01: timeout, the card did not answer (PN532 error codes)
-            return try frame(Array(body.dropFirst(3)))
-        case .acsDirect:
-            return try frame(body)
-        case .part3:
-            // The answer opens with the generic status object C0 03 (Part 3, 3.2.2.1.8), then data objects.
-            guard body.starts(with: [0xC0, 0x03]) else { throw malformed("Part 3 answer without its C0 status object") }
-            var frameBytes: [UInt8]?
-            var i = 0
-            while i + 1 < body.count {
-                let tag = body[i], length = Int(body[i + 1])
-                guard i + 2 + length <= body.count else { throw malformed("Part 3 TLV overruns the answer") }
-                let value = Array(body[i + 2 ..< i + 2 + length])
-                if tag == 0xC0, value.count == 3, value != [0x00, 0x90, 0x00] { return nil } // e.g. 01 64 01: no answer
-                if tag == 0x97 { frameBytes = value }
-                i += 2 + length
-            }
-            guard i == body.count else { throw malformed("Part 3 answer ends inside a TLV") }
-            guard let frameBytes else { throw malformed("Part 3 answer without a 97 frame") }
-            return try frame(frameBytes)
+        case .pn532: return try pn532(body)
+        case .acsDirect: return .frame(try frame(body))
+        case .part3: return try part3(body)
         }
+    }
+
+    /// `D5 41 <status> <frame>` (InDataExchange) or `D5 43 <status> <frame>` (InCommunicateThru). The
+    /// status's low six bits are the error code (PN532 User Manual, 7.1; bit 6 is MI, bit 7 NAD):
+    /// 00 success, 01 "the target has not answered" (silence), anything else a radio or reader error.
+    private static func pn532(_ body: [UInt8]) throws -> Outcome {
+        guard body.count >= 3, body[0] == 0xD5, body[1] == 0x41 || body[1] == 0x43 else {
+            throw malformed("PN532 answer without D5 41 or D5 43")
+        }
+        switch body[2] & 0x3F {
+        case 0x00: return .frame(try frame(Array(body.dropFirst(3))))
+        case 0x01: return .silent
+        case let code: throw TransitError(.communication, "the reader's PN532 reported error \(HexFormat.string([code])) (\(pn532Errors[code] ?? "see the PN532 user manual, 7.1"))")
+        }
+    }
+
+    /// PN532 error codes (PN532 User Manual UM0701-02, 7.1 "Error handling").
+    static let pn532Errors: [UInt8: String] = [
+        0x02: "CRC error", 0x03: "parity error", 0x04: "erroneous bit count", 0x05: "framing error",
+        0x06: "abnormal bit collision", 0x07: "communication buffer too small", 0x09: "RF buffer overflow",
+        0x0A: "RF field not switched on in time", 0x0B: "RF protocol error", 0x0D: "temperature error",
+        0x0E: "internal buffer overflow", 0x10: "invalid parameter", 0x13: "data format error",
+        0x27: "command not acceptable in the current context", 0x29: "target released by its initiator",
+        0x2B: "the card disappeared",
+    ]
+
+    /// Part 3 answer: the generic error status object `C0 03 <object number> SW1 SW2` (00 90 00: no
+    /// error), then response objects: 96 response status, 97 the card's frame (Part 3, 3.2.2.1.8).
+    private static func part3(_ body: [UInt8]) throws -> Outcome {
+        let objects = try BERTLV.decode(body)
+        guard let status = objects.first(where: { $0.tag == 0xC0 })?.value, status.count == 3 else {
+            throw malformed("Part 3 answer without its C0 status object")
+        }
+        let sw = Array(status.suffix(2))
+        if sw == [0x6A, 0x81] { return .refused("Part 3 status \(HexFormat.string(status)): function not supported") }
+        if sw == [0x64, 0x01] { return .silent } // "no response from the card" (Part 3, generic error status)
+        guard sw == [0x90, 0x00] else {
+            throw TransitError(.communication, "the reader reported Part 3 status \(HexFormat.string(status)) for the FeliCa exchange")
+        }
+        if let flags = objects.first(where: { $0.tag == 0x96 })?.value, flags.contains(where: { $0 != 0 }) {
+            throw TransitError(.communication, "the reader reported a radio error (Part 3 response status \(HexFormat.string(flags)))")
+        }
+        guard let frameBytes = objects.first(where: { $0.tag == 0x97 })?.value else {
+            throw malformed("Part 3 answer without a 97 frame")
+        }
+        return .frame(try frame(frameBytes))
     }
 
     /// A FeliCa frame's first byte is its own length.
