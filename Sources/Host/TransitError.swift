@@ -9,6 +9,8 @@ public struct TransitError: Error, Equatable {
         /// The card stayed silent while the reader worked; plugins may take it as "not this card".
         /// Reported to users as `communication`.
         case noAnswer
+        /// Another PC/SC client reset the card; the read starts again once. Reported as `communication`.
+        case cardReset
 
         /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
         /// 5 card refused, communication or malformed; 6 card removed; 7 replay diverged; 130 cancelled;
@@ -18,7 +20,7 @@ public struct TransitError: Error, Equatable {
             case .usage, .config: return 2
             case .noReader, .noCard: return 3
             case .tagNotSupported: return 4
-            case .cardRefused, .communication, .noAnswer, .malformedResponse, .plugin: return 5
+            case .cardRefused, .communication, .noAnswer, .cardReset, .malformedResponse, .plugin: return 5
             case .sessionLost: return 6
             case .replayDiverged: return 7
             case .cancelled: return 130
@@ -26,13 +28,13 @@ public struct TransitError: Error, Equatable {
         }
 
         /// Kinds that end the read whatever a plugin makes of them: no further plugin runs.
-        var endsEveryRead: Bool { self == .sessionLost || self == .cancelled || self == .replayDiverged }
+        var endsEveryRead: Bool { [.sessionLost, .cancelled, .replayDiverged, .cardReset].contains(self) }
 
         /// The kind printed in JSON (usage errors are configuration errors to scripts).
         var reported: String {
             switch self {
             case .usage: return Kind.config.rawValue
-            case .noAnswer: return Kind.communication.rawValue
+            case .noAnswer, .cardReset: return Kind.communication.rawValue
             default: return rawValue
             }
         }

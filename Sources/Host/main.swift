@@ -1,3 +1,10 @@
 import Foundation
 
-exit(TransitCommand().run(Array(CommandLine.arguments.dropFirst())))
+// A worker that died must not take the host with it through a write to its pipe.
+signal(SIGPIPE, SIG_IGN)
+let code = TransitCommand().run(Array(CommandLine.arguments.dropFirst()))
+fflush(stdout)
+fflush(stderr)
+// A reader call that never returned holds a libpcsclite lock an orderly exit could wait on.
+if Abandonment.happened { _exit(code) }
+exit(code)

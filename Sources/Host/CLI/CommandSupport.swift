@@ -1,42 +1,59 @@
 import CardSimulation
-import CPCSCLite
 import Foundation
 
-/// What the commands share: reaching the card, loading plugins, logging, option values.
+/// What the commands share: reaching the card, the plugin worker, logging, option values.
 extension TransitCommand {
-    /// Runs `body` on the card of `--card` or on the reader's card, with Ctrl-C cancelling it.
-    func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel, Cancellation) throws -> T) throws -> T {
-        let cancellation = Cancellation()
-        if let cardPath = a.value("card") { return try body(try EmulatedChannel(image: try Self.cardImage(cardPath)), cancellation) }
-        let wait = try a.value("wait").map { text -> Double in
-            guard let s = Double(text), s >= 0 else { throw TransitError(.usage, "--wait takes a number of seconds") }
-            return s
-        } ?? 0
+    /// Options every reading command takes besides its own.
+    static let readOptions: Set<String> = ["config", "exchange-timeout", "read-timeout"]
+
+    /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
+    func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
+        if let cardPath = a.value("card") { return try body(try EmulatedChannel(image: try Self.cardImage(cardPath))) }
+        let wait = try Self.seconds(a, "wait") ?? 0
         let context = try PCSCContext()
-        // The handler holds the context's handle, not the context: the signal source frees its handler
-        // later on a Dispatch thread, which must never be where the context is released (that raced
-        // exit and crashed inside libpcsclite). SCardCancel on a released handle only fails.
-        let handle = context.handle
-        let signals = SignalWatch { cancellation.cancel(); SCardCancel(handle) }
-        defer { signals.stop() }
-        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: cancellation)
+        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: Cancellation())
         if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
-        return try body(try context.connect(name), cancellation)
+        return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
     }
 
     func show(_ reading: CardReading, json: Bool) {
-        standardOutput(json ? JSONOutput.encode(reading) : TextOutput.render(reading))
+        finalOutput(json ? JSONOutput.encode(reading) : TextOutput.render(reading))
     }
 
-    func loadPlugins(_ configPath: String?) throws -> [LoadedPlugin] {
-        let loaded = PluginLoader.load(try PluginConfig.load(explicit: configPath))
-        for p in loaded { if case .refused(let why) = p.state { standardError("transit: plugin \(p.name) (\(p.path)) refused: \(why)") } }
-        return loaded
+    /// The worker that runs the conf's plugins for this command's reads.
+    func pluginWorker(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> PluginWorker {
+        let worker = PluginWorker(plugins: try plugins ?? pluginSpecs(a.value("config")), limits: try limits(a))
+        worker.log = verboseLog(a)
+        worker.problem = { [standardError] in standardError("transit: \($0)") }
+        return worker
+    }
+
+    /// The conf's plugins with their resolved library paths, in probe order.
+    func pluginSpecs(_ configPath: String?) throws -> [WorkerMessages.Plugin] {
+        let config = try PluginConfig.load(explicit: configPath)
+        return config.entries.map { WorkerMessages.Plugin($0, path: config.resolve($0)) }
+    }
+
+    func limits(_ a: Arguments) throws -> ReadLimits {
+        var limits = ReadLimits()
+        if let s = try Self.seconds(a, "exchange-timeout", positive: true) { limits.exchangeTimeout = s }
+        if let s = try Self.seconds(a, "read-timeout", positive: true) { limits.readTimeout = s }
+        return limits
     }
 
     func verboseLog(_ a: Arguments) -> (String) -> Void {
         let verbose = a.has("verbose"), err = standardError
         return { line in if verbose { err("transit: \(line)") } }
+    }
+
+    /// A number of seconds given with `--name`.
+    static func seconds(_ a: Arguments, _ name: String, positive: Bool = false) throws -> Double? {
+        try a.value(name).map { text in
+            guard let s = Double(text), s.isFinite, positive ? s > 0 : s >= 0 else {
+                throw TransitError(.usage, "--\(name) takes a number of seconds\(positive ? " above 0" : "")")
+            }
+            return s
+        }
     }
 
     static func dialect(_ name: String?) throws -> FeliCaDialect? {

@@ -4,14 +4,14 @@ import Foundation
 extension TransitCommand {
     /// `transit dump --out FILE`: everything public on the card, as a card image `--card` reads back.
     func dump(_ args: [String]) throws {
-        let a = try Arguments(args, command: "dump", valued: ["reader", "dialect", "config", "wait", "card", "out"],
+        let a = try Arguments(args, command: "dump", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "out"]),
                               flags: ["verbose"])
         guard let out = a.value("out") else { throw TransitError(.usage, "dump needs --out FILE") }
-        let image = try withChannel(a) { channel, cancellation in
-            let session = CardSession(channel: channel, dialect: try Self.dialect(a.value("dialect")), cancellation: cancellation)
+        let worker = try pluginWorker(a)
+        let image = try withChannel(a) { channel in
+            let session = CardSession(channel: channel, dialect: try Self.dialect(a.value("dialect")))
             if session.technology == .felica { return try FeliCaDumper(session: session).dump() }
-            let recorded = RecordedRead(plugins: try loadPlugins(a.value("config")), log: verboseLog(a))
-                .perform(on: channel, dialect: session.dialect, cancellation: cancellation)
+            let recorded = worker.perform(on: channel, dialect: session.dialect, firstGuess: nil)
             if case .failure(let e) = recorded.result, e.kind.endsEveryRead { throw e }
             return ISODumpRecorder.image(from: recorded.bundle)
         }

@@ -4,7 +4,7 @@ import Foundation
 extension TransitCommand {
     /// `transit scan`: the card on a reader (or a card image), printed as text or JSON.
     func scan(_ args: [String]) throws {
-        let a = try Arguments(args, command: "scan", valued: ["reader", "dialect", "config", "wait", "card", "log"],
+        let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "log"]),
                               flags: ["json", "verbose"])
         let reading = try readCard(a, logPath: a.value("log"))
         show(reading, json: a.has("json"))
@@ -14,10 +14,9 @@ extension TransitCommand {
     /// Shared by scan and verify.
     func readCard(_ a: Arguments, logPath: String?) throws -> CardReading {
         let dialect = try Self.dialect(a.value("dialect"))
-        let reader = RecordedRead(plugins: try loadPlugins(a.value("config")), log: verboseLog(a))
-        let outcome = try withChannel(a) { channel, cancellation in
-            reader.perform(on: channel, dialect: dialect, firstGuess: DialectMemory.shared.dialect(for: channel.readerName),
-                           cancellation: cancellation)
+        let worker = try pluginWorker(a)
+        let outcome = try withChannel(a) { channel in
+            worker.perform(on: channel, dialect: dialect, firstGuess: DialectMemory.shared.dialect(for: channel.readerName))
         }
         DialectMemory.shared.learn(from: outcome.bundle)
         if let logPath { try outcome.bundle.write(to: logPath) }
@@ -26,34 +25,32 @@ extension TransitCommand {
 
     /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.
     func replay(_ args: [String]) throws {
-        let a = try Arguments(args, command: "replay", valued: ["config"], flags: ["json", "verbose"])
+        let a = try Arguments(args, command: "replay", valued: Self.readOptions, flags: ["json", "verbose"])
         guard a.operands.count == 1, let path = a.operands.first else { throw TransitError(.usage, "replay takes one log file") }
         let log = try LogBundle.load(path)
         let config = try PluginConfig.load(explicit: a.value("config"))
         // The recorded plugins, in the recorded order (skipped ones too: the skip is part of the read).
-        let entries = try log.plugins.map { p -> PluginConfig.Entry in
+        let plugins = try log.plugins.map { p -> WorkerMessages.Plugin in
             guard let entry = config.entries.first(where: { $0.name == p.name }) else {
                 throw TransitError(.config, "the log's plugin \(p.name) is not in \(config.path)")
             }
-            return entry
+            return WorkerMessages.Plugin(entry, path: config.resolve(entry))
         }
-        let plugins = entries.map { PluginLoader.load($0, path: config.resolve($0)) }
-        let outcome = RecordedRead(plugins: plugins, log: verboseLog(a))
-            .perform(on: try ReplayChannel(log), dialect: nil, firstGuess: log.firstDialect)
+        let outcome = try pluginWorker(a, plugins: plugins).perform(on: try ReplayChannel(log), dialect: nil, firstGuess: log.firstDialect)
         show(try outcome.result.get(), json: a.has("json"))
     }
 
     /// `transit decode FILE…`: each card file read as `--card` would, one JSON line each.
     func decode(_ args: [String]) throws {
-        let a = try Arguments(args, command: "decode", valued: ["config"], flags: [])
+        let a = try Arguments(args, command: "decode", valued: Self.readOptions, flags: [])
         guard !a.operands.isEmpty else { throw TransitError(.usage, "decode takes one or more card files") }
-        let reader = RecordedRead(plugins: try loadPlugins(a.value("config")))
+        let worker = try pluginWorker(a)
         var firstFailure: TransitError?
         for path in a.operands {
             struct Line: Encodable { let file: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
             let result: Result<CardReading, TransitError>
             do {
-                result = reader.perform(on: try EmulatedChannel(image: try Self.cardImage(path)), dialect: nil).result
+                result = worker.perform(on: try EmulatedChannel(image: try Self.cardImage(path)), dialect: nil, firstGuess: nil).result
             } catch let e as TransitError {
                 result = .failure(e)
             }

@@ -4,12 +4,20 @@ import Foundation
 
 /// `transit`: dispatches a command line and turns every failure into one line, a kind and an exit code.
 struct TransitCommand {
-    var standardOutput: (String) -> Void = { print($0) }
-    var standardError: (String) -> Void = { FileHandle.standardError.write(($0 + "\n").data(using: .utf8) ?? Data()) }
+    var standardOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout) }
+    var standardError: (String) -> Void = { Termination.shared.write($0 + "\n", to: stderr) }
+    /// The command's last output: a signal after it begins no longer prints a cancellation.
+    var finalOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout, final: true) }
 
     /// Runs `args` (without the program name) and returns the exit code.
     func run(_ args: [String]) -> Int32 {
+        if args.first == WorkerProcess.command { return WorkerProcess.run() }
         let json = args.contains("--json")
+        // Ctrl-C or SIGTERM in any phase: the cancellation, at once (watch ends quietly instead).
+        Termination.shared.arm {
+            self.report(TransitError(.cancelled, "cancelled"), json: json)
+            return TransitError.Kind.cancelled.exitCode
+        }
         do {
             guard let command = args.first else {
                 standardError(HelpText.main)
@@ -60,27 +68,8 @@ struct TransitCommand {
     }
 
     func report(_ error: TransitError, json: Bool) {
-        if json { standardOutput(JSONOutput.error(error)) }
+        Termination.shared.disarm()
+        if json { finalOutput(JSONOutput.error(error)) }
         standardError("transit: " + (error.plugin.map { "\($0): " } ?? "") + error.message)
-    }
-}
-
-/// Ctrl-C during a wait or a read: cancels instead of killing the process mid-exchange.
-final class SignalWatch {
-    private let source: DispatchSourceSignal
-
-    init(_ handler: @escaping () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue.global())
-        source.setEventHandler {
-            signal(SIGINT, SIG_DFL) // a second Ctrl-C ends the process, even inside a hung driver call
-            handler()
-        }
-        source.resume()
-    }
-
-    func stop() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
     }
 }

@@ -6,7 +6,7 @@ extension TransitCommand {
     /// verified" only when the balance and every listed journey match. Writes the log bundle beside
     /// the reference.
     func verify(_ args: [String]) throws {
-        let a = try Arguments(args, command: "verify", valued: ["reference", "reader", "dialect", "config", "wait", "card", "log"],
+        let a = try Arguments(args, command: "verify", valued: Self.readOptions.union(["reference", "reader", "dialect", "wait", "card", "log"]),
                               flags: ["json", "verbose"])
         guard let refPath = a.value("reference") else { throw TransitError(.usage, "verify needs --reference FILE") }
         let reference = try Reference.load(refPath)
@@ -14,6 +14,7 @@ extension TransitCommand {
         let reading = try readCard(a, logPath: logPath)
         let mismatches = reference.mismatches(reading)
         let status = mismatches.isEmpty ? "fully verified" : "read"
+        Termination.shared.disarm()
         if a.has("json") {
             struct Report: Encodable { let status: String; let mismatches: [String]; let log: String; let card: CardReading }
             standardOutput(JSONOutput.encode(Report(status: status, mismatches: mismatches, log: logPath, card: reading)))

@@ -2,31 +2,36 @@ import Foundation
 
 extension TransitCommand {
     /// `transit watch`: waits for cards on every reader (or the named ones), reads each tap once and
-    /// prints one line (or one JSON line) per card, until Ctrl-C. Readers come and go; a pcscd
-    /// restart is waited out.
+    /// prints one line (or one JSON line) per card, until Ctrl-C. Each reader is served on its own:
+    /// a slow or stuck reader never delays a tap on another. Readers come and go; a pcscd restart is
+    /// waited out.
     func watch(_ args: [String]) throws {
-        let a = try Arguments(args, command: "watch", valued: ["reader", "dialect", "config"], flags: ["json", "verbose"])
+        let a = try Arguments(args, command: "watch", valued: Self.readOptions.union(["reader", "dialect"]), flags: ["json", "verbose"])
         let dialect = try Self.dialect(a.value("dialect"))
-        let reader = RecordedRead(plugins: try loadPlugins(a.value("config")), log: verboseLog(a))
-        let filters = a.allValues["reader"] ?? []
-        let cancellation = Cancellation()
-        var watcher = ReaderWatcher(filters: filters)
-        let signals = SignalWatch { cancellation.cancel() }
-        defer { signals.stop() }
-        while !cancellation.isCancelled {
-            for tap in watcher.nextTaps(cancellation: cancellation, onProblem: { standardError("transit: \($0)") }) {
-                let result: Result<CardReading, TransitError>
-                do {
-                    let card = try tap.context.connect(tap.reader)
-                    result = reader.perform(on: card, dialect: dialect, cancellation: cancellation).result
-                } catch let e as TransitError {
-                    result = .failure(e)
-                } catch {
-                    result = .failure(TransitError(.communication, "\(error)"))
+        let specs = try pluginSpecs(a.value("config"))
+        let limits = try limits(a)
+        _ = try pluginWorker(a, plugins: specs) // options checked before the first tap
+        Termination.shared.arm { 0 } // Ctrl-C ends a watch quietly, with success
+        var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
+        var lanes = [String: ReaderLane]()
+        while true {
+            for tap in watcher.nextTaps(cancellation: Cancellation(), onProblem: { standardError("transit: \($0)") }) {
+                let lane = try lanes[tap.reader] ?? ReaderLane(reader: tap.reader, worker: pluginWorker(a, plugins: specs))
+                lanes[tap.reader] = lane
+                lane.read { worker in
+                    let result: Result<CardReading, TransitError>
+                    do {
+                        let card = try PCSCContext().connect(tap.reader, exchangeTimeout: limits.exchangeTimeout)
+                        let outcome = worker.perform(on: card, dialect: dialect, firstGuess: DialectMemory.shared.dialect(for: tap.reader))
+                        DialectMemory.shared.learn(from: outcome.bundle)
+                        result = outcome.result
+                    } catch let e as TransitError {
+                        result = .failure(e)
+                    } catch {
+                        result = .failure(TransitError(.communication, "\(error)"))
+                    }
+                    standardOutput(Self.watchLine(tap.reader, result, json: a.has("json")))
                 }
-                if case .failure(let e) = result, e.kind == .cancelled { return }
-                standardOutput(Self.watchLine(tap.reader, result, json: a.has("json")))
-                fflush(stdout)
             }
         }
     }
@@ -40,6 +45,35 @@ extension TransitCommand {
         case .failure(let e):
             if json { return JSONOutput.encode(Line(reader: reader, card: nil, error: .init(e))) }
             return "\(reader): \(e.kind.reported): \(e.message)"
+        }
+    }
+}
+
+/// One reader of a watch: its reads run one at a time on its own thread with its own plugin worker.
+/// A tap that comes while the reader is still busy with the last one is left out.
+final class ReaderLane: @unchecked Sendable {
+    let reader: String
+    private let worker: PluginWorker
+    private let queue: DispatchQueue
+    private let lock = NSLock()
+    private var busy = false
+
+    init(reader: String, worker: PluginWorker) {
+        self.reader = reader
+        self.worker = worker
+        queue = DispatchQueue(label: "transit.watch.\(reader)")
+    }
+
+    func read(_ body: @escaping (PluginWorker) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !busy else { return }
+        busy = true
+        queue.async { [self] in
+            body(worker)
+            lock.lock()
+            busy = false
+            lock.unlock()
         }
     }
 }

@@ -7,6 +7,8 @@ struct ProbeRunner {
     var budget = ReadBudget()
     /// Receives each plugin's outcome: read, notThisCard, skipped, or the error kind.
     var outcome: (_ plugin: String, _ outcome: String) -> Void = { _, _ in }
+    /// Told the name of each plugin before its read runs.
+    var willRun: (String) -> Void = { _ in }
 
     /// The reading and the plugin that made it.
     func read(_ session: CardSession) throws -> (reading: CardReading, plugin: String) {
@@ -29,6 +31,7 @@ struct ProbeRunner {
                 continue
             }
             tried.append(plugin.name)
+            willRun(plugin.name)
             let invocation = PluginInvocation(plugin: plugin, session: session, budget: budget, log: log)
             let status = invocation.run(uid: uid, systemCodes: systems)
             switch StatusTranslation.outcome(of: status, invocation) {

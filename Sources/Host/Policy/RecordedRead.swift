@@ -4,6 +4,8 @@ import ReaderABI
 struct RecordedRead {
     let plugins: [LoadedPlugin]
     var log: (String) -> Void = { _ in }
+    /// Limits of each plugin's read.
+    var budget = ReadBudget()
 
     /// The reading (or the error that ended the read) and the bundle that records it.
     /// `dialect` forces one; otherwise `firstGuess` (or the reader name's) is tried first.
@@ -11,7 +13,7 @@ struct RecordedRead {
                  cancellation: Cancellation = Cancellation()) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         let recorder = RecordingChannel(channel)
         var outcomes = [LogBundle.PluginOutcome]()
-        var runner = ProbeRunner(plugins: plugins, log: log)
+        var runner = ProbeRunner(plugins: plugins, log: log, budget: budget)
         runner.outcome = { outcomes.append(.init(name: $0, outcome: $1)) }
         let session = CardSession(channel: recorder, dialect: dialect, firstGuess: firstGuess, cancellation: cancellation)
         session.log = log
@@ -23,17 +25,25 @@ struct RecordedRead {
         } catch {
             result = .failure(TransitError(.communication, "\(error)"))
         }
-        var bundle = LogBundle(tool: HelpText.version, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName,
-                               dialect: session.dialect.rawValue,
-                               refusedDialects: session.refusedDialects.isEmpty ? nil : session.refusedDialects.map(\.rawValue), atr: HexFormat.string(channel.atr), uid: recorder.uid,
-                               initialAID: recorder.initialAID, plugins: outcomes, exchanges: recorder.exchanges,
-                               outcome: "read", result: nil, error: nil)
-        switch result {
-        case .success(let r): bundle.result = r
-        case .failure(let e):
-            bundle.outcome = e.kind.reported
-            bundle.error = .init(e)
-        }
+        let bundle = LogBundle(read: result, channel: channel, recorder: recorder, dialect: session.dialect.rawValue,
+                               refusedDialects: session.refusedDialects.map(\.rawValue), plugins: outcomes)
         return (result, bundle)
+    }
+}
+
+extension LogBundle {
+    /// The bundle of a read that ended with `read`, its exchanges as `recorder` kept them.
+    init(read: Result<CardReading, TransitError>, channel: ReaderChannel, recorder: RecordingChannel, dialect: String,
+         refusedDialects: [String], plugins: [PluginOutcome]) {
+        self.init(tool: HelpText.version, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName, dialect: dialect,
+                  refusedDialects: refusedDialects.isEmpty ? nil : refusedDialects, atr: HexFormat.string(channel.atr),
+                  uid: recorder.uid, initialAID: recorder.initialAID, plugins: plugins, exchanges: recorder.exchanges,
+                  outcome: "read", result: nil, error: nil)
+        switch read {
+        case .success(let r): result = r
+        case .failure(let e):
+            outcome = e.kind.reported
+            error = .init(e)
+        }
     }
 }

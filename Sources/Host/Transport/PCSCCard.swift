@@ -1,35 +1,106 @@
 import CPCSCLite
+import Foundation
 
-/// A card connected through pcscd.
+/// A card connected through pcscd, held in a PC/SC transaction for the whole read so that no other
+/// client's commands interleave with ours. Every call has a deadline: a reader that stops answering
+/// ends the read with `communication` instead of freezing it.
 final class PCSCCard: ReaderChannel {
     private let handle: SCARDHANDLE
     private var pci: SCARD_IO_REQUEST
     let readerName: String
-    let atr: [UInt8]
-    private var buffer = [UInt8](repeating: 0, count: 65_538)
-
+    /// The ATR of the connected card, from `SCardStatus` on this handle.
+    private(set) var atr: [UInt8] = []
+    /// Seconds one exchange may take.
+    let exchangeTimeout: Double
+    /// Set when a call did not return in time: the handle is never used or released again.
+    private(set) var abandoned = false
+    private var inTransaction = false
     /// Asked whether the card is still there when an exchange fails.
     private let context: PCSCContext
 
-    init(context: PCSCContext, handle: SCARDHANDLE, protocol proto: DWORD, readerName: String, atr: [UInt8]) {
+    /// Connects to the card on `reader`, takes the transaction and reads the ATR.
+    init(context: PCSCContext, reader: String, exchangeTimeout: Double) throws {
         self.context = context
-        self.handle = handle
+        readerName = reader
+        self.exchangeTimeout = exchangeTimeout
+        let ctx = context.handle
+        let connected: (LONG, SCARDHANDLE, DWORD)? = BlockingCall.run(within: exchangeTimeout) {
+            var card: SCARDHANDLE = 0, proto: DWORD = 0
+            let rv = SCardConnect(ctx, reader, PCSC.shareShared, PCSC.protocolT0 | PCSC.protocolT1, &card, &proto)
+            return (rv, card, proto)
+        }
+        guard let (rv, card, proto) = connected else {
+            context.abandon()
+            throw Self.stopped(reader, exchangeTimeout)
+        }
+        guard PCSCStatus(rv) == .success else {
+            if PCSCStatus(rv).meansCardGone || PCSCStatus(rv) == .unresponsiveCard {
+                throw TransitError(.noCard, "no card on \(reader)")
+            }
+            throw PCSCStatus(rv).error("connecting to the card")
+        }
+        handle = card
         pci = SCARD_IO_REQUEST(dwProtocol: UInt(proto), cbPciLength: UInt(MemoryLayout<SCARD_IO_REQUEST>.size))
-        self.readerName = readerName
-        self.atr = atr
+        try beginTransaction()
+        atr = try status()
     }
 
-    deinit { SCardDisconnect(handle, PCSC.leaveCard) }
+    deinit {
+        guard !abandoned else { return }
+        if inTransaction { SCardEndTransaction(handle, PCSC.leaveCard) }
+        SCardDisconnect(handle, PCSC.leaveCard)
+    }
+
+    /// Takes the card for this client; a card another client reset is reconnected first (pcsc-lite
+    /// answers SCARD_W_RESET_CARD until the handle reconnects).
+    private func beginTransaction() throws {
+        for attempt in 0 ..< 2 {
+            let rv = try call("taking the card") { [handle] in SCardBeginTransaction(handle) }
+            if rv == .success { inTransaction = true; return }
+            guard rv == .resetCard, attempt == 0 else { throw rv.error("taking the card") }
+            try reconnect()
+        }
+    }
+
+    /// Re-establishes the handle after another client reset the card (the card stays powered).
+    private func reconnect() throws {
+        var proto: DWORD = 0
+        let rv = try call("reconnecting to the card") { [handle] in
+            SCardReconnect(handle, PCSC.shareShared, PCSC.protocolT0 | PCSC.protocolT1, PCSC.leaveCard, &proto)
+        }
+        guard rv == .success else { throw rv.error("reconnecting to the card") }
+        pci.dwProtocol = UInt(proto)
+    }
+
+    /// The ATR of the card on this handle.
+    private func status() throws -> [UInt8] {
+        let answer: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout) { [handle] in
+            var atr = [UInt8](repeating: 0, count: 33)
+            var atrLength = DWORD(atr.count), state: DWORD = 0, proto: DWORD = 0, nameLength: DWORD = 0
+            let rv = SCardStatus(handle, nil, &nameLength, &state, &proto, &atr, &atrLength)
+            return (PCSCStatus(rv), Array(atr.prefix(Int(min(atrLength, 33)))))
+        }
+        guard let (rv, atr) = answer else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
+        guard rv == .success else { throw rv.error("reading the card's status") }
+        return atr
+    }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
-        var length = DWORD(buffer.count)
-        let rv = apdu.withUnsafeBufferPointer { cmd in
-            buffer.withUnsafeMutableBufferPointer { out in
-                SCardTransmit(handle, &pci, cmd.baseAddress, DWORD(cmd.count), nil, out.baseAddress, &length)
-            }
+        guard !abandoned else { throw Self.stopped(readerName, exchangeTimeout) }
+        let exchange: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout) { [handle, pci] in
+            var pci = pci
+            var buffer = [UInt8](repeating: 0, count: 65_538)
+            var length = DWORD(buffer.count)
+            let rv = SCardTransmit(handle, &pci, apdu, DWORD(apdu.count), nil, &buffer, &length)
+            return (PCSCStatus(rv), Array(buffer.prefix(Int(min(length, DWORD(buffer.count))))))
         }
-        let status = PCSCStatus(rv)
-        let answer = Array(buffer[0 ..< Int(min(length, DWORD(buffer.count)))])
+        guard let (status, answer) = exchange else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
+        if status == .resetCard {
+            // Another client reset the card between our exchanges: reconnect, and let the read start again.
+            try reconnect()
+            try beginTransaction()
+            throw TransitError(.cardReset, "another application reset the card during the read")
+        }
         // A card leaving mid-exchange shows first as a failed or empty answer, and only a moment later
         // (at pcscd's next presence poll) as a removed card: ask before calling it a communication error.
         if status.meansCardGone || ((status != .success || answer.count < 2) && context.cardLeft(readerName)) {
@@ -38,4 +109,21 @@ final class PCSCCard: ReaderChannel {
         guard status == .success else { throw status.error("sending a command") }
         return answer
     }
+
+    /// Runs a call that returns a status within the exchange deadline.
+    private func call(_ what: String, _ body: @escaping () -> LONG) throws -> PCSCStatus {
+        guard let rv = BlockingCall.run(within: exchangeTimeout, body) else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
+        return PCSCStatus(rv)
+    }
+
+    private func abandon() {
+        abandoned = true
+        context.abandon()
+    }
+
+    static func stopped(_ reader: String, _ seconds: Double) -> TransitError {
+        TransitError(.communication, "the reader stopped answering (\(reader), nothing within \(Self.seconds(seconds)))")
+    }
+
+    static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
 }

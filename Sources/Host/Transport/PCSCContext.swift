@@ -4,13 +4,22 @@ import Foundation
 /// A connection to pcscd: lists readers and waits for a card.
 final class PCSCContext {
     private(set) var handle: SCARDCONTEXT = 0
+    /// Set when a call on this context never returned: the context is then never used or released
+    /// again (libpcsclite holds its lock for the blocked call).
+    private(set) var abandoned = false
 
     init() throws {
         let rv = SCardEstablishContext(PCSC.scopeSystem, nil, nil, &handle)
         guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("connecting to pcscd") }
     }
 
-    deinit { SCardReleaseContext(handle) }
+    deinit { if !abandoned { SCardReleaseContext(handle) } }
+
+    /// Gives the context up after a call on it did not return in time.
+    func abandon() {
+        abandoned = true
+        Abandonment.mark()
+    }
 
     /// The readers pcscd knows, in its order.
     func readers() throws -> [String] {
@@ -85,23 +94,14 @@ final class PCSCContext {
         _ = withReaderStates(watched) { SCardGetStatusChange(handle, timeoutMs, &$0, DWORD($0.count)) }
     }
 
-    /// Connects to the card on `reader`.
-    func connect(_ reader: String) throws -> PCSCCard {
-        var card: SCARDHANDLE = 0
-        var proto: DWORD = 0
-        let rv = SCardConnect(handle, reader, PCSC.shareShared, PCSC.protocolT0 | PCSC.protocolT1, &card, &proto)
-        guard PCSCStatus(rv) == .success else {
-            if PCSCStatus(rv).meansCardGone || PCSCStatus(rv) == .unresponsiveCard {
-                throw TransitError(.noCard, "no card on \(reader)")
-            }
-            throw PCSCStatus(rv).error("connecting to the card")
-        }
-        let atr = try states([reader]).first?.atr ?? []
-        return PCSCCard(context: self, handle: card, protocol: proto, readerName: reader, atr: atr)
+    /// Connects to the card on `reader`; every call on it has `exchangeTimeout` seconds.
+    func connect(_ reader: String, exchangeTimeout: Double) throws -> PCSCCard {
+        try PCSCCard(context: self, reader: reader, exchangeTimeout: exchangeTimeout)
     }
 
     /// True when the card on `reader` is gone, or goes within `graceMs` (pcscd polls presence).
     func cardLeft(_ reader: String, graceMs: DWORD = 1500) -> Bool {
+        guard !abandoned else { return false }
         guard let now = try? states([reader]).first else { return true }
         guard now.present else { return true }
         var gone = false

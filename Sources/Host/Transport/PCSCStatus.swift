@@ -24,14 +24,16 @@ struct PCSCStatus: Equatable {
 
     var hex: String { "0x" + String(code, radix: 16, uppercase: true) }
 
-    /// True when the card has left the reader (or the reader with it).
+    /// True when the card has left the reader (or the reader with it). A reset by another client
+    /// (resetCard) is not: the card is still there and the handle reconnects.
     var meansCardGone: Bool {
-        [.removedCard, .noSmartcard, .readerUnavailable, .resetCard, .unpoweredCard].contains(self)
+        [.removedCard, .noSmartcard, .readerUnavailable, .unpoweredCard].contains(self)
     }
 
     /// The error of a failed call during a read.
     func error(_ what: String) -> TransitError {
         if meansCardGone { return TransitError(.sessionLost, "the card was removed during the read") }
+        if self == .resetCard { return TransitError(.cardReset, "another application reset the card during the read") }
         switch self {
         case .cancelled: return TransitError(.cancelled, "cancelled")
         case .noService: return TransitError(.noReader, "pcscd is not running (start it: pcscd, or systemctl start pcscd)")

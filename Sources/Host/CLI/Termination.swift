@@ -1,0 +1,56 @@
+import Dispatch
+import Foundation
+
+/// Ctrl-C and SIGTERM end the command at once, in any phase — even while a reader call that never
+/// returns holds the main thread: the plugin workers are killed, the command's cancellation report
+/// is printed (unless its final output already began) and the process ends. Output goes through
+/// here, one whole line at a time, so the report never interleaves with a line.
+final class Termination: @unchecked Sendable {
+    static let shared = Termination()
+
+    private let lock = NSRecursiveLock()
+    private var workers = Set<pid_t>()
+    /// Prints what a signal means for the running command and returns its exit code; nil once the
+    /// command's final output has begun.
+    private var onSignal: (() -> Int32)?
+    private var sources = [DispatchSourceSignal]()
+
+    /// Catches SIGINT and SIGTERM from now on; `report` prints the command's cancellation.
+    func arm(_ report: @escaping () -> Int32) {
+        lock.lock(); defer { lock.unlock() }
+        onSignal = report
+        guard sources.isEmpty else { return }
+        for s in [SIGINT, SIGTERM] {
+            signal(s, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
+            source.setEventHandler { [unowned self] in self.terminate() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Writes `text` whole; `final` marks the command's last output, after which a signal no longer
+    /// prints a cancellation (the process is about to end with this output's code).
+    func write(_ text: String, to stream: UnsafeMutablePointer<FILE>, final: Bool = false) {
+        lock.lock(); defer { lock.unlock() }
+        if final { onSignal = nil }
+        fputs(text, stream)
+        fflush(stream)
+    }
+
+    /// The command's final output begins: a signal from now on leaves it to end the process.
+    func disarm() { lock.lock(); onSignal = nil; lock.unlock() }
+
+    func track(_ pid: pid_t) { lock.lock(); workers.insert(pid); lock.unlock() }
+    func forget(_ pid: pid_t) { lock.lock(); workers.remove(pid); lock.unlock() }
+
+    private func terminate() {
+        lock.lock()
+        for pid in workers { kill(pid, SIGKILL) }
+        guard let onSignal else { lock.unlock(); return }
+        let code = onSignal()
+        fflush(stdout)
+        fflush(stderr)
+        _exit(code)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Runs reads in a supervised worker process (`transit __plugin-worker`): the plugins run there, the
+/// card stays here. The host serves the worker's exchanges from the channel, records them for the log
+/// bundle, and ends the worker at the read's deadline; a plugin that crashes, exits, spins or prints
+/// ends as a `plugin` fault naming it while the host carries on. One worker serves many reads; a
+/// worker that was ended is replaced at the next read.
+final class PluginWorker {
+    let plugins: [WorkerMessages.Plugin]
+    let limits: ReadLimits
+    /// Plugin and policy log lines (stderr with --verbose).
+    var log: (String) -> Void = { _ in }
+    /// Problems the user must hear of whatever the read gives (a plugin refused at load).
+    var problem: (String) -> Void = { _ in }
+    private var child: (pid: pid_t, link: WorkerLink)?
+    /// The plugins loaded in this process instead, when the worker is turned off (benchmarks only).
+    private lazy var inProcessPlugins = plugins.map { PluginLoader.load($0.entry, path: $0.library) }
+
+    /// `TRANSIT_PLUGIN_WORKER=0` runs plugins inside the host: only for measuring what the worker costs.
+    static var enabled: Bool { ProcessInfo.processInfo.environment["TRANSIT_PLUGIN_WORKER"] != "0" }
+
+    init(plugins: [WorkerMessages.Plugin], limits: ReadLimits) {
+        self.plugins = plugins; self.limits = limits
+    }
+
+    deinit { stop() }
+
+    /// Reads the card on `channel`; `dialect` forces one, else `firstGuess` is tried first.
+    func perform(on channel: ReaderChannel, dialect: FeliCaDialect?, firstGuess: FeliCaDialect?) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
+        guard Self.enabled else {
+            for p in inProcessPlugins { if case .refused(let why) = p.state { problem("plugin \(p.name) (\(p.path)) refused: \(why)") } }
+            var read = RecordedRead(plugins: inProcessPlugins, log: log)
+            read.budget = ReadBudget(maxExchanges: limits.maxExchanges, maxSeconds: limits.readTimeout)
+            return read.perform(on: channel, dialect: dialect, firstGuess: firstGuess)
+        }
+        let recorder = RecordingChannel(channel)
+        var outcomes = [LogBundle.PluginOutcome]()
+        var final: (result: Result<CardReading, TransitError>, dialect: String, refused: [String])?
+        var running: String?
+        let deadline = Date().addingTimeInterval(limits.readTimeout)
+        let start = WorkerMessages.Start(plugins: plugins, reader: channel.readerName, atr: channel.atr,
+                                         forcedDialect: dialect?.rawValue, firstGuess: firstGuess?.rawValue,
+                                         maxExchanges: limits.maxExchanges, maxSeconds: limits.readTimeout)
+        let guessed = (dialect ?? firstGuess ?? FeliCaDialect.guess(forReader: channel.readerName)).rawValue
+        func fail(_ e: TransitError) { final = (.failure(e), guessed, []) }
+        do {
+            let link = try worker()
+            guard link.send(.start, json: start) else { throw TransitError(.plugin, "the plugin worker did not take the read") }
+            serving: while final == nil {
+                switch link.receive(until: deadline) {
+                case .timedOut:
+                    stop()
+                    fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker")
+                                      + " did not finish the read within its deadline of \(PCSCCard.seconds(limits.readTimeout)); it was stopped",
+                                      plugin: running))
+                case .closed:
+                    fail(died(running))
+                case .message(let kind, let payload):
+                    switch kind {
+                    case .transmit:
+                        do {
+                            link.send(.answer, try recorder.transmit(payload))
+                        } catch let e as TransitError {
+                            link.send(.failure, json: WorkerMessages.Failure(e))
+                        } catch {
+                            link.send(.failure, json: WorkerMessages.Failure(TransitError(.communication, "\(error)")))
+                        }
+                    case .log: log(String(decoding: payload, as: UTF8.self))
+                    case .plugin: running = payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self)
+                    case .outcome: WorkerMessages.decode(LogBundle.PluginOutcome.self, payload).map { outcomes.append($0) }
+                    case .refused: problem(String(decoding: payload, as: UTF8.self))
+                    case .done:
+                        guard let done = WorkerMessages.decode(WorkerMessages.Done.self, payload),
+                              let result: Result<CardReading, TransitError> = done.reading.map({ .success($0) }) ?? done.failure.map({ .failure($0.error) })
+                        else { stop(); fail(TransitError(.plugin, "the plugin worker's answer did not parse")); break serving }
+                        final = (result, done.dialect, done.refusedDialects)
+                    default:
+                        stop()
+                        fail(TransitError(.plugin, "the plugin worker sent an unexpected message"))
+                    }
+                }
+            }
+        } catch let e as TransitError {
+            fail(e)
+        } catch {
+            fail(TransitError(.plugin, "\(error)"))
+        }
+        let outcome = final ?? (.failure(TransitError(.plugin, "the plugin worker ended the read without a result")), guessed, [])
+        if case .failure(let e) = outcome.result, let name = e.plugin, e.kind == .plugin, !outcomes.contains(where: { $0.name == name }) {
+            outcomes.append(.init(name: name, outcome: e.kind.reported))
+        }
+        let bundle = LogBundle(read: outcome.result, channel: channel, recorder: recorder, dialect: outcome.dialect,
+                               refusedDialects: outcome.refused, plugins: outcomes)
+        return (outcome.result, bundle)
+    }
+
+    /// The running worker, started when there is none.
+    private func worker() throws -> WorkerLink {
+        if let child { return child.link }
+        let spawned = try WorkerSpawn.start()
+        child = spawned
+        return spawned.link
+    }
+
+    /// The plugin fault for a worker that ended by itself; `running` is the plugin whose code ran.
+    private func died(_ running: String?) -> TransitError {
+        let status = reap()
+        let who = running.map { "plugin \($0)" } ?? "the plugin worker"
+        switch status {
+        case .signal(let s) where s == SIGINT || s == SIGTERM:
+            return TransitError(.cancelled, "cancelled")
+        case .signal(let s):
+            let name = strsignal(s).map { String(cString: $0) } ?? "signal \(s)"
+            return TransitError(.plugin, "\(who) crashed (\(name), signal \(s)); the host carried on", plugin: running)
+        case .exit(let code):
+            return TransitError(.plugin, "\(who) ended its process (exit \(code)); the host carried on", plugin: running)
+        }
+    }
+
+    /// Ends the worker (a no-op when there is none).
+    func stop() {
+        guard child != nil else { return }
+        if let pid = child?.pid { kill(pid, SIGKILL) }
+        _ = reap()
+    }
+
+    private enum Ending { case exit(Int32), signal(Int32) }
+
+    private func reap() -> Ending {
+        guard let (pid, link) = child else { return .exit(0) }
+        child = nil
+        link.close()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        Termination.shared.forget(pid)
+        // wait(2) status: low seven bits the terminating signal, else the exit code in bits 8–15.
+        return status & 0x7F == 0 ? .exit(status >> 8 & 0xFF) : .signal(status & 0x7F)
+    }
+}
+
+/// How long a read may take, and how many exchanges its plugins may ask.
+struct ReadLimits {
+    /// Seconds one exchange with the reader may take.
+    var exchangeTimeout: Double = 5
+    /// Seconds the whole read may take, all plugins together.
+    var readTimeout: Double = 20
+    /// Exchanges one plugin may ask.
+    var maxExchanges = 1000
+}

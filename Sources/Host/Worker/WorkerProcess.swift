@@ -1,0 +1,65 @@
+import Foundation
+
+/// `transit __plugin-worker`: the process in which plugins run. It loads the plugins the host names,
+/// runs each read's probe and talks to the card only through the host, over fds 3 (in) and 4 (out).
+/// Whatever a plugin does — trap, abort, exit, spin, print — happens here, never in the host.
+enum WorkerProcess {
+    static let command = "__plugin-worker"
+    static let inputFD: Int32 = 3, outputFD: Int32 = 4
+
+    static func run() -> Int32 {
+        let link = WorkerLink(input: inputFD, output: outputFD)
+        followParent()
+        var loaded: (specs: [WorkerMessages.Plugin], plugins: [LoadedPlugin])?
+        while case .message(let kind, let payload) = link.receive() {
+            guard kind == .start, let start = WorkerMessages.decode(WorkerMessages.Start.self, payload) else { return 2 }
+            if loaded?.specs != start.plugins {
+                loaded = (start.plugins, start.plugins.map { spec in load(spec, link) })
+                link.send(.plugin)
+            }
+            link.send(.done, json: read(start, plugins: loaded?.plugins ?? [], link))
+        }
+        return 0
+    }
+
+    private static func load(_ spec: WorkerMessages.Plugin, _ link: WorkerLink) -> LoadedPlugin {
+        link.send(.plugin, Array(spec.name.utf8)) // loading runs the library's initialisers
+        let plugin = PluginLoader.load(spec.entry, path: spec.library)
+        if case .refused(let why) = plugin.state {
+            link.send(.refused, Array("plugin \(spec.name) (\(spec.library)) refused: \(why)".utf8))
+        }
+        return plugin
+    }
+
+    private static func read(_ start: WorkerMessages.Start, plugins: [LoadedPlugin], _ link: WorkerLink) -> WorkerMessages.Done {
+        let log: (String) -> Void = { link.send(.log, Array($0.utf8)) }
+        var runner = ProbeRunner(plugins: plugins, log: log)
+        runner.budget = ReadBudget(maxExchanges: start.maxExchanges, maxSeconds: start.maxSeconds)
+        runner.outcome = { link.send(.outcome, json: LogBundle.PluginOutcome(name: $0, outcome: $1)) }
+        runner.willRun = { link.send(.plugin, Array($0.utf8)) }
+        let session = CardSession(channel: RemoteChannel(link: link, readerName: start.reader, atr: start.atr),
+                                  dialect: start.forcedDialect.flatMap(FeliCaDialect.init(rawValue:)),
+                                  firstGuess: start.firstGuess.flatMap(FeliCaDialect.init(rawValue:)))
+        session.log = log
+        var reading: CardReading?, failure: WorkerMessages.Failure?
+        do {
+            reading = try runner.read(session).reading
+        } catch let e as TransitError {
+            failure = .init(e)
+        } catch {
+            failure = .init(TransitError(.communication, "\(error)"))
+        }
+        link.send(.plugin)
+        return .init(reading: reading, failure: failure, dialect: session.dialect.rawValue,
+                     refusedDialects: session.refusedDialects.map(\.rawValue))
+    }
+
+    /// Ends the worker when the host is gone, even while a plugin spins (the host's pipes may never close).
+    private static func followParent() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { usleep(200_000) }
+            _exit(0)
+        }
+    }
+}
