@@ -1,16 +1,27 @@
 /// FeliCa command frames and a session that reads blocks in as few commands as the card takes.
 /// Command and response codes: JIS X 6319-4 / Sony "FeliCa Card User's Manual" (as summarised by nfcpy).
 public enum FeliCa {
-    /// The most blocks one Read Without Encryption can return in a 255-byte frame (13 + 16 × 15).
-    public static let frameBlockLimit = 15
-    /// Block counts tried after a card answers "illegal number of blocks": common product limits.
-    static let blockCountLadder = [15, 12, 8, 4, 1]
+    /// Blocks a first Read Without Encryption may name: the limit of common Suica / ICOCA chips. The
+    /// FeliCa Card User's Manual leaves the limit to each product; a 255-byte frame holds 15 blocks.
+    public static let firstBlocksPerRead = 12
+    /// Limits tried, in order, after a card answers "illegal number of blocks": common product limits.
+    static let blockCountLadder = [12, 8, 4, 1]
     /// Status flag 2 for "illegal number of blocks" (FeliCa Card User's Manual, status flag table).
     public static let illegalBlockCount: UInt8 = 0xA2
 
     /// Polling (command 00) for one system code, asking no request data, one time slot.
     public static func polling(systemCode: UInt16) -> [UInt8] {
         frame([0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x00, 0x00])
+    }
+
+    /// The IDm in a Polling answer: length, response code 01, IDm, PMm (request code 00: no request data).
+    public static func polledIDm(_ answer: [UInt8]) throws -> [UInt8] {
+        let r = Bytes(answer)
+        guard try r.u8(0) == UInt8(truncatingIfNeeded: answer.count), answer.count >= 18 else {
+            throw PluginError.malformedResponse("Polling answered \(answer.count) bytes")
+        }
+        guard try r.u8(1) == 0x01 else { throw PluginError.malformedResponse("Polling answered with code \(Hex.string([try r.u8(1)]))") }
+        return try r.slice(2, 8).storage
     }
 
     /// Request Service (command 02) for node codes (sent little-endian).
