@@ -35,7 +35,7 @@ suica = {
     "format": "transit-card-image/1",
     "description": "Synthetic Suica-like card: Japan IC system 0003 (balance 2010 yen, 5 records) and an empty common area FE00",
     "felica": {
-        "idm": "012E4CD8A1B2C3D4", "pmm": "100B4B428485D0FF", "maxBlocksPerRead": 15,
+        "idm": "012E4CD8A1B2C3D4", "pmm": "100B4B428485D0FF", "maxBlocksPerRead": 12,  # common Suica chips' limit
         "systems": [
             {"code": "0003", "services": {"008B": [suica_balance], "090F": suica_history}, "lockedServices": ["0810", "1808"]},
             {"code": "FE00", "services": {}, "lockedServices": ["1A8B"]},
@@ -106,6 +106,18 @@ edy = felica_image("Synthetic Rakuten Edy card: balance 1234 yen, five history r
     "170F": [hx([t] + be(seq, 3) + be(edy_time(*ts), 4) + be(amt, 4) + be(bal, 4)) for t, seq, ts, amt, bal in edy_history]
             + [hx([0] * 16)],
 })
+
+# A phone (Mobile FeliCa): FE00 is system 1 but answers its own IDm, not the derived 11 39 F1 ...;
+# system 0 is 8C97, a made-up code no plugin reads. FE00 holds edy.json's purse.
+edy_mobile = {
+    "format": "transit-card-image/1",
+    "description": "Synthetic phone with Rakuten Edy: system 0 8C97 (a made-up code), system 1 FE00 with the "
+                   "purse of edy.json (balance 1234 yen) answering its own IDm 0512A0B1C2D3E4F5, not the derived one",
+    "felica": {"idm": "0139F1E2D3C4B5A6", "systems": [
+        {"code": "8C97", "services": {}, "lockedServices": []},
+        {"code": "FE00", "services": edy["felica"]["systems"][0]["services"], "lockedServices": [], "idm": "0512A0B1C2D3E4F5"},
+    ]},
+}
 
 def bits(fields):  # big-endian bit fields -> bytes
     v, n = 0, 0
@@ -204,7 +216,7 @@ tunion = iso_image("Synthetic China T-Union card: primary purse 50.00 (top bit s
     "records": {"18": tunion_log},
 }])
 
-for name, image in [("suica.json", suica), ("ezlink.json", ezlink), ("unknown-iso.json", unknown), ("edy.json", edy),
+for name, image in [("suica.json", suica), ("ezlink.json", ezlink), ("unknown-iso.json", unknown), ("edy.json", edy), ("edy-mobile.json", edy_mobile),
                     ("waon.json", waon), ("nanaco.json", nanaco), ("octopus.json", octopus), ("tmoney.json", tmoney),
                     ("snapper.json", snapper), ("tunion.json", tunion)]:
     (OUT / name).write_text(json.dumps(image, indent=2) + "\n")

@@ -30,9 +30,11 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var services: [String: [String]]
         /// Services that exist but need a key: Request Service finds them, reads are refused.
         public var lockedServices: [String]?
+        /// The system's own IDm (16 hex digits), as phones answer: the derived IDm then gets silence.
+        public var idm: String?
 
-        public init(code: String, services: [String: [String]], lockedServices: [String]? = nil) {
-            self.code = code; self.services = services; self.lockedServices = lockedServices
+        public init(code: String, services: [String: [String]], lockedServices: [String]? = nil, idm: String? = nil) {
+            self.code = code; self.services = services; self.lockedServices = lockedServices; self.idm = idm
         }
     }
 

@@ -31,9 +31,15 @@ struct FeliCaEmulator {
             }
             var systemIDm = idm
             systemIDm[0] = (idm[0] & 0x0F) | UInt8(index << 4 & 0xF0)
+            if let own = s.idm {
+                systemIDm = try HexText.bytes(own)
+                guard systemIDm.count == 8 else { throw CardImageError("IDm of system \(s.code) must be 8 bytes") }
+                guard index > 0 || systemIDm == idm else { throw CardImageError("system 0's IDm is the card's idm") }
+            }
             return System(code: try Self.code(s.code), idm: systemIDm, blocks: blocks,
                           locked: Set(try (s.lockedServices ?? []).map(Self.code)))
         }
+        guard Set(systems.map { $0.idm }).count == systems.count else { throw CardImageError("two FeliCa systems share an IDm") }
     }
 
     /// The IDm the reader reports (system 0).

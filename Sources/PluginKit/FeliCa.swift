@@ -1,16 +1,27 @@
 /// FeliCa command frames and a session that reads blocks in as few commands as the card takes.
 /// Command and response codes: JIS X 6319-4 / Sony "FeliCa Card User's Manual" (as summarised by nfcpy).
 public enum FeliCa {
-    /// The most blocks one Read Without Encryption can return in a 255-byte frame (13 + 16 × 15).
-    public static let frameBlockLimit = 15
-    /// Block counts tried after a card answers "illegal number of blocks": common product limits.
-    static let blockCountLadder = [15, 12, 8, 4, 1]
+    /// Blocks a first Read Without Encryption may name: the limit of common Suica / ICOCA chips. The
+    /// FeliCa Card User's Manual leaves the limit to each product; a 255-byte frame holds 15 blocks.
+    public static let firstBlocksPerRead = 12
+    /// Limits tried, in order, after a card answers "illegal number of blocks": common product limits.
+    static let blockCountLadder = [12, 8, 4, 1]
     /// Status flag 2 for "illegal number of blocks" (FeliCa Card User's Manual, status flag table).
     public static let illegalBlockCount: UInt8 = 0xA2
 
     /// Polling (command 00) for one system code, asking no request data, one time slot.
     public static func polling(systemCode: UInt16) -> [UInt8] {
         frame([0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x00, 0x00])
+    }
+
+    /// The IDm in a Polling answer: length, response code 01, IDm, PMm (request code 00: no request data).
+    public static func polledIDm(_ answer: [UInt8]) throws -> [UInt8] {
+        let r = Bytes(answer)
+        guard try r.u8(0) == UInt8(truncatingIfNeeded: answer.count), answer.count >= 18 else {
+            throw PluginError.malformedResponse("Polling answered \(answer.count) bytes")
+        }
+        guard try r.u8(1) == 0x01 else { throw PluginError.malformedResponse("Polling answered with code \(Hex.string([try r.u8(1)]))") }
+        return try r.slice(2, 8).storage
     }
 
     /// Request Service (command 02) for node codes (sent little-endian).
@@ -49,119 +60,4 @@ public enum FeliCa {
 /// A card refused a Read Without Encryption: status flags 1 and 2.
 public struct FeliCaStatus: Error, Equatable {
     public let flag1: UInt8, flag2: UInt8
-}
-
-/// Reads from one FeliCa system of the card.
-public final class FeliCaSystem {
-    public let card: CardLink
-    public let idm: [UInt8]
-    /// The most blocks a read asks for; lowered when the card answers "illegal number of blocks".
-    public private(set) var blocksPerRead = FeliCa.frameBlockLimit
-
-    public init(card: CardLink, idm: [UInt8]) { self.card = card; self.idm = idm }
-
-    /// Reaches `systemCode` on the card. When the host knows the card's systems, the system's IDm is
-    /// the polled IDm with the system number in the upper four bits of its first byte (FeliCa Card
-    /// User's Manual; East Wind EWTJ-680H manual, "IDm of System 1 becomes 0001b"): no exchange.
-    /// Otherwise one Polling for the code. Throws `notThisCard` when the system is absent.
-    public static func open(_ card: CardLink, systemCode: UInt16) throws -> FeliCaSystem {
-        if let codes = card.systemCodes {
-            guard let index = codes.firstIndex(of: systemCode) else { throw PluginError.notThisCard }
-            if card.uid.count == 8, index < 16 {
-                var idm = card.uid
-                if index > 0 { idm[0] = idm[0] & 0x0F | UInt8(index) << 4 }
-                return FeliCaSystem(card: card, idm: idm)
-            }
-        }
-        let answer: [UInt8]
-        do {
-            answer = try card.felica(FeliCa.polling(systemCode: systemCode))
-        } catch PluginError.noAnswer {
-            throw PluginError.notThisCard // no card answered polling for this system
-        }
-        let r = Bytes(answer)
-        guard try r.u8(1) == 0x01 else { throw PluginError.malformedResponse("polling answered with code \(Hex.string([try r.u8(1)]))") }
-        return FeliCaSystem(card: card, idm: try r.slice(2, 8).storage)
-    }
-
-    /// Request Service: the key version of each node, nil where the card answers FFFF (no such service).
-    public func requestService(_ nodes: [UInt16]) throws -> [UInt16?] {
-        let p = try FeliCa.payload(of: card.felica(FeliCa.requestService(idm: idm, nodes: nodes)), code: 0x03, idm: idm)
-        guard try Int(p.u8(0)) == nodes.count else { throw PluginError.malformedResponse("Request Service answered for another node count") }
-        return try nodes.indices.map {
-            let v = UInt16(try p.le(1 + 2 * $0, 2))
-            return v == 0xFFFF ? nil : v
-        }
-    }
-
-    /// Reads the given blocks of several services, as many blocks a command as the card takes.
-    /// Returns each service's blocks in the order asked; throws `FeliCaStatus` when the card refuses.
-    public func read(_ requests: [(service: UInt16, blocks: [Int])]) throws -> [UInt16: [Bytes]] {
-        var list = [(service: UInt16, block: Int)]()
-        for r in requests { list += r.blocks.map { (r.service, $0) } }
-        var out = [UInt16: [Bytes]]()
-        var start = 0
-        while start < list.count {
-            let chunk = Array(list[start ..< min(list.count, start + blocksPerRead)])
-            do {
-                let blocks = try readChunk(chunk)
-                for (i, item) in chunk.enumerated() { out[item.service, default: []].append(blocks[i]) }
-                start += chunk.count
-            } catch let status as FeliCaStatus where status.flag2 == FeliCa.illegalBlockCount && chunk.count > 1 {
-                guard let lower = FeliCa.blockCountLadder.first(where: { $0 < chunk.count }) else { throw status }
-                blocksPerRead = lower
-            }
-        }
-        return out
-    }
-
-    /// What a read got of one service: its blocks in order up to the first the card refused.
-    public struct ServiceBlocks: Equatable {
-        public let blocks: [Bytes]
-        /// True when the card refused a block of this service (those after it were not read).
-        public let refused: Bool
-    }
-
-    /// Like `read`, but a refusal does not end everything: the services are then read one by one,
-    /// and a service of several blocks block by block, up to the first refused block. The happy path
-    /// costs the same commands as `read`; refusals cost extra commands only when they happen.
-    public func readAllowingRefusals(_ requests: [(service: UInt16, blocks: [Int])]) throws -> [UInt16: ServiceBlocks] {
-        do {
-            let all = try read(requests)
-            return all.mapValues { ServiceBlocks(blocks: $0, refused: false) }
-        } catch is FeliCaStatus {
-            var out = [UInt16: ServiceBlocks]()
-            for r in requests {
-                do {
-                    out[r.service] = ServiceBlocks(blocks: try read([r])[r.service] ?? [], refused: false)
-                } catch is FeliCaStatus {
-                    var got = [Bytes]()
-                    for block in r.blocks where r.blocks.count > 1 {
-                        do {
-                            guard let b = try read([(r.service, [block])])[r.service]?.first else { break }
-                            got.append(b)
-                        } catch is FeliCaStatus {
-                            break
-                        }
-                    }
-                    out[r.service] = ServiceBlocks(blocks: got, refused: true)
-                }
-            }
-            return out
-        }
-    }
-
-    private func readChunk(_ chunk: [(service: UInt16, block: Int)]) throws -> [Bytes] {
-        var services = [UInt16]()
-        for item in chunk where !services.contains(item.service) { services.append(item.service) }
-        let elements = chunk.map { item in (service: services.firstIndex(of: item.service) ?? 0, block: item.block) }
-        let frame = FeliCa.readWithoutEncryption(idm: idm, services: services, blocks: elements)
-        let p = try FeliCa.payload(of: card.felica(frame), code: 0x07, idm: idm)
-        let flag1 = try p.u8(0), flag2 = try p.u8(1)
-        guard flag1 == 0 else { throw FeliCaStatus(flag1: flag1, flag2: flag2) }
-        guard try Int(p.u8(2)) == chunk.count, p.count == 3 + 16 * chunk.count else {
-            throw PluginError.malformedResponse("Read Without Encryption returned \(p.count) bytes for \(chunk.count) blocks")
-        }
-        return try chunk.indices.map { try p.slice(3 + 16 * $0, 16) }
-    }
 }

@@ -22,6 +22,27 @@ final class EdyTests: XCTestCase {
         XCTAssertEqual(outcome.exchanges, 4)
     }
 
+    /// A phone: FE00 is system 1 but answers its own IDm, so the derived one meets silence.
+    /// Passes once the host reports a silent card as NO_ANSWER (a reader failure is COMMUNICATION).
+    func testPhoneWhoseCommonAreaAnswersItsOwnIDm() throws {
+        let outcome = try InProcessRead.read(CardImages.sample("edy-mobile.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error)) \(outcome.log)")
+        XCTAssertEqual(r.family, "edy")
+        XCTAssertEqual(r.serialNumber, "1234567890123456")
+        XCTAssertEqual(r.balance, 1234)
+        XCTAssertEqual(r.transactions.map(\.amount), [330, 1000, 100, 536, nil])
+        XCTAssertEqual(r.metadata["idm"], "0512A0B1C2D3E4F5", "the IDm FE00 answered, not the derived 1139F1E2D3C4B5A6")
+        // UID, Request System Code; Request Service to the derived IDm (silence), Polling for FE00,
+        // Request Service again and one read.
+        XCTAssertEqual(outcome.exchanges, 6)
+    }
+
+    func testSystemIDmOfAnImageMustBeEightBytes() throws {
+        var image = try CardImages.sample("edy-mobile.json")
+        image.felica?.systems[1].idm = "0512A0B1C2D3E4"
+        XCTAssertThrowsError(try InProcessRead.read(image, plugins: [.edy]))
+    }
+
     func testRefusedNumberFallsBackToTheIDmAndRefusedBalanceEndsTheRead() throws {
         var image = try CardImages.sample("edy.json")
         image.lock("110B")

@@ -109,14 +109,14 @@ final class JapanICTests: XCTestCase {
 
     func testReadTakesFourExchangesAndFallsBackWhenTheCardTakesFewerBlocks() throws {
         let fast = try read(CardImages.sample("suica.json"))
-        // UID, Request System Code, then 008B + 090F[0…13] and 090F[14…19].
+        // UID, Request System Code, then 008B + 090F[0…9] and 090F[10…19] (11 + 10 blocks).
         XCTAssertEqual(fast.exchanges, 4)
         var small = try CardImages.sample("suica.json")
         small.felica?.maxBlocksPerRead = 4
         let slow = try read(small)
         XCTAssertEqual(slow.reading, fast.reading)
-        // 15 and 12 and 8 refused, then 21 blocks four at a time.
-        XCTAssertEqual(slow.exchanges, 2 + 3 + 6)
+        // 11 refused (limit 12), 7 refused (limit 8), then 21 blocks in six commands of at most 4.
+        XCTAssertEqual(slow.exchanges, 2 + 2 + 6)
     }
 
     func testRefusedHistoryReadIsCardRefused() throws {
