@@ -9,7 +9,7 @@ import pathlib, shutil, subprocess, sys, time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 READER = "Virtual PCD 00 00"
-CARDS = ["suica", "edy", "waon", "nanaco", "octopus", "ezlink", "tmoney", "snapper", "tunion", "unknown-iso"]
+CARDS = ["suica", "edy", "edy-mobile", "waon", "nanaco", "octopus", "ezlink", "tmoney", "snapper", "tunion", "unknown-iso"]
 
 
 def main():

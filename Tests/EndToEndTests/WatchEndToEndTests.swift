@@ -46,13 +46,9 @@ final class WatchEndToEndTests: XCTestCase {
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         let lines = Lines()
-        var buffer = Data()
+        let buffer = LineBuffer()
         out.fileHandleForReading.readabilityHandler = { handle in
-            buffer.append(handle.availableData)
-            while let nl = buffer.firstIndex(of: 0x0A) {
-                lines.append(String(decoding: buffer[buffer.startIndex ..< nl], as: UTF8.self))
-                buffer.removeSubrange(buffer.startIndex ... nl)
-            }
+            for line in buffer.take(handle.availableData) { lines.append(line) }
         }
         try p.run()
         defer { if p.isRunning { p.terminate() } }
@@ -86,5 +82,67 @@ final class WatchEndToEndTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationReason, .exit)
         XCTAssertEqual(p.terminationStatus, 0, "Ctrl-C ends a watch normally")
+    }
+
+    func testAStuckReaderNeverDelaysATapOnAnother() throws {
+        let h = Self.harness
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
+        p.arguments = ["watch", "--json", "--reader", "Virtual PCD", "--exchange-timeout", "3"]
+        p.currentDirectoryURL = BuildProducts.packageRoot
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        let lines = Lines()
+        let buffer = LineBuffer()
+        out.fileHandleForReading.readabilityHandler = { handle in
+            for line in buffer.take(handle.availableData) { lines.append(line) }
+        }
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+
+        // The first reader stops answering after two exchanges; a tap on the second comes just after.
+        try h.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
+        Thread.sleep(forTimeInterval: 0.5)
+        try h.insert(card: BuildProducts.sample("ezlink.json"), port: 35964)
+        XCTAssertTrue(lines.wait(for: 1), "\(lines.all)")
+        let first = json(lines.all[0])
+        XCTAssertEqual(first["reader"] as? String, VirtualReaderHarness.secondReaderName,
+                       "the second reader's tap is read while the first is stuck: \(lines.all)")
+        XCTAssertEqual((first["card"] as? [String: Any])?["family"] as? String, "cepas")
+        // The stuck reader is reported once, at its deadline.
+        XCTAssertTrue(lines.wait(for: 2), "\(lines.all)")
+        let stuck = json(lines.all[1])
+        XCTAssertEqual(stuck["reader"] as? String, VirtualReaderHarness.readerName)
+        XCTAssertTrue(((stuck["error"] as? [String: Any])?["message"] as? String)?.contains("stopped answering") == true, "\(stuck)")
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(lines.all.count, 2, "reported once: \(lines.all)")
+        // Once its card goes, the reader is watched again.
+        h.removeCard()
+        try h.insert(card: BuildProducts.sample("suica.json"))
+        XCTAssertTrue(lines.wait(for: 3, timeout: 15), "\(lines.all)")
+        XCTAssertEqual((lines.all.last.map(json)?["card"] as? [String: Any])?["family"] as? String, "japan-ic", "\(lines.all)")
+        h.removeCard(port: 35964)
+        h.removeCard()
+        p.interrupt()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+    }
+}
+
+/// Bytes from a pipe cut into lines; one reader thread at a time hands it data.
+final class LineBuffer: @unchecked Sendable {
+    private var buffer = Data()
+    private let lock = NSLock()
+
+    func take(_ data: Data) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        buffer.append(data)
+        var lines = [String]()
+        while let nl = buffer.firstIndex(of: 0x0A) {
+            lines.append(String(decoding: buffer[buffer.startIndex ..< nl], as: UTF8.self))
+            buffer.removeSubrange(buffer.startIndex ... nl)
+        }
+        return lines
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Builds the plain-C demo plugin (Tests/Fixtures/demo_plugin.c) against the ABI header alone.
+/// Builds the plain-C plugins of Tests/Fixtures against the ABI header alone.
 public enum CPluginBuilder {
-    /// Compiles with `defines` (e.g. "DEMO_WRONG_ABI") into `directory`; returns the library path.
-    public static func build(into directory: URL, name: String = "libdemo.so", defines: [String] = []) throws -> String {
+    /// Compiles `source` (default the demo plugin) with `defines` (e.g. "DEMO_WRONG_ABI") into
+    /// `directory`; returns the library path.
+    public static func build(into directory: URL, name: String = "libdemo.so", defines: [String] = [],
+                             source: String = "demo_plugin.c") throws -> String {
         let output = directory.appendingPathComponent(name).path
         let root = BuildProducts.packageRoot
         // Warnings are errors for the plugin as shipped; the fault variants leave parts unused.
@@ -11,7 +13,7 @@ public enum CPluginBuilder {
         let run = try CommandRun.run("/usr/bin/env", ["cc", "-std=c99", "-shared", "-fPIC"] + warnings + [
                                                       "-I", root.appendingPathComponent("Sources/ReaderABI/include").path]
                                      + defines.map { "-D\($0)" }
-                                     + [root.appendingPathComponent("Tests/Fixtures/demo_plugin.c").path, "-o", output])
+                                     + [root.appendingPathComponent("Tests/Fixtures/\(source)").path, "-o", output])
         guard run.status == 0 else { throw BuildFailure(message: run.stderr) }
         return output
     }

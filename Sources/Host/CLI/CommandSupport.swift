@@ -24,6 +24,7 @@ extension TransitCommand {
     func pluginWorker(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> PluginWorker {
         let worker = PluginWorker(plugins: try plugins ?? pluginSpecs(a.value("config")), limits: try limits(a))
         worker.log = verboseLog(a)
+        worker.backtraces = a.has("verbose")
         worker.problem = { [standardError] in standardError("transit: \($0)") }
         return worker
     }

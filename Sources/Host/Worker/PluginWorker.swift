@@ -19,14 +19,27 @@ final class PluginWorker {
     /// `TRANSIT_PLUGIN_WORKER=0` runs plugins inside the host: only for measuring what the worker costs.
     static var enabled: Bool { ProcessInfo.processInfo.environment["TRANSIT_PLUGIN_WORKER"] != "0" }
 
-    init(plugins: [WorkerMessages.Plugin], limits: ReadLimits) {
-        self.plugins = plugins; self.limits = limits
+    /// The executable started as the worker: this one, or the built `transit` when a test drives the host.
+    let executable: String
+    /// Lets a crashing plugin's backtrace reach stderr (for plugin authors, with --verbose).
+    var backtraces = false
+
+    init(plugins: [WorkerMessages.Plugin], limits: ReadLimits, executable: String = "/proc/self/exe") {
+        self.plugins = plugins; self.limits = limits; self.executable = executable
     }
 
     deinit { stop() }
 
-    /// Reads the card on `channel`; `dialect` forces one, else `firstGuess` is tried first.
+    /// Reads the card on `channel`; `dialect` forces one, else `firstGuess` is tried first. A card
+    /// another client reset during the read (the handle reconnected) is read again from the start, once.
     func perform(on channel: ReaderChannel, dialect: FeliCaDialect?, firstGuess: FeliCaDialect?) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
+        let first = performOnce(on: channel, dialect: dialect, firstGuess: firstGuess)
+        guard case .failure(let e) = first.result, e.kind == .cardReset else { return first }
+        log("\(e.message); reading it again from the start")
+        return performOnce(on: channel, dialect: dialect, firstGuess: firstGuess)
+    }
+
+    private func performOnce(on channel: ReaderChannel, dialect: FeliCaDialect?, firstGuess: FeliCaDialect?) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         guard Self.enabled else {
             for p in inProcessPlugins { if case .refused(let why) = p.state { problem("plugin \(p.name) (\(p.path)) refused: \(why)") } }
             var read = RecordedRead(plugins: inProcessPlugins, log: log)
@@ -97,7 +110,7 @@ final class PluginWorker {
     /// The running worker, started when there is none.
     private func worker() throws -> WorkerLink {
         if let child { return child.link }
-        let spawned = try WorkerSpawn.start()
+        let spawned = try WorkerSpawn.start(executable, backtraces: backtraces)
         child = spawned
         return spawned.link
     }

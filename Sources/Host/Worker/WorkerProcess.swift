@@ -9,6 +9,9 @@ enum WorkerProcess {
 
     static func run() -> Int32 {
         let link = WorkerLink(input: inputFD, output: outputFD)
+        // Ctrl-C reaches the whole process group: the host decides what it means and ends us itself.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         followParent()
         var loaded: (specs: [WorkerMessages.Plugin], plugins: [LoadedPlugin])?
         while case .message(let kind, let payload) = link.receive() {

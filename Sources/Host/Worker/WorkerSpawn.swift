@@ -2,9 +2,9 @@ import Foundation
 
 /// Starts `transit __plugin-worker` from this very executable, with its link on fds 3 and 4, stdin
 /// from /dev/null and its stdout sent to our stderr (a plugin that prints can never corrupt the
-/// host's one JSON object).
+/// host's one JSON object). The Swift runtime's crash backtrace of a plugin is left out unless asked for.
 enum WorkerSpawn {
-    static func start() throws -> (pid: pid_t, link: WorkerLink) {
+    static func start(_ executable: String, backtraces: Bool) throws -> (pid: pid_t, link: WorkerLink) {
         let toWorker = try pipe(), fromWorker = try pipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -16,7 +16,11 @@ enum WorkerSpawn {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("transit"), strdup(WorkerProcess.command), nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, environ)
+        var env = ProcessInfo.processInfo.environment
+        if !backtraces { env["SWIFT_BACKTRACE"] = "enable=no" }
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(toWorker.read)
         close(fromWorker.write)
         guard rc == 0 else {

@@ -1,0 +1,92 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// What real readers do that the lab did not: speak one dialect only, stop answering, carry
+/// multi-system cards whose systems answer with their own IDm. Through pcscd, vpcd and transit-sim.
+final class FieldReaderEndToEndTests: XCTestCase {
+    static let harness = VirtualReaderHarness()
+    static var available = false
+
+    override class func setUp() { available = (try? harness.startDaemon()) ?? false }
+    override class func tearDown() { harness.stop() }
+
+    override func setUpWithError() throws {
+        if !Self.available, ProcessInfo.processInfo.environment["CI"] == "true" {
+            XCTFail("pcscd with vsmartcard-vpcd is not available; .ci/run installs them")
+        }
+        try XCTSkipUnless(Self.available, "pcscd with vsmartcard-vpcd is not available")
+    }
+
+    override func tearDown() { Self.harness.removeCard() }
+
+    func scan(_ extra: [String] = []) throws -> CommandRun {
+        try CommandRun.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5"] + extra)
+    }
+
+    func testEveryFeliCaCardReadsInEachDialectTheReaderSpeaks() throws {
+        let cards: [(card: String, family: String, balance: Int)] = [
+            ("suica.json", "japan-ic", 2010), ("edy.json", "edy", 1234), ("edy-mobile.json", "edy", 1234),
+            ("waon.json", "waon", 239), ("nanaco.json", "nanaco", 1500), ("octopus.json", "octopus", 8500),
+        ]
+        for dialect in ["pn532", "acs-direct", "part3"] {
+            for c in cards {
+                // The simulated reader speaks this dialect only; the host is not told which, so every
+                // read also proves the fallback from the reader name's guess (Part 3 for vpcd).
+                try Self.harness.insert(card: BuildProducts.sample(c.card), ["--dialect", dialect])
+                let run = try scan()
+                XCTAssertEqual(run.status, 0, "\(c.card) on a \(dialect) reader: \(run.stderr)")
+                XCTAssertEqual(run.json?["family"] as? String, c.family, "\(c.card) on a \(dialect) reader")
+                XCTAssertEqual(run.json?["balance"] as? Int, c.balance, "\(c.card) on a \(dialect) reader")
+            }
+        }
+    }
+
+    func testARefusedDialectIsReplacedAndTheLogSaysSo() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--dialect", "acs-direct"])
+        let log = dir.appendingPathComponent("read.log.json")
+        let run = try scan(["--verbose", "--log", log.path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("refused the part3 pass-through"), run.stderr)
+        let bundle = try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [String: Any]
+        XCTAssertEqual(bundle?["dialect"] as? String, "acs-direct")
+        XCTAssertEqual(bundle?["refusedDialects"] as? [String], ["part3", "pn532"])
+        // The log replays: the same refusals, then the same read.
+        let replay = try CommandRun.transit(["replay", log.path, "--json"])
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        XCTAssertEqual(replay.json?["balance"] as? Int, 2010)
+    }
+
+    func testAReaderThatStopsAnsweringEndsTheScanWithinItsDeadline() throws {
+        // Two answers (UID, Request System Code), then silence from the reader, the card staying on it.
+        try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
+        let started = Date()
+        let run = try scan(["--exchange-timeout", "1"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "ends at the exchange deadline, not never")
+        XCTAssertEqual(run.status, 5, run.stderr)
+        let error = try XCTUnwrap(run.json?["error"] as? [String: Any], run.stdout)
+        XCTAssertEqual(error["kind"] as? String, "communication")
+        XCTAssertTrue((error["message"] as? String)?.contains("the reader stopped answering") == true, "\(error)")
+    }
+
+    func testCtrlCEndsAReadBlockedOnTheReader() throws {
+        try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
+        p.arguments = ["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5", "--exchange-timeout", "60"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: 1.5) // well inside the blocked exchange
+        p.interrupt()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .exit)
+        XCTAssertEqual(p.terminationStatus, 130)
+        let json = try JSONSerialization.jsonObject(with: output) as? [String: Any]
+        XCTAssertEqual((json?["error"] as? [String: Any])?["kind"] as? String, "cancelled")
+    }
+}

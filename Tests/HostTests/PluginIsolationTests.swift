@@ -1,0 +1,57 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Plugins run in a worker process: one that crashes, exits, spins, sleeps or prints ends the read
+/// as a `plugin` fault naming it, stdout stays one JSON object, and the host carries on.
+final class PluginIsolationTests: XCTestCase {
+    var dir: URL!
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    /// A conf with the misbehaving plugin first, then CEPAS and Japan IC (which read the samples).
+    private func conf(_ misbehave: String) throws -> String {
+        let lib = try CPluginBuilder.build(into: dir, name: "libbad.so", defines: [], source: "misbehaving_plugin.c")
+        let conf = dir.appendingPathComponent("plugins.conf")
+        try """
+        bad \(lib) misbehave=\(misbehave)
+        cepas \(BuildProducts.plugin("TransitCEPAS"))
+        japan-ic \(BuildProducts.plugin("TransitJapanIC"))
+
+        """.write(to: conf, atomically: true, encoding: .utf8)
+        return conf.path
+    }
+
+    func testAPluginThatDiesOrHangsIsAFaultNamingIt() throws {
+        let cases = [("crash", "crashed"), ("abort", "crashed"), ("exit", "ended its process (exit 0)"),
+                     ("spin", "did not finish the read within its deadline of 1 s"),
+                     ("sleep", "did not finish the read within its deadline of 1 s")]
+        for (misbehave, said) in cases {
+            let run = try CommandRun.transit(["scan", "--config", try conf(misbehave), "--card", BuildProducts.sample("ezlink.json"),
+                                              "--json", "--read-timeout", "1"])
+            XCTAssertEqual(run.status, 5, "\(misbehave): \(run.stderr)")
+            let error = run.json?["error"] as? [String: Any]
+            XCTAssertEqual(error?["kind"] as? String, "plugin", "\(misbehave): \(run.stdout)")
+            XCTAssertEqual(error?["plugin"] as? String, "bad", misbehave)
+            XCTAssertTrue((error?["message"] as? String)?.contains(said) == true, "\(misbehave): \(error ?? [:])")
+            XCTAssertTrue(run.stderr.contains("transit: bad: plugin bad"), "\(misbehave): one line on stderr: \(run.stderr)")
+        }
+    }
+
+    func testWhatAPluginPrintsNeverReachesStdout() throws {
+        let run = try CommandRun.transit(["scan", "--config", try conf("print"), "--card", BuildProducts.sample("ezlink.json"), "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 897, "stdout is the one EZ-Link object: \(run.stdout)")
+        XCTAssertTrue(run.stderr.contains("Balance: 999999"), "the plugin's print goes to stderr: \(run.stderr)")
+    }
+
+    func testDecodeCarriesOnAfterAPluginCrash() throws {
+        let run = try CommandRun.transit(["decode", "--config", try conf("crash"), BuildProducts.sample("ezlink.json"),
+                                          BuildProducts.sample("suica.json")])
+        let lines = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(lines.count, 2, run.stdout)
+        XCTAssertEqual((lines.first?["error"] as? [String: Any])?["plugin"] as? String, "bad")
+        XCTAssertEqual((lines.last?["card"] as? [String: Any])?["balance"] as? Int, 2010, "the next file reads in a new worker")
+        XCTAssertEqual(run.status, 5)
+    }
+}
