@@ -12,7 +12,7 @@ final class FuzzTests: XCTestCase {
         let seed = env["FUZZ_SEED"].flatMap(UInt64.init) ?? 0x7472_616E_7369_74
         let captures = BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/captures")
         let names = try FileManager.default.contentsOfDirectory(atPath: captures.path).filter { $0.hasSuffix(".log.json") }.sorted()
-        XCTAssertEqual(names.count, 10)
+        XCTAssertEqual(names.count, 11)
         for name in names {
             let fuzzer = try Fuzzer(capture: captures.appendingPathComponent(name).path,
                                     config: BuildProducts.packageRoot.appendingPathComponent("plugins.conf").path, seed: seed)

@@ -8,12 +8,14 @@ enum HelpText {
     Usage:
       transit scan [--reader NAME] [--dialect pn532|acs-direct|part3] [--config FILE]
                    [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE]
-      transit decode FILE... [--config FILE]
-      transit replay LOG [--config FILE] [--json]
+                   [--exchange-timeout SECONDS] [--read-timeout SECONDS]
+      transit decode FILE... [--config FILE] [--read-timeout S]
+      transit replay LOG [--config FILE] [--json] [--read-timeout S]
       transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--config FILE] [--card FILE]
+                   [--exchange-timeout S] [--read-timeout S]
       transit verify --reference REF.json [--reader NAME] [--dialect D] [--wait S]
-                     [--config FILE] [--card FILE] [--log FILE] [--json]
-      transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json]
+                     [--config FILE] [--card FILE] [--log FILE] [--json] [--exchange-timeout S] [--read-timeout S]
+      transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json] [--exchange-timeout S] [--read-timeout S]
       transit readers [--json]
       transit plugins [--config FILE] [--json]
       transit --help | --version        (and `transit COMMAND --help`)
@@ -31,7 +33,8 @@ enum HelpText {
                         default: the first reader with a card
       --dialect D       how FeliCa frames travel: pn532 (ACR122U), acs-direct (ACR1252U and
                         later ACS readers), part3 (PC/SC 2.02 Transparent Exchange);
-                        default: chosen from the reader's name
+                        default: guessed from the reader's name, the others tried when the
+                        reader refuses it
       --config FILE     plugins.conf to use (default lookup: ./plugins.conf,
                         $XDG_CONFIG_HOME/transit/plugins.conf, /etc/transit/plugins.conf,
                         beside the binary)
@@ -45,6 +48,11 @@ enum HelpText {
       --log FILE        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
                         initial AID, each plugin's outcome, every exchange with its time, and the
                         result. It holds the card's number and history.
+      --exchange-timeout SECONDS
+                        the longest one exchange with the reader may take (default 5); a reader
+                        that stops answering ends the read as communication (exit 5)
+      --read-timeout SECONDS
+                        the longest the whole read may take, plugins included (default 20)
     """
 
     static let decode = """
@@ -52,6 +60,7 @@ enum HelpText {
     {"file", "card"} or {"file", "error"}. Exits with the first failure's code, 0 when all read.
 
       --config FILE     plugins.conf to use
+      --read-timeout S  the longest one file's read may take (default 20)
     """
 
     static let dump = """
@@ -62,7 +71,8 @@ enum HelpText {
     The image holds the card's number and history.
 
       --out FILE        where to write the image (required)
-      --reader, --dialect, --wait, --config, --card, --verbose   as for scan
+      --reader, --dialect, --wait, --config, --card, --verbose,
+      --exchange-timeout, --read-timeout   as for scan
     """
 
     static let verify = """
@@ -73,7 +83,8 @@ enum HelpText {
     (REF.log.json) or to --log. Exit 0 fully verified, 1 read with mismatches, else as scan.
 
       --reference FILE  the reference (required)
-      --reader, --dialect, --wait, --config, --card, --verbose   as for scan
+      --reader, --dialect, --wait, --config, --card, --verbose,
+      --exchange-timeout, --read-timeout   as for scan
       --log FILE        where to write the log bundle
       --json            print {"status", "mismatches", "log", "card"}
     """
@@ -86,6 +97,7 @@ enum HelpText {
 
       --config FILE     plugins.conf that names the log's plugins
       --json            print JSON
+      --read-timeout S  as for scan
     """
 
     static let watch = """
@@ -93,10 +105,11 @@ enum HelpText {
     substring; repeat it for several), read each tap once and print one line per card, or one
     JSON line {"reader", "card"} / {"reader", "error"} with --json. A card left on a reader is not
     read again until it has been taken away; readers plugged in and out are followed; a pcscd
-    restart is waited out. Ctrl-C ends it (exit 0).
+    restart is waited out. Each reader is served on its own: a stuck reader is reported once and
+    never delays another. Ctrl-C or SIGTERM ends it (exit 0).
 
       --reader NAME     watch readers whose name contains NAME (repeatable)
-      --dialect, --config, --verbose   as for scan
+      --dialect, --config, --verbose, --exchange-timeout, --read-timeout   as for scan
     """
 
     static let readers = """
