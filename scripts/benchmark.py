@@ -8,7 +8,9 @@ Not a test: the figures depend on the machine. Reports medians over repeated run
 Exchanges are counted from the simulator's exchange log (every APDU the reader passed to the card,
 the host's UID and Request System Code included). Wall time is one `transit scan` process, start to
 exit, with the simulated card answering each APDU after --latency-ms. RSS is the peak resident
-memory of the scan process.
+memory of the scan process. "worker ms" is what the supervised plugin worker adds to a read: the
+median wall time of the same reads run with TRANSIT_PLUGIN_WORKER=0 (plugins inside the host),
+interleaved with the others, subtracted from the median (target < 10 ms).
 
 The baseline is the strategy of a full-dump reader, as phone apps do it, run by an independent
 PC/SC client (pyscard, Debian's python3-pyscard) against the same simulated card: FeliCa: every
@@ -25,7 +27,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 READER = "Virtual PCD 00 00"
 # card, family, budget, and whether the budget counts the whole read or only the plugin's own
 # exchanges (from the first command after the host's UID and Request System Code, for FeliCa purses).
-CARDS = [("suica.json", "japan-ic", 4, "read"), ("edy.json", "edy", 5, "plugins"), ("waon.json", "waon", 5, "plugins"),
+CARDS = [("suica.json", "japan-ic", 4, "read"), ("edy.json", "edy", 5, "plugins"), ("edy-mobile.json", "edy", 6, "plugins"),
+         ("waon.json", "waon", 5, "plugins"),
          ("nanaco.json", "nanaco", 5, "plugins"), ("octopus.json", "octopus", 2, "plugins"), ("ezlink.json", "cepas", 4, "read"),
          ("tmoney.json", "ksx6924", 5 + 4, "read"), ("tunion.json", "tunion", 20, "read")]  # T-Money: 5 + its 4 records
 HOST_FELICA_EXCHANGES = 2  # FF CA (IDm) and Request System Code
@@ -42,13 +45,15 @@ def transmit(conn, apdu):
 
 def felica(conn, frame):
     """One FeliCa frame through PC/SC Part 3 Transparent Exchange (the virtual reader's dialect)."""
-    answer = transmit(conn, bytes([0xFF, 0xC2, 0x00, 0x01, len(frame) + 2, 0x95, len(frame)]) + frame)
+    answer = transmit(conn, bytes([0xFF, 0xC2, 0x00, 0x01, len(frame) + 2, 0x95, len(frame)]) + frame + b"\x00")
     body, i = answer[:-2], 0
-    while i + 1 < len(body):
-        tag, n = body[i], body[i + 1]
+    while i + 1 < len(body):  # BER-TLV: one-byte tags here, lengths 00-7F or 81 LL
+        tag, n, head = body[i], body[i + 1], 2
+        if n == 0x81 and i + 2 < len(body):
+            n, head = body[i + 2], 3
         if tag == 0x97:
-            return body[i + 2:i + 2 + n]
-        i += 2 + n
+            return body[i + head:i + head + n]
+        i += head + n
     return None
 
 
@@ -60,8 +65,10 @@ def baseline_read(capture):
         idm = transmit(conn, bytes.fromhex("FFCA000000"))[:-2]
         rsc = felica(conn, bytes([10, 0x0C]) + idm)
         codes = [rsc[11 + 2 * i:13 + 2 * i] for i in range(rsc[10])]
-        for index, _ in enumerate(codes):
+        for index, code in enumerate(codes):
             sidm = bytes([idm[0] & 0x0F | index << 4]) + idm[1:]
+            if index and felica(conn, bytes([12, 0x0A]) + sidm + b"\x00\x00") is None:
+                sidm = felica(conn, bytes([6, 0x00]) + code + b"\x00\x00")[2:10]  # a phone: Polling gives the IDm
             services, i = [], 0
             while True:
                 a = felica(conn, bytes([12, 0x0A]) + sidm + bytes([i & 0xFF, i >> 8]))
@@ -122,7 +129,7 @@ def main():
 
     print(f"transit benchmark: {args.build} build, {args.runs} runs each, card latency {args.latency_ms} ms per APDU")
     print(f"{'card':<14}{'family':<10}{'exchanges':>10}{'counted':>9}{'target':>8}{'median ms':>11}{'min ms':>8}{'max ms':>8}"
-          f"{'RSS MB':>8}{'baseline':>10}{'ratio':>7}")
+          f"{'worker ms':>10}{'RSS MB':>8}{'baseline':>10}{'ratio':>7}")
     failures = 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -131,19 +138,23 @@ def main():
                 s = subprocess.Popen([sim, "--card", str(ROOT / "samples" / card), "--latency-ms", str(args.latency_ms),
                                       "--log", str(log)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 try:
-                    times, counts, rss = [], [], []
+                    times, counts, rss, inside = [], [], [], []
                     lines = lambda: len(log.read_text().splitlines()) if log.exists() else 0
-                    for i in range(args.runs + 1):  # the first run waits for pcscd to see the card: not counted
+                    for i in range(2 * args.runs + 1):  # the first run waits for pcscd to see the card: not counted
+                        in_host = i % 2 == 0  # every other run with the plugins inside the host
+                        env = dict(os.environ, TRANSIT_PLUGIN_WORKER="0") if in_host else None
                         before = lines()
                         t0 = time.perf_counter()
-                        proc = subprocess.Popen([transit, "scan", "--json", "--reader", READER, "--wait", "5"], cwd=ROOT,
+                        proc = subprocess.Popen([transit, "scan", "--json", "--reader", READER, "--wait", "5"], cwd=ROOT, env=env,
                                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                         out = proc.stdout.read()
                         _, status, usage = os.wait4(proc.pid, 0)  # this scan's own peak resident memory
                         elapsed = (time.perf_counter() - t0) * 1000
                         if os.waitstatus_to_exitcode(status) != 0 or f'"family":"{family}"' not in out:
                             sys.exit(f"{card}: scan failed: {out.strip()}")
-                        if i:
+                        if i and in_host:
+                            inside.append(elapsed)
+                        elif i:
                             times.append(elapsed)
                             counts.append(lines() - before)
                             rss.append(usage.ru_maxrss / 1024)
@@ -162,8 +173,10 @@ def main():
                 counted = exchanges - (HOST_FELICA_EXCHANGES if counting == "plugins" else 0)
                 failures += counted > target
                 failures += max(rss) >= 30
+                worker = statistics.median(times) - statistics.median(inside)
+                failures += worker >= 10
                 print(f"{card:<14}{family:<10}{exchanges:>10g}{counted:>9g}{'≤' + str(target):>8}{statistics.median(times):>11.1f}"
-                      f"{min(times):>8.1f}{max(times):>8.1f}{max(rss):>8.1f}{baseline:>10}{baseline / exchanges:>7.1f}")
+                      f"{min(times):>8.1f}{max(times):>8.1f}{worker:>10.1f}{max(rss):>8.1f}{baseline:>10}{baseline / exchanges:>7.1f}")
 
         startup = []
         for i in range(max(args.runs, 20) + 1):

@@ -2,7 +2,11 @@ import Foundation
 
 // A worker that died must not take the host with it through a write to its pipe.
 signal(SIGPIPE, SIG_IGN)
-let code = TransitCommand().run(Array(CommandLine.arguments.dropFirst()))
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let command = arguments.first, TransitCommand.readingCommands.contains(command), PluginWorker.enabled {
+    WorkerSpawn.forkEarly(verbose: arguments.contains("--verbose"))
+}
+let code = TransitCommand().run(arguments)
 fflush(stdout)
 fflush(stderr)
 // A reader call that never returned holds a libpcsclite lock an orderly exit could wait on.

@@ -42,7 +42,11 @@ final class PluginIsolationTests: XCTestCase {
         let run = try CommandRun.transit(["scan", "--config", try conf("print"), "--card", BuildProducts.sample("ezlink.json"), "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.json?["balance"] as? Int, 897, "stdout is the one EZ-Link object: \(run.stdout)")
-        XCTAssertTrue(run.stderr.contains("Balance: 999999"), "the plugin's print goes to stderr: \(run.stderr)")
+        XCTAssertFalse(run.stderr.contains("999999"), "dropped without --verbose: \(run.stderr)")
+        let verbose = try CommandRun.transit(["scan", "--config", try conf("print"), "--card", BuildProducts.sample("ezlink.json"),
+                                              "--json", "--verbose"])
+        XCTAssertEqual(verbose.json?["balance"] as? Int, 897, verbose.stdout)
+        XCTAssertTrue(verbose.stderr.contains("Balance: 999999"), "shown on stderr with --verbose: \(verbose.stderr)")
     }
 
     func testDecodeCarriesOnAfterAPluginCrash() throws {

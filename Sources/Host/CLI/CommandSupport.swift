@@ -3,6 +3,9 @@ import Foundation
 
 /// What the commands share: reaching the card, the plugin worker, logging, option values.
 extension TransitCommand {
+    /// The commands that read cards through plugins (their worker is forked at start-up).
+    static let readingCommands: Set<String> = ["scan", "verify", "dump", "decode", "replay", "watch"]
+
     /// Options every reading command takes besides its own.
     static let readOptions: Set<String> = ["config", "exchange-timeout", "read-timeout"]
 
@@ -24,7 +27,7 @@ extension TransitCommand {
     func pluginWorker(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> PluginWorker {
         let worker = PluginWorker(plugins: try plugins ?? pluginSpecs(a.value("config")), limits: try limits(a))
         worker.log = verboseLog(a)
-        worker.backtraces = a.has("verbose")
+        worker.verbose = a.has("verbose")
         worker.problem = { [standardError] in standardError("transit: \($0)") }
         return worker
     }

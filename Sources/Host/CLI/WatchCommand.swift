@@ -10,7 +10,6 @@ extension TransitCommand {
         let dialect = try Self.dialect(a.value("dialect"))
         let specs = try pluginSpecs(a.value("config"))
         let limits = try limits(a)
-        _ = try pluginWorker(a, plugins: specs) // options checked before the first tap
         Termination.shared.arm { 0 } // Ctrl-C ends a watch quietly, with success
         var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
         var lanes = [String: ReaderLane]()

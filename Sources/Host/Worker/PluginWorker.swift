@@ -21,8 +21,8 @@ final class PluginWorker {
 
     /// The executable started as the worker: this one, or the built `transit` when a test drives the host.
     let executable: String
-    /// Lets a crashing plugin's backtrace reach stderr (for plugin authors, with --verbose).
-    var backtraces = false
+    /// Lets what a plugin prints, and a crashing plugin's backtrace, reach stderr (--verbose).
+    var verbose = false
 
     init(plugins: [WorkerMessages.Plugin], limits: ReadLimits, executable: String = "/proc/self/exe") {
         self.plugins = plugins; self.limits = limits; self.executable = executable
@@ -107,10 +107,17 @@ final class PluginWorker {
         return (outcome.result, bundle)
     }
 
+    /// Starts the worker and has it load the plugins now, while the host waits for the reader and
+    /// the card, so the read itself pays neither.
+    func prepare() {
+        guard Self.enabled, let link = try? worker() else { return }
+        link.send(.prepare, json: plugins)
+    }
+
     /// The running worker, started when there is none.
     private func worker() throws -> WorkerLink {
         if let child { return child.link }
-        let spawned = try WorkerSpawn.start(executable, backtraces: backtraces)
+        let spawned = try WorkerSpawn.takePrewarmed() ?? WorkerSpawn.start(executable, verbose: verbose)
         child = spawned
         return spawned.link
     }

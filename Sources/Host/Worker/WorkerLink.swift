@@ -5,7 +5,7 @@ import Foundation
 final class WorkerLink {
     enum Kind: UInt8 {
         // host → worker
-        case start = 0x01, answer = 0x02, failure = 0x03
+        case start = 0x01, answer = 0x02, failure = 0x03, prepare = 0x04
         // worker → host
         case transmit = 0x11, log = 0x12, plugin = 0x13, outcome = 0x14, refused = 0x15, done = 0x16
     }

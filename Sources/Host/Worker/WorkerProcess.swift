@@ -14,13 +14,24 @@ enum WorkerProcess {
         signal(SIGTERM, SIG_IGN)
         followParent()
         var loaded: (specs: [WorkerMessages.Plugin], plugins: [LoadedPlugin])?
+        func prepare(_ specs: [WorkerMessages.Plugin]) -> [LoadedPlugin] {
+            if let loaded, loaded.specs == specs { return loaded.plugins }
+            let plugins = specs.map { spec in load(spec, link) }
+            link.send(.plugin)
+            loaded = (specs, plugins)
+            return plugins
+        }
         while case .message(let kind, let payload) = link.receive() {
-            guard kind == .start, let start = WorkerMessages.decode(WorkerMessages.Start.self, payload) else { return 2 }
-            if loaded?.specs != start.plugins {
-                loaded = (start.plugins, start.plugins.map { spec in load(spec, link) })
-                link.send(.plugin)
+            switch kind {
+            case .prepare: // the plugins, ahead of the card: loading overlaps the host's wait for it
+                guard let specs = WorkerMessages.decode([WorkerMessages.Plugin].self, payload) else { return 2 }
+                _ = prepare(specs)
+            case .start:
+                guard let start = WorkerMessages.decode(WorkerMessages.Start.self, payload) else { return 2 }
+                link.send(.done, json: read(start, plugins: prepare(start.plugins), link))
+            default:
+                return 2
             }
-            link.send(.done, json: read(start, plugins: loaded?.plugins ?? [], link))
         }
         return 0
     }

@@ -1,25 +1,69 @@
 import Foundation
 
-/// Starts `transit __plugin-worker` from this very executable, with its link on fds 3 and 4, stdin
-/// from /dev/null and its stdout sent to our stderr (a plugin that prints can never corrupt the
-/// host's one JSON object). The Swift runtime's crash backtrace of a plugin is left out unless asked for.
+/// Starts plugin workers: processes with their link on fds 3 and 4 and stdin from /dev/null. What a
+/// plugin prints (and the Swift runtime's backtrace of a crashing plugin) reaches stderr with
+/// --verbose and is dropped otherwise: never the host's stdout.
 enum WorkerSpawn {
-    static func start(_ executable: String, backtraces: Bool) throws -> (pid: pid_t, link: WorkerLink) {
+    typealias Worker = (pid: pid_t, link: WorkerLink)
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var prewarmed: Worker?
+
+    /// Forks the first worker at start-up, while the host is still one thread (so the copy is
+    /// safe) and before it has done anything: the worker costs a fork, not a second start of the
+    /// executable, and loads the plugins while the host waits for the card.
+    static func forkEarly(verbose: Bool) {
+        guard let toWorker = try? pipe(), let fromWorker = try? pipe() else { return }
+        let pid = fork()
+        if pid == 0 {
+            close(toWorker.write)
+            close(fromWorker.read)
+            dup2(toWorker.read, WorkerProcess.inputFD)
+            dup2(fromWorker.write, WorkerProcess.outputFD)
+            let devnull = open("/dev/null", O_RDWR)
+            dup2(devnull, 0)
+            if !verbose { dup2(devnull, 2) }
+            dup2(2, 1)
+            _exit(WorkerProcess.run())
+        }
+        close(toWorker.read)
+        close(fromWorker.write)
+        guard pid > 0 else {
+            close(toWorker.write)
+            close(fromWorker.read)
+            return
+        }
+        Termination.shared.track(pid)
+        lock.lock()
+        prewarmed = (pid, WorkerLink(input: fromWorker.read, output: toWorker.write))
+        lock.unlock()
+    }
+
+    /// The worker forked at start-up, once.
+    static func takePrewarmed() -> Worker? {
+        lock.lock(); defer { lock.unlock() }
+        defer { prewarmed = nil }
+        return prewarmed
+    }
+
+    /// Starts `executable __plugin-worker` (a new worker after one was ended, or in tests).
+    static func start(_ executable: String, verbose: Bool) throws -> Worker {
         let toWorker = try pipe(), fromWorker = try pipe()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toWorker.read, WorkerProcess.inputFD)
         posix_spawn_file_actions_adddup2(&actions, fromWorker.write, WorkerProcess.outputFD)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if !verbose { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("transit"), strdup(WorkerProcess.command), nil]
         defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
         var env = ProcessInfo.processInfo.environment
-        if !backtraces { env["SWIFT_BACKTRACE"] = "enable=no" }
+        if !verbose { env["SWIFT_BACKTRACE"] = "enable=no" }
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(toWorker.read)
         close(fromWorker.write)
@@ -33,7 +77,7 @@ enum WorkerSpawn {
     }
 
     /// A pipe whose ends sit above the fds the worker gets (so dup2 onto 3 and 4 never meets itself)
-    /// and close on exec (so the worker holds only its own two ends).
+    /// and close on exec (so a spawned worker holds only its own two ends).
     private static func pipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard Glibc.pipe(&fds) == 0 else { throw TransitError(.plugin, "cannot make a pipe for the plugin worker") }
