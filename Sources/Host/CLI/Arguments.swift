@@ -7,9 +7,10 @@ struct Arguments {
     private(set) var flags = Set<String>()
     private(set) var operands = [String]()
 
-    /// Parses `args` (without the program name) for a command accepting `valued` options and `flags`.
-    /// `--option=value` works too. Unknown options are usage errors.
-    init(_ args: [String], command: String, valued: Set<String>, flags allowed: Set<String>) throws {
+    /// Parses `args` (without the program name) for a command accepting `valued` options, `flags`
+    /// and `operands` operands (files) at most. `--option=value` works too. Unknown options, a stray
+    /// operand and an option given as another option's value (`--reader --json`) are usage errors.
+    init(_ args: [String], command: String, valued: Set<String>, flags allowed: Set<String>, operands maxOperands: Int = 0) throws {
         self.command = command
         var i = 0
         while i < args.count {
@@ -23,6 +24,9 @@ struct Arguments {
                     } else {
                         guard i + 1 < args.count else { throw TransitError(.usage, "--\(name) needs a value") }
                         i += 1
+                        guard !args[i].hasPrefix("--") else {
+                            throw TransitError(.usage, "--\(name) needs a value, not the option \(args[i]) (write --\(name)=VALUE for a value that starts with --)")
+                        }
                         values[name] = args[i]
                     }
                     allValues[name, default: []].append(values[name] ?? "")
@@ -32,6 +36,10 @@ struct Arguments {
                     throw TransitError(.usage, "\(command): unknown option \(arg) (see transit \(command) --help)")
                 }
             } else {
+                guard operands.count < maxOperands else {
+                    let hint = valued.contains("card") ? " (a card file is read with --card FILE)" : ""
+                    throw TransitError(.usage, "\(command) takes \(maxOperands == 0 ? "no" : "at most \(maxOperands)") operand\(maxOperands == 1 ? "" : "s"), not \"\(arg)\"\(hint)")
+                }
                 operands.append(arg)
             }
             i += 1

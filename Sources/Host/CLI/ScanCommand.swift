@@ -25,7 +25,7 @@ extension TransitCommand {
 
     /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.
     func replay(_ args: [String]) throws {
-        let a = try Arguments(args, command: "replay", valued: Self.readOptions, flags: ["json", "verbose"])
+        let a = try Arguments(args, command: "replay", valued: Self.readOptions, flags: ["json", "verbose"], operands: 1)
         guard a.operands.count == 1, let path = a.operands.first else { throw TransitError(.usage, "replay takes one log file") }
         let log = try LogBundle.load(path)
         let config = try PluginConfig.load(explicit: a.value("config"))
@@ -42,7 +42,7 @@ extension TransitCommand {
 
     /// `transit decode FILE…`: each card file read as `--card` would, one JSON line each.
     func decode(_ args: [String]) throws {
-        let a = try Arguments(args, command: "decode", valued: Self.readOptions, flags: [])
+        let a = try Arguments(args, command: "decode", valued: Self.readOptions, flags: [], operands: .max)
         guard !a.operands.isEmpty else { throw TransitError(.usage, "decode takes one or more card files") }
         let worker = try pluginWorker(a)
         var firstFailure: TransitError?
