@@ -145,7 +145,7 @@ def main():
                         env = dict(os.environ, TRANSIT_PLUGIN_WORKER="0") if in_host else None
                         before = lines()
                         t0 = time.perf_counter()
-                        proc = subprocess.Popen([transit, "scan", "--json", "--reader", READER, "--wait", "5"], cwd=ROOT, env=env,
+                        proc = subprocess.Popen([transit, "scan", "--json", "--config", str(ROOT / "plugins.conf"), "--reader", READER, "--wait", "5"], cwd=ROOT, env=env,
                                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                         out = proc.stdout.read()
                         _, status, usage = os.wait4(proc.pid, 0)  # this scan's own peak resident memory

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build
-.build/debug/transit scan --card samples/suica.json
+.build/debug/transit scan --config plugins.conf --card samples/suica.json

@@ -9,12 +9,31 @@ public protocol CardFamilyPlugin {
     static var technology: transit_technology { get }
     /// FeliCa systems of which the card must carry one (empty: always asked).
     static var systemCodes: [UInt16] { get }
+    /// The plugins.conf options the plugin takes; the host refuses any other (empty: none).
+    static var options: [PluginOption] { get }
     /// Reads the card, or throws `PluginError.notThisCard` when it is of another family.
     static func read(_ card: CardLink) throws -> CardResult
 }
 
 extension CardFamilyPlugin {
     public static var systemCodes: [UInt16] { [] }
+    public static var options: [PluginOption] { [] }
+}
+
+/// A plugins.conf option a plugin takes, and the kind of value it must have.
+public struct PluginOption {
+    public enum Kind { case text, integer, boolean }
+    public let name: String
+    public let kind: Kind
+    public init(_ name: String, _ kind: Kind) { self.name = name; self.kind = kind }
+
+    var abiType: UInt32 {
+        switch kind {
+        case .text: return TRANSIT_OPTION_TEXT
+        case .integer: return TRANSIT_OPTION_INTEGER
+        case .boolean: return TRANSIT_OPTION_BOOLEAN
+        }
+    }
 }
 
 /// Builds the static descriptor and runs reads behind the ABI.
@@ -30,6 +49,8 @@ public enum PluginExport {
     ) -> UnsafePointer<transit_plugin_descriptor> {
         let codes = UnsafeMutablePointer<UInt16>.allocate(capacity: max(1, P.systemCodes.count))
         codes.initialize(from: P.systemCodes, count: P.systemCodes.count)
+        let options = UnsafeMutablePointer<transit_option_spec>.allocate(capacity: max(1, P.options.count))
+        options.initialize(from: P.options.map { transit_option_spec(name: cString($0.name), type: $0.abiType) }, count: P.options.count)
         let d = UnsafeMutablePointer<transit_plugin_descriptor>.allocate(capacity: 1)
         d.initialize(to: transit_plugin_descriptor(
             struct_size: UInt32(MemoryLayout<transit_plugin_descriptor>.size),
@@ -39,7 +60,9 @@ public enum PluginExport {
             technology: P.technology,
             system_codes: P.systemCodes.isEmpty ? nil : UnsafePointer(codes),
             system_code_count: P.systemCodes.count,
-            read: read))
+            read: read,
+            options: P.options.isEmpty ? nil : UnsafePointer(options),
+            option_count: P.options.count))
         return UnsafePointer(d)
     }
 

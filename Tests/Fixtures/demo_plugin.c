@@ -77,6 +77,9 @@ static transit_status demo_read(const transit_host_api *host) {
 #endif
 }
 
+/* The plugins.conf options the plugin takes: currency=XXX (the ISO 4217 code of the balance). */
+static const transit_option_spec demo_options[] = {{"currency", TRANSIT_OPTION_TEXT}};
+
 static const transit_plugin_descriptor demo_descriptor = {
     sizeof(transit_plugin_descriptor),
 #ifdef DEMO_WRONG_ABI
@@ -90,6 +93,8 @@ static const transit_plugin_descriptor demo_descriptor = {
     NULL,
     0,
     demo_read,
+    demo_options,
+    sizeof demo_options / sizeof demo_options[0],
 };
 
 const transit_plugin_descriptor *transit_plugin_entry_v1(uint32_t host_abi_version) {

@@ -38,9 +38,11 @@ static transit_status misbehaving_read(const transit_host_api *host) {
     return TRANSIT_STATUS_NOT_THIS_CARD;
 }
 
+static const transit_option_spec options[] = {{"misbehave", TRANSIT_OPTION_TEXT}};
+
 static const transit_plugin_descriptor descriptor = {
     sizeof(transit_plugin_descriptor), TRANSIT_ABI_VERSION, "bad", "bad", TRANSIT_TECHNOLOGY_ISO7816, NULL, 0,
-    misbehaving_read,
+    misbehaving_read, options, 1,
 };
 
 const transit_plugin_descriptor *transit_plugin_entry_v1(uint32_t host_abi_version) {

@@ -38,7 +38,7 @@ final class PluginABITests: XCTestCase {
         let conf = dir.appendingPathComponent("plugins.conf")
         try "demo libwrong.so\n".write(to: conf, atomically: true, encoding: .utf8)
         let run = try CommandRun.transit(["plugins", "--config", conf.path])
-        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.status, 2, "a refused plugin is a configuration to fix")
         XCTAssertTrue(run.stdout.contains("demo\trefused\tABI 2\t\(lib)\t(offers ABI 2; this host speaks ABI 1)"), run.stdout)
     }
 

@@ -31,7 +31,7 @@ final class PluginConfigTests: XCTestCase {
         }
     }
 
-    func testLookupOrderExplicitThenWorkingDirectoryThenXDGThenBesideBinary() throws {
+    func testLookupOrderExplicitThenXDGThenBesideBinaryNeverTheWorkingDirectory() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let xdg = dir.appendingPathComponent("xdg/transit"), bin = dir.appendingPathComponent("bin"), cwd = dir.appendingPathComponent("cwd")
@@ -45,12 +45,21 @@ final class PluginConfigTests: XCTestCase {
 
         XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "xdg")
         XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: [:], executableDirectory: bin.path).entries.first?.name, "bin")
+        // A plugins.conf in the current folder (beside a downloaded dump, say) is never looked at.
         try "cwd x.so".write(to: cwd.appendingPathComponent("plugins.conf"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "cwd")
+        XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "xdg")
+        XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: [:], executableDirectory: bin.path).entries.first?.name, "bin")
         XCTAssertEqual(try PluginConfig.load(explicit: bin.appendingPathComponent("plugins.conf").path, environment: env,
                                              executableDirectory: bin.path).entries.first?.name, "bin")
         XCTAssertThrowsError(try PluginConfig.load(explicit: "/nonexistent/plugins.conf")) {
             XCTAssertEqual(($0 as? TransitError)?.kind, .config)
         }
+    }
+
+    func testCRLFLinesAreLines() throws {
+        let conf = try PluginConfig.parse("# Windows line ends\r\njapan-ic libA.so\r\noctopus libB.so balance-offset=500\r\n", path: "c.conf")
+        XCTAssertEqual(conf.entries.map(\.name), ["japan-ic", "octopus"])
+        XCTAssertEqual(conf.entries.last?.options, ["balance-offset": "500"])
+        XCTAssertEqual(conf.entries.last?.line, 3)
     }
 }

@@ -31,6 +31,8 @@ final class PluginFaultTests: XCTestCase {
     func testWritablePluginsConfIsRefused() throws {
         let conf = dir.appendingPathComponent("plugins.conf")
         try "japan-ic \(BuildProducts.plugin("TransitJapanIC"))\n".write(to: conf, atomically: true, encoding: .utf8)
+        // Group-writable, and the group (users) is not the owner's private group.
+        XCTAssertEqual(chown(conf.path, getuid(), 100), 0)
         XCTAssertEqual(chmod(conf.path, 0o664), 0)
         let run = try CommandRun.transit(["scan", "--config", conf.path, "--card", BuildProducts.sample("suica.json"), "--json"])
         XCTAssertEqual(run.status, 2)

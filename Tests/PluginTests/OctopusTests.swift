@@ -24,9 +24,11 @@ final class OctopusTests: XCTestCase {
         XCTAssertEqual(try InProcessRead.read(image, plugins: [.octopus()]).reading?.balance, 60)
     }
 
-    func testBadOffsetIsAPluginFault() throws {
+    func testBadOffsetIsAConfigurationErrorBeforeAnyExchange() throws {
         let outcome = try InProcessRead.read(CardImages.sample("octopus.json"), plugins: [.octopus(offset: "lots")])
-        XCTAssertEqual(outcome.error?.kind, .plugin)
-        XCTAssertTrue(outcome.error?.message.contains("balance-offset=lots") == true, outcome.error?.message ?? "")
+        XCTAssertEqual(outcome.error?.kind, .config)
+        XCTAssertTrue(outcome.error?.message.contains("option balance-offset takes a whole number, not \"lots\"") == true,
+                      outcome.error?.message ?? "")
+        XCTAssertEqual(outcome.exchanges, 0, "found when the plugin loads, not when an Octopus is read")
     }
 }

@@ -17,7 +17,15 @@ public enum BuildProducts {
         return dir
     }()
 
-    public static var transit: String { directory.appendingPathComponent("transit").path }
+    /// The built `transit`, with the repository's plugins.conf beside it as an installed default
+    /// (transit never reads ./plugins.conf; bare library names resolve beside the binary).
+    public static let transit: String = {
+        let conf = directory.appendingPathComponent("plugins.conf")
+        try? FileManager.default.removeItem(at: conf)
+        try? FileManager.default.copyItem(at: packageRoot.appendingPathComponent("plugins.conf"), to: conf)
+        chmod(conf.path, 0o644)
+        return directory.appendingPathComponent("transit").path
+    }()
     public static var simulator: String { directory.appendingPathComponent("transit-sim").path }
     public static func plugin(_ product: String) -> String { directory.appendingPathComponent("lib\(product).so").path }
 

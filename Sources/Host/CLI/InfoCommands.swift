@@ -21,17 +21,28 @@ extension TransitCommand {
             let technology: String?; let systemCodes: [String]; let options: [String: String]
         }
         let rows = loaded.map { p -> Row in
-            let reason: String? = { if case .refused(let why) = p.state { return why } else { return nil } }()
-            return Row(name: p.name, path: p.path, abiVersion: p.abiVersion, state: reason == nil ? "loaded" : "refused",
+            let (state, reason): (String, String?) = {
+                switch p.state {
+                case .loaded: return ("loaded", nil)
+                case .refused(let why): return ("refused", why)
+                case .misconfigured(let why): return ("misconfigured", why)
+                }
+            }()
+            return Row(name: p.name, path: p.path, abiVersion: p.abiVersion, state: state,
                        reason: reason, technology: p.technology?.rawValue,
                        systemCodes: p.systemCodes.map(HexFormat.string),
                        options: p.entry.options)
         }
-        if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
-        standardOutput("plugins.conf: \(config.path)")
-        for r in rows {
-            let abi = r.abiVersion.map { "ABI \($0)" } ?? "ABI -"
-            standardOutput("\(r.name)\t\(r.state)\t\(abi)\t\(r.path)" + (r.reason.map { "\t(\($0))" } ?? ""))
+        if a.has("json") {
+            standardOutput(JSONOutput.encode(rows))
+        } else {
+            standardOutput("plugins.conf: \(config.path)")
+            for r in rows {
+                let abi = r.abiVersion.map { "ABI \($0)" } ?? "ABI -"
+                standardOutput("\(r.name)\t\(r.state)\t\(abi)\t\(r.path)" + (r.reason.map { "\t(\($0))" } ?? ""))
+            }
         }
+        // A conf with a plugin that cannot be used is a configuration to fix: scripts must tell.
+        if rows.contains(where: { $0.state != "loaded" }) { throw QuietExit(code: TransitError.Kind.config.exitCode) }
     }
 }

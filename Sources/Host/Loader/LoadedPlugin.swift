@@ -4,17 +4,23 @@ import ReaderABI
 struct LoadedPlugin {
     enum State: Equatable {
         case loaded
+        /// Not loaded: the library cannot be used (not trusted, not a plugin, another ABI…).
         case refused(String)
+        /// Loaded, but its plugins.conf line has an option it does not take, or a bad value: a
+        /// configuration error (exit 2), naming the file and line.
+        case misconfigured(String)
     }
 
     let entry: PluginConfig.Entry
     /// The resolved library path.
     let path: String
-    let state: State
+    var state: State
     /// Set when loaded: the plugin's static descriptor.
     let descriptor: UnsafePointer<transit_plugin_descriptor>?
     /// The ABI version the library offers, when it said one (also for a refused plugin).
     let abiVersion: UInt32?
+    /// The options the plugin declares it takes (name → TRANSIT_OPTION_* type).
+    var declaredOptions = [String: UInt32]()
 
     var name: String { entry.name }
 

@@ -8,7 +8,12 @@ struct PluginConfig: Equatable {
         let library: String
         let options: [String: String]
         let line: Int
+        /// The conf file the entry came from.
+        var file = ""
     }
+
+    /// The largest plugins.conf read (a conf of a hundred plugins is a few kilobytes).
+    static let sizeLimit = 1 << 20
 
     /// The file the entries came from.
     let path: String
@@ -17,7 +22,8 @@ struct PluginConfig: Equatable {
     /// Parses conf text; a bad line is a config error naming file and line.
     static func parse(_ text: String, path: String) throws -> PluginConfig {
         var entries = [Entry]()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Character.isNewline: "\n", and "\r\n" (one Character in Swift) from a file saved on Windows.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard !words.isEmpty else { continue }
@@ -34,34 +40,40 @@ struct PluginConfig: Equatable {
                 guard parts.count == 2, !parts[0].isEmpty else { throw fail("option \"\(word)\" is not key=value") }
                 options[String(parts[0])] = String(parts[1])
             }
-            entries.append(Entry(name: name, library: words[1], options: options, line: index + 1))
+            entries.append(Entry(name: name, library: words[1], options: options, line: index + 1, file: path))
         }
         return PluginConfig(path: path, entries: entries)
     }
 
-    /// Finds and reads the conf: `--config FILE`, else ./plugins.conf, else
-    /// $XDG_CONFIG_HOME/transit/plugins.conf, else /etc/transit/plugins.conf, else the one beside the binary.
+    /// Finds and reads the conf: `--config FILE`, else $XDG_CONFIG_HOME/transit/plugins.conf (or
+    /// ~/.config/transit/plugins.conf), else /etc/transit/plugins.conf, else the installed default
+    /// beside the binary. Never the current folder: a plugins.conf shipped beside a downloaded dump
+    /// would decide what code runs. The file is opened once and checked through that descriptor.
     static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                      executableDirectory: String = PluginConfig.executableDirectory) throws -> PluginConfig {
-        let fm = FileManager.default
         let path: String
         if let explicit {
-            guard fm.fileExists(atPath: explicit) else { throw TransitError(.config, "\(explicit): no such file") }
             path = explicit
         } else {
-            let xdg = environment["XDG_CONFIG_HOME"].map { $0 + "/transit/plugins.conf" }
-                ?? environment["HOME"].map { $0 + "/.config/transit/plugins.conf" }
-            let candidates = ["plugins.conf", xdg, "/etc/transit/plugins.conf", executableDirectory + "/plugins.conf"].compactMap { $0 }
-            guard let found = candidates.first(where: { fm.fileExists(atPath: $0) }) else {
+            let candidates = searchPath(environment: environment, executableDirectory: executableDirectory)
+            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
                 throw TransitError(.config, "no plugins.conf (looked in: \(candidates.joined(separator: ", ")))")
             }
             path = found
         }
-        if let why = FileTrust.problem(path) { throw TransitError(.config, "\(path) is not trusted: \(why)") }
-        guard let data = fm.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw TransitError(.config, "\(path): cannot be read as UTF-8 text")
+        let text: String
+        switch TrustedFile.open(path).flatMap({ $0.text(limit: sizeLimit) }) {
+        case .success(let t): text = t
+        case .failure(let why): throw TransitError(.config, why.unopenable ? "\(why)" : "\(path) is not trusted: \(why)")
         }
         return try parse(text, path: path)
+    }
+
+    /// Where a conf is looked for when no --config is given, in order.
+    static func searchPath(environment: [String: String], executableDirectory: String) -> [String] {
+        let xdg = environment["XDG_CONFIG_HOME"].map { $0 + "/transit/plugins.conf" }
+            ?? environment["HOME"].map { $0 + "/.config/transit/plugins.conf" }
+        return [xdg, "/etc/transit/plugins.conf", executableDirectory + "/plugins.conf"].compactMap { $0 }
     }
 
     /// Where a library path points: absolute as written; relative to the conf file's folder; a bare

@@ -1,11 +1,21 @@
 import Foundation
 import ReaderABI
 
-/// Loads the plugins a conf names, in its order. A library that cannot be used is reported and
-/// skipped; the others still load. Libraries are never closed: unloading Swift code is unsafe.
+/// Loads the plugins a conf names, in its order. A library that cannot be used is refused with the
+/// reason and skipped; the others still load. A library is opened once, checked through that open
+/// descriptor (`TrustedFile`, `ELFCheck`) and loaded from the same descriptor, so it cannot be
+/// swapped between check and load. Libraries are never closed: unloading Swift code is unsafe.
 enum PluginLoader {
-    /// The smallest descriptor of ABI 1 the host can read (every field up to `read`).
-    static let minimumDescriptorSize = UInt32(MemoryLayout<transit_plugin_descriptor>.size)
+    /// The smallest descriptor the host reads: every field of ABI 1 up to `read`.
+    static let minimumDescriptorSize = UInt32(MemoryLayout<transit_plugin_descriptor>.offset(of: \.options) ?? 0)
+    /// The descriptor with the fields appended since (the options a plugin takes).
+    static let fullDescriptorSize = UInt32(MemoryLayout<transit_plugin_descriptor>.size)
+    /// Bounds on what a descriptor may claim (transit_reader.h).
+    static let maxSystemCodes = 64, maxOptions = 64, maxNameBytes = 64
+
+    /// The open descriptors of loaded libraries, kept for the life of the process: the loader knows a
+    /// library by the path it was opened with, so `/proc/self/fd/N` must never name another file.
+    nonisolated(unsafe) private static var libraries = [TrustedFile]()
 
     static func load(_ config: PluginConfig) -> [LoadedPlugin] {
         config.entries.map { load($0, path: config.resolve($0)) }
@@ -16,10 +26,16 @@ enum PluginLoader {
         func refuse(_ why: String) -> LoadedPlugin {
             LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
         }
-        if let why = FileTrust.problem(path) { return refuse("is not trusted: \(why)") }
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        let file: TrustedFile
+        switch TrustedFile.open(path) {
+        case .success(let f): file = f
+        case .failure(let why): return refuse(why.unopenable ? "cannot be loaded: \(why)" : "is not trusted: \(why)")
+        }
+        if let why = ELFCheck.problem(fd: file.fd, size: file.size) { return refuse("cannot be loaded: \(path) \(why)") }
+        guard let handle = dlopen(file.descriptorPath, RTLD_NOW | RTLD_LOCAL) else {
             return refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
         }
+        libraries.append(file)
         guard let symbol = dlsym(handle, TRANSIT_PLUGIN_ENTRY_SYMBOL) else {
             return refuse("exports no \(TRANSIT_PLUGIN_ENTRY_SYMBOL): not a transit plugin, or one built for another ABI")
         }
@@ -35,12 +51,47 @@ enum PluginLoader {
         guard d.struct_size >= minimumDescriptorSize else {
             return refuse("descriptor of \(d.struct_size) bytes is smaller than ABI \(TRANSIT_ABI_VERSION)'s \(minimumDescriptorSize)")
         }
-        guard d.read != nil, let cName = d.name else { return refuse("descriptor lacks a name or a read function") }
+        guard d.read != nil, let name = boundedString(d.name) else { return refuse("descriptor lacks a read function or a name of at most \(maxNameBytes) bytes") }
+        guard d.family == nil || boundedString(d.family) != nil else { return refuse("descriptor's family is longer than \(maxNameBytes) bytes") }
         guard d.technology == TRANSIT_TECHNOLOGY_FELICA || d.technology == TRANSIT_TECHNOLOGY_ISO7816 else {
             return refuse("offers unknown technology \(d.technology)")
         }
-        let name = String(cString: cName)
+        guard d.system_code_count <= maxSystemCodes, d.system_code_count == 0 || d.system_codes != nil else {
+            return refuse("descriptor claims \(d.system_code_count) system codes (at most \(maxSystemCodes))")
+        }
         guard name == entry.name else { return refuse("calls itself \(name), but plugins.conf names it \(entry.name)") }
-        return LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor, abiVersion: d.abi_version)
+        let options: [String: UInt32]
+        switch declaredOptions(d) {
+        case .success(let o): options = o
+        case .failure(let why): return refuse(why.description)
+        }
+        var plugin = LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor, abiVersion: d.abi_version)
+        plugin.declaredOptions = options
+        if let why = PluginOptions.problem(entry.options, declared: options) {
+            plugin.state = .misconfigured("\(entry.file):\(entry.line): plugin \(entry.name): \(why)")
+        }
+        return plugin
+    }
+
+    /// The options the descriptor declares, by name, when its size covers them.
+    private static func declaredOptions(_ d: transit_plugin_descriptor) -> Result<[String: UInt32], TrustProblem> {
+        guard d.struct_size >= fullDescriptorSize, d.option_count > 0 else { return .success([:]) }
+        guard d.option_count <= maxOptions, let list = d.options else {
+            return .failure(TrustProblem("descriptor claims \(d.option_count) options (at most \(maxOptions))"))
+        }
+        var out = [String: UInt32]()
+        for spec in UnsafeBufferPointer(start: list, count: d.option_count) {
+            guard let name = boundedString(spec.name) else { return .failure(TrustProblem("descriptor has an option without a name")) }
+            out[name] = spec.type
+        }
+        return .success(out)
+    }
+
+    /// A descriptor string of at most `maxNameBytes` bytes, read no further than that.
+    private static func boundedString(_ p: UnsafePointer<CChar>?) -> String? {
+        guard let p else { return nil }
+        let n = strnlen(p, maxNameBytes + 1)
+        guard n > 0, n <= maxNameBytes else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
     }
 }

@@ -12,8 +12,6 @@ final class PluginInvocation {
     private(set) var transportError: TransitError?
     private(set) var logLines = [String]()
     private let logSink: (String) -> Void
-    /// Option values handed out as C strings; they stay valid until this invocation ends.
-    private var optionValues = [String: UnsafeMutablePointer<CChar>]()
 
     /// Limits of one plugin's read; past them every transceive fails and the read ends as a plugin fault.
     let budget: ReadBudget
@@ -26,20 +24,30 @@ final class PluginInvocation {
         self.plugin = plugin; self.session = session; self.budget = budget; logSink = log
     }
 
-    deinit { optionValues.values.forEach { free($0) } }
-
     /// Calls the plugin's read with a fresh table. `uid` and `systemCodes` are what the host learned.
+    /// The table's context is a token valid only during this call and on this thread; afterwards the
+    /// table (never freed, so a pointer a plugin kept stays readable) holds no card data, and every
+    /// call through it is refused.
     func run(uid: [UInt8], systemCodes: [UInt16]?) -> transit_status {
         guard let read = plugin.descriptor?.pointee.read else { return TRANSIT_STATUS_INTERNAL }
         let technology = session.technology == .felica ? TRANSIT_TECHNOLOGY_FELICA : TRANSIT_TECHNOLOGY_ISO7816
         let codes = systemCodes ?? []
+        let token = InvocationRegistry.register(self)
+        let table = UnsafeMutablePointer<transit_host_api>.allocate(capacity: 1)
+        defer {
+            InvocationRegistry.retire(token)
+            table.pointee.uid = nil
+            table.pointee.uid_length = 0
+            table.pointee.system_codes = nil
+            table.pointee.system_code_count = 0
+        }
         return withExtendedLifetime(self) {
             uid.withUnsafeBufferPointer { uidBuffer in
                 codes.withUnsafeBufferPointer { codeBuffer in
-                    var api = transit_host_api(
+                    table.initialize(to: transit_host_api(
                         struct_size: UInt32(MemoryLayout<transit_host_api>.size),
                         abi_version: UInt32(TRANSIT_ABI_VERSION),
-                        context: Unmanaged.passUnretained(self).toOpaque(),
+                        context: UnsafeMutableRawPointer(bitPattern: token),
                         technology: technology,
                         uid: uidBuffer.baseAddress, uid_length: uidBuffer.count,
                         system_codes: systemCodes == nil ? nil : codeBuffer.baseAddress, system_code_count: codes.count,
@@ -48,8 +56,8 @@ final class PluginInvocation {
                         set_field: hostSetField, set_balance: hostSetBalance, add_metadata: hostAddMetadata,
                         begin_transaction: hostBeginTransaction, set_transaction_field: hostSetTransactionField,
                         set_transaction_amount: hostSetTransactionAmount,
-                        add_transaction_metadata: hostAddTransactionMetadata)
-                    return read(&api)
+                        add_transaction_metadata: hostAddTransactionMetadata))
+                    return read(table)
                 }
             }
         }
@@ -93,17 +101,14 @@ final class PluginInvocation {
 
     fileprivate func option(_ key: String) -> UnsafePointer<CChar>? {
         guard let value = plugin.entry.options[key] else { return nil }
-        if let held = optionValues[key] { return UnsafePointer(held) }
-        guard let copy = strdup(value) else { return nil }
-        optionValues[key] = copy
-        return UnsafePointer(copy)
+        return OptionStrings.cString(plugin: plugin.name, key: key, value: value)
     }
 }
 
 // MARK: - The C side of the host table
 
 private func invocation(_ context: UnsafeMutableRawPointer?) -> PluginInvocation? {
-    context.map { Unmanaged<PluginInvocation>.fromOpaque($0).takeUnretainedValue() }
+    InvocationRegistry.live(UInt(bitPattern: context))
 }
 
 private func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int) -> [UInt8] {

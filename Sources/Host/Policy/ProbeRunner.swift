@@ -12,6 +12,7 @@ struct ProbeRunner {
 
     /// The reading and the plugin that made it.
     func read(_ session: CardSession) throws -> (reading: CardReading, plugin: String) {
+        try checkConfiguration()
         var uid = [UInt8]()
         var systems: [UInt16]?
         if session.technology == .felica {
@@ -49,5 +50,15 @@ struct ProbeRunner {
         let what = session.technology == .felica ? "FeliCa" : "ISO 14443-4"
         throw TransitError(.tagNotSupported, "no plugin recognised this \(what) card"
                            + (tried.isEmpty ? " (no plugin for this technology is loaded)" : " (tried: \(tried.joined(separator: ", ")))"))
+    }
+
+    /// A misconfigured plugin line, or a conf none of whose plugins could be loaded, is a
+    /// configuration error before any exchange: never a "no plugin recognised this card".
+    private func checkConfiguration() throws {
+        for p in plugins { if case .misconfigured(let why) = p.state { throw TransitError(.config, why) } }
+        guard plugins.contains(where: { $0.state == .loaded }) else {
+            throw TransitError(.config, plugins.isEmpty ? "plugins.conf names no plugin"
+                               : "no plugin of plugins.conf could be loaded (\(plugins.map(\.name).joined(separator: ", ")) refused; see above)")
+        }
     }
 }

@@ -13,6 +13,10 @@ final class PluginWorker {
     /// Problems the user must hear of whatever the read gives (a plugin refused at load).
     var problem: (String) -> Void = { _ in }
     private var child: (pid: pid_t, link: WorkerLink)?
+    /// Reads the current worker served; it is replaced after `readsPerWorker`, which bounds what
+    /// plugins leave behind in it (each read's host table stays allocated, see PluginInvocation).
+    private var reads = 0
+    static let readsPerWorker = 1000
     /// The plugins loaded in this process instead, when the worker is turned off (benchmarks only).
     private lazy var inProcessPlugins = plugins.map { PluginLoader.load($0.entry, path: $0.library) }
 
@@ -87,6 +91,8 @@ final class PluginWorker {
                               let result: Result<CardReading, TransitError> = done.reading.map({ .success($0) }) ?? done.failure.map({ .failure($0.error) })
                         else { stop(); fail(TransitError(.plugin, "the plugin worker's answer did not parse")); break serving }
                         final = (result, done.dialect, done.refusedDialects)
+                        reads += 1
+                        if reads >= Self.readsPerWorker { stop() }
                     default:
                         stop()
                         fail(TransitError(.plugin, "the plugin worker sent an unexpected message"))
@@ -149,6 +155,7 @@ final class PluginWorker {
     private func reap() -> Ending {
         guard let (pid, link) = child else { return .exit(0) }
         child = nil
+        reads = 0
         link.close()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -15,6 +15,7 @@ enum OctopusPlugin: CardFamilyPlugin {
     static let systemCodes: [UInt16] = [0x8008]
     static let balanceService: UInt16 = 0x0117
     static let defaultOffset: Int64 = 350
+    static let options = [PluginOption("balance-offset", .integer)]
 
     static func read(_ card: CardLink) throws -> CardResult {
         let offset = try balanceOffset(card.option("balance-offset"))

@@ -89,7 +89,34 @@ typedef uint32_t transit_technology;
  *   "entryStation", "exitStation", "rawType", "rawPayload" (hex)
  */
 
-/** The table of host functions handed to a plugin's read function. */
+/** Value types of plugin options (transit_option_spec.type). */
+/** Any text. */
+#define TRANSIT_OPTION_TEXT 1u
+/** A decimal integer, optionally signed (at most 18 digits). */
+#define TRANSIT_OPTION_INTEGER 2u
+/** `true` or `false`. */
+#define TRANSIT_OPTION_BOOLEAN 3u
+
+/**
+ * One plugins.conf option a plugin takes (`key=value` on its line). The host
+ * checks every plugins.conf line against the plugin's list when it loads it:
+ * another key, or a value of another type, is a configuration error naming
+ * the file and line. This struct never grows; a later ABI adds a new list.
+ */
+typedef struct transit_option_spec {
+    /** The key, e.g. "balance-offset". */
+    const char *name;
+    /** What the value must be (TRANSIT_OPTION_*). */
+    uint32_t type;
+} transit_option_spec;
+
+/**
+ * The table of host functions handed to a plugin's read function. The table,
+ * its context and every pointer it hands out are valid only during the read()
+ * call that received them, and only on the thread that called read(): a call
+ * after read() returned, or from another thread, is refused with
+ * TRANSIT_STATUS_INTERNAL and touches nothing.
+ */
 typedef struct transit_host_api {
     /** sizeof(transit_host_api) as the host knows it. */
     uint32_t struct_size;
@@ -133,7 +160,7 @@ typedef struct transit_host_api {
 
     /**
      * The value of a plugins.conf option (`key=value`) for this plugin, or NULL.
-     * The string stays valid until read() returns.
+     * The string stays valid until read() returns; copy it to keep it.
      */
     const char *(*option)(void *context, const char *key);
 
@@ -160,22 +187,32 @@ typedef struct transit_plugin_descriptor {
     uint32_t struct_size;
     /** The ABI version this descriptor follows (TRANSIT_ABI_VERSION). */
     uint32_t abi_version;
-    /** Short plugin name, e.g. "japan-ic". */
+    /** Short plugin name, e.g. "japan-ic" (at most 64 bytes). */
     const char *name;
-    /** Family reported when the plugin sets none, e.g. "japan-ic". */
+    /** Family reported when the plugin sets none, e.g. "japan-ic" (at most 64 bytes). */
     const char *family;
     /** Technology the plugin reads (TRANSIT_TECHNOLOGY_*). */
     transit_technology technology;
     /**
      * FeliCa only: system codes of which the card must carry at least one;
      * when the card's systems are known and none is present the plugin is
-     * skipped without RF traffic. NULL/0: always asked.
+     * skipped without RF traffic. NULL/0: always asked. At most 64.
      */
     const uint16_t *system_codes;
     /** Number of entries in system_codes. */
     size_t system_code_count;
     /** Reads the card through the host table and builds the result. */
     transit_status (*read)(const transit_host_api *host);
+
+    /* Appended in ABI 1 (present when struct_size covers them). */
+
+    /**
+     * The plugins.conf options the plugin takes; NULL/0: none (any option on
+     * its line is then a configuration error). At most 64.
+     */
+    const transit_option_spec *options;
+    /** Number of entries in options. */
+    size_t option_count;
 } transit_plugin_descriptor;
 
 /**
