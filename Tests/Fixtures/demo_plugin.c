@@ -11,6 +11,8 @@
  *   -DDEMO_UNKNOWN_STATUS read returns 42, a status outside the closed set
  *   -DDEMO_LOOP           read asks the card again and again, ignoring failures, then says
  *                         "not this card" (the host must end the read as a plugin fault)
+ *   -DDEMO_HUGE_SYSTEM_CODES descriptor claims SIZE_MAX system codes (the host must refuse it
+ *                         without reading them)
  *   -DDEMO_NAME=\"x\"     plugin name (default "demo")
  */
 #include <stdio.h>
@@ -77,6 +79,10 @@ static transit_status demo_read(const transit_host_api *host) {
 #endif
 }
 
+#ifdef DEMO_HUGE_SYSTEM_CODES
+static const uint16_t demo_aid_codes[] = {0x0003};
+#endif
+
 /* The plugins.conf options the plugin takes: currency=XXX (the ISO 4217 code of the balance). */
 static const transit_option_spec demo_options[] = {{"currency", TRANSIT_OPTION_TEXT}};
 
@@ -90,8 +96,13 @@ static const transit_plugin_descriptor demo_descriptor = {
     DEMO_NAME,
     "demo",
     TRANSIT_TECHNOLOGY_ISO7816,
+#ifdef DEMO_HUGE_SYSTEM_CODES
+    demo_aid_codes,
+    SIZE_MAX,
+#else
     NULL,
     0,
+#endif
     demo_read,
     demo_options,
     sizeof demo_options / sizeof demo_options[0],

@@ -63,3 +63,22 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertEqual(conf.entries.last?.line, 3)
     }
 }
+
+final class ResultValueTests: XCTestCase {
+    func testDatesTimesAndCurrenciesMustBeReal() {
+        XCTAssertTrue(CalendarCheck.isDate("2024-02-29"))
+        XCTAssertFalse(CalendarCheck.isDate("2026-02-29"), "not a leap year")
+        XCTAssertFalse(CalendarCheck.isDate("2026-04-31"))
+        XCTAssertFalse(CalendarCheck.isDate("2026-13-01"))
+        XCTAssertFalse(CalendarCheck.isDate("2026-00-10"))
+        XCTAssertTrue(CalendarCheck.isDateTime("2026-11-05T07:30:00+09:00"))
+        XCTAssertFalse(CalendarCheck.isDateTime("2026-11-05T24:00:00+09:00"))
+        XCTAssertFalse(CalendarCheck.isDateTime("2026-11-05T07:60:00+09:00"))
+        XCTAssertFalse(CalendarCheck.isDateTime("2026-11-05T07:30:00+15:00"))
+        let builder = ResultBuilder()
+        XCTAssertTrue(builder.setField("currency", "JPY"))
+        XCTAssertFalse(builder.setField("currency", "XYZ"))
+        XCTAssertFalse(builder.setField("currency", "jpy"))
+        XCTAssertFalse(builder.setField("validUntil", "2026-02-30"))
+    }
+}

@@ -12,7 +12,8 @@ struct TransitCommand {
     /// Runs `args` (without the program name) and returns the exit code.
     func run(_ args: [String]) -> Int32 {
         if args.first == WorkerProcess.command { return WorkerProcess.run() }
-        let json = args.contains("--json")
+        // decode always speaks JSON lines, so its errors are JSON too.
+        let json = args.contains("--json") || args.first == "decode"
         // Ctrl-C or SIGTERM in any phase: the cancellation, at once (watch ends quietly instead).
         Termination.shared.arm {
             self.report(TransitError(.cancelled, "cancelled"), json: json)

@@ -56,8 +56,9 @@ enum PluginLoader {
         guard d.technology == TRANSIT_TECHNOLOGY_FELICA || d.technology == TRANSIT_TECHNOLOGY_ISO7816 else {
             return refuse("offers unknown technology \(d.technology)")
         }
-        guard d.system_code_count <= maxSystemCodes, d.system_code_count == 0 || d.system_codes != nil else {
-            return refuse("descriptor claims \(d.system_code_count) system codes (at most \(maxSystemCodes))")
+        // size_t arrives as Int: a count past Int.max shows as negative; say it as the plugin wrote it.
+        guard (0 ... maxSystemCodes).contains(d.system_code_count), d.system_code_count == 0 || d.system_codes != nil else {
+            return refuse("descriptor claims \(UInt(bitPattern: d.system_code_count)) system codes (at most \(maxSystemCodes))")
         }
         guard name == entry.name else { return refuse("calls itself \(name), but plugins.conf names it \(entry.name)") }
         let options: [String: UInt32]
@@ -75,9 +76,9 @@ enum PluginLoader {
 
     /// The options the descriptor declares, by name, when its size covers them.
     private static func declaredOptions(_ d: transit_plugin_descriptor) -> Result<[String: UInt32], TrustProblem> {
-        guard d.struct_size >= fullDescriptorSize, d.option_count > 0 else { return .success([:]) }
-        guard d.option_count <= maxOptions, let list = d.options else {
-            return .failure(TrustProblem("descriptor claims \(d.option_count) options (at most \(maxOptions))"))
+        guard d.struct_size >= fullDescriptorSize, d.option_count != 0 else { return .success([:]) }
+        guard (0 ... maxOptions).contains(d.option_count), let list = d.options else {
+            return .failure(TrustProblem("descriptor claims \(UInt(bitPattern: d.option_count)) options (at most \(maxOptions))"))
         }
         var out = [String: UInt32]()
         for spec in UnsafeBufferPointer(start: list, count: d.option_count) {

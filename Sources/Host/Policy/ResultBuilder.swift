@@ -12,7 +12,8 @@ final class ResultBuilder {
     /// False (and nothing stored) when the key is not part of the contract.
     func setField(_ key: String, _ value: String) -> Bool {
         guard Self.cardFields.contains(key) else { return false }
-        if key == "validFrom" || key == "validUntil", !Self.isDate(value) { return false }
+        if key == "validFrom" || key == "validUntil", !CalendarCheck.isDate(value) { return false }
+        if key == "currency", !CalendarCheck.isCurrency(value) { return false }
         fields[key] = value
         return true
     }
@@ -34,7 +35,7 @@ final class ResultBuilder {
             guard Self.transactionTypes.contains(value) else { return false }
             transactions[i].type = value
         case "date":
-            guard Self.isDate(value) || Self.isDateTime(value) else { return false }
+            guard CalendarCheck.isDate(value) || CalendarCheck.isDateTime(value) else { return false }
             transactions[i].date = value
         case "entryStation": transactions[i].entryStation = value
         case "exitStation": transactions[i].exitStation = value
@@ -59,29 +60,13 @@ final class ResultBuilder {
     /// The finished reading, or a description of what the plugin left out.
     func finish(defaultFamily: String) -> Result<CardReading, MissingField> {
         guard let serial = fields["serialNumber"] else { return .failure(MissingField("set no serialNumber")) }
-        guard let currency = fields["currency"], currency.count == 3 else { return .failure(MissingField("set no ISO 4217 currency")) }
+        guard let currency = fields["currency"] else { return .failure(MissingField("set no ISO 4217 currency")) }
         guard let balance else { return .failure(MissingField("set no balance")) }
         return .success(CardReading(family: fields["family"] ?? defaultFamily, cardName: fields["cardName"],
                                     serialNumber: serial, balance: balance, currency: currency,
                                     validFrom: fields["validFrom"], validUntil: fields["validUntil"],
                                     metadata: metadata, transactions: transactions))
     }
-
-    /// YYYY-MM-DD.
-    static func isDate(_ s: String) -> Bool {
-        let c = Array(s.utf8)
-        return c.count == 10 && c[4] == 0x2D && c[7] == 0x2D && digits(c, [0, 1, 2, 3, 5, 6, 8, 9])
-    }
-
-    /// YYYY-MM-DDTHH:MM:SS±HH:MM.
-    static func isDateTime(_ s: String) -> Bool {
-        let c = Array(s.utf8)
-        guard c.count == 25, isDate(String(decoding: c[0 ..< 10], as: UTF8.self)) else { return false }
-        return c[10] == 0x54 && c[13] == 0x3A && c[16] == 0x3A && (c[19] == 0x2B || c[19] == 0x2D) && c[22] == 0x3A
-            && digits(c, [11, 12, 14, 15, 17, 18, 20, 21, 23, 24])
-    }
-
-    private static func digits(_ c: [UInt8], _ at: [Int]) -> Bool { at.allSatisfy { (0x30 ... 0x39).contains(c[$0]) } }
 }
 
 /// What a plugin that reported success left out of its result.

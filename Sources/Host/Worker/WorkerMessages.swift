@@ -8,12 +8,14 @@ enum WorkerMessages {
         let library: String
         let options: [String: String]
         let line: Int
+        /// The conf file the entry came from (for errors naming file and line).
+        let file: String
 
         init(_ entry: PluginConfig.Entry, path: String) {
-            name = entry.name; library = path; options = entry.options; line = entry.line
+            name = entry.name; library = path; options = entry.options; line = entry.line; file = entry.file
         }
 
-        var entry: PluginConfig.Entry { PluginConfig.Entry(name: name, library: library, options: options, line: line) }
+        var entry: PluginConfig.Entry { PluginConfig.Entry(name: name, library: library, options: options, line: line, file: file) }
     }
 
     /// Host → worker: read the card behind the link with these plugins.
