@@ -11,16 +11,18 @@ public struct CommandRun {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
     }
 
-    /// Runs `executable` with `arguments` and waits for it (killed after `timeout` seconds).
+    /// Runs `executable` with `arguments` and waits for it (killed after `timeout` seconds). stdout
+    /// goes to `standardOutput` when given (e.g. /dev/full; `stdout` is then empty), else to a pipe.
     public static func run(_ executable: String, _ arguments: [String], currentDirectory: URL? = nil,
-                           environment: [String: String]? = nil, timeout: Double = 60) throws -> CommandRun {
+                           environment: [String: String]? = nil, timeout: Double = 60,
+                           standardOutput: FileHandle? = nil) throws -> CommandRun {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         if let currentDirectory { p.currentDirectoryURL = currentDirectory }
         if let environment { p.environment = environment }
         let out = Pipe(), err = Pipe()
-        p.standardOutput = out
+        p.standardOutput = standardOutput ?? out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
@@ -28,7 +30,9 @@ public struct CommandRun {
         let done = DispatchSemaphore(value: 0)
         let outData = Collected(), errData = Collected()
         let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData.data = out.fileHandleForReading.readDataToEndOfFile() }
+        if standardOutput == nil {
+            DispatchQueue.global().async(group: group) { outData.data = out.fileHandleForReading.readDataToEndOfFile() }
+        }
         DispatchQueue.global().async(group: group) { errData.data = err.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async { p.waitUntilExit(); done.signal() }
         if done.wait(timeout: deadline) == .timedOut { p.terminate(); p.waitUntilExit() }
@@ -38,9 +42,10 @@ public struct CommandRun {
     }
 
     /// Runs the built `transit`.
-    public static func transit(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String]? = nil) throws -> CommandRun {
+    public static func transit(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String]? = nil,
+                               standardOutput: FileHandle? = nil) throws -> CommandRun {
         try run(BuildProducts.transit, arguments, currentDirectory: currentDirectory ?? BuildProducts.packageRoot,
-                environment: environment)
+                environment: environment, standardOutput: standardOutput)
     }
 }
 

@@ -18,9 +18,9 @@ extension TransitCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
-            try encoder.encode(image).write(to: URL(fileURLWithPath: out))
+            try PrivateFile.write(try encoder.encode(image), to: out)
         } catch {
-            throw TransitError(.config, "cannot write \(out): \(error.localizedDescription)")
+            throw TransitError(.config, "cannot write \(out): \(error)")
         }
         standardError("transit: wrote \(out)")
     }

@@ -20,7 +20,7 @@ enum HelpText {
       transit plugins [--config FILE] [--json]
       transit --help | --version        (and `transit COMMAND --help`)
 
-    Exit codes: 0 read; 2 usage or configuration; 3 no reader, no card or pcscd unavailable;
+    Exit codes: 0 read; 2 usage, configuration, or output that cannot be written; 3 no reader, no card or pcscd unavailable;
     4 card of no known family; 5 card refused, communication or malformed answer (and plugin
     faults); 6 card removed during the read; 7 replay diverged from its log; 130 cancelled;
     verify: 1 when the card was read but does not match the reference.
@@ -47,7 +47,8 @@ enum HelpText {
                         Metrodroid/FareBot JSON export; the format is recognised from the content
       --log FILE        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
                         initial AID, each plugin's outcome, every exchange with its time, and the
-                        result. It holds the card's number and history.
+                        result. It holds the card's number and history: created 0600, never
+                        through a symlink; when it cannot be written the read is still printed.
       --exchange-timeout SECONDS
                         the longest one exchange with the reader may take (default 5); a reader
                         that stops answering ends the read as communication (exit 5)
@@ -68,7 +69,7 @@ enum HelpText {
     that `scan --card` reads back to the same result: share a card for testing without the card.
     FeliCa: every system, its services (Search Service Code), every block readable without a key.
     ISO 14443-4: the applications the plugins know, with every command they asked and its answer.
-    The image holds the card's number and history.
+    The image holds the card's number and history: it is created 0600, never through a symlink.
 
       --out FILE        where to write the image (required)
       --reader, --dialect, --wait, --config, --card, --verbose,
@@ -80,7 +81,8 @@ enum HelpText {
     (docs/verify.md): the balance and known journeys (date, time, amount, stations or bus route).
     Prints "read" when the card was read and "fully verified" only when the balance and every
     journey match, listing each mismatch. Writes the log bundle beside the reference
-    (REF.log.json) or to --log. Exit 0 fully verified, 1 read with mismatches, else as scan.
+    (REF.log.json) or to --log; a log that cannot be written is said on stderr and does not change
+    the exit code. Exit 0 fully verified, 1 read with mismatches, else as scan.
 
       --reference FILE  the reference (required)
       --reader, --dialect, --wait, --config, --card, --verbose,

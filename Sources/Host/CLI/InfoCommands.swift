@@ -8,7 +8,7 @@ extension TransitCommand {
         let rows = states.map { Row(name: $0.reader, card: $0.present, atr: $0.present ? HexFormat.string($0.atr) : nil) }
         guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
         if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
-        for r in rows { standardOutput("\(r.name)\t\(r.card ? "card, ATR \(r.atr ?? "")" : "no card")") }
+        for r in rows { standardOutput("\(TerminalText.escape(r.name))\t\(r.card ? "card, ATR \(r.atr ?? "")" : "no card")") }
     }
 
     /// `transit plugins`: the plugins of plugins.conf in probe order, with path, ABI version and state.
@@ -36,10 +36,11 @@ extension TransitCommand {
         if a.has("json") {
             standardOutput(JSONOutput.encode(rows))
         } else {
-            standardOutput("plugins.conf: \(config.path)")
+            let e = TerminalText.escape
+            standardOutput("plugins.conf: \(e(config.path))")
             for r in rows {
                 let abi = r.abiVersion.map { "ABI \($0)" } ?? "ABI -"
-                standardOutput("\(r.name)\t\(r.state)\t\(abi)\t\(r.path)" + (r.reason.map { "\t(\($0))" } ?? ""))
+                standardOutput("\(e(r.name))\t\(r.state)\t\(abi)\t\(e(r.path))" + (r.reason.map { "\t(\(e($0)))" } ?? ""))
             }
         }
         // A conf with a plugin that cannot be used is a configuration to fix: scripts must tell.

@@ -6,21 +6,30 @@ extension TransitCommand {
     func scan(_ args: [String]) throws {
         let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "log"]),
                               flags: ["json", "verbose"])
-        let reading = try readCard(a, logPath: a.value("log"))
+        let reading = try readCard(a, logPath: a.value("log")).reading
         show(reading, json: a.has("json"))
     }
 
     /// Reads the card `--card` or the reader names, writing the log bundle to `logPath` when given.
+    /// A log that cannot be written is said on stderr and the read goes on (`logWritten` false).
     /// Shared by scan and verify.
-    func readCard(_ a: Arguments, logPath: String?) throws -> CardReading {
+    func readCard(_ a: Arguments, logPath: String?) throws -> (reading: CardReading, logWritten: Bool) {
         let dialect = try Self.dialect(a.value("dialect"))
         let worker = try pluginWorker(a)
         let outcome = try withChannel(a) { channel in
             worker.perform(on: channel, dialect: dialect, firstGuess: DialectMemory.shared.dialect(for: channel.readerName))
         }
         DialectMemory.shared.learn(from: outcome.bundle)
-        if let logPath { try outcome.bundle.write(to: logPath) }
-        return try outcome.result.get()
+        var logWritten = false
+        if let logPath {
+            do {
+                try outcome.bundle.write(to: logPath)
+                logWritten = true
+            } catch {
+                standardError("transit: \((error as? TransitError)?.message ?? "\(error)")")
+            }
+        }
+        return (try outcome.result.get(), logWritten)
     }
 
     /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.

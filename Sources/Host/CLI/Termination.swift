@@ -4,7 +4,9 @@ import Foundation
 /// Ctrl-C and SIGTERM end the command at once, in any phase — even while a reader call that never
 /// returns holds the main thread: the plugin workers are killed, the command's cancellation report
 /// is printed (unless its final output already began) and the process ends. Output goes through
-/// here, one whole line at a time, so the report never interleaves with a line.
+/// here, one whole line at a time, so the report never interleaves with a line. Output that cannot
+/// be written to stdout (a full disk, a closed pipe) ends the command as well: one line on stderr
+/// and exit 2, the code of every file `transit` cannot write (`config`).
 final class Termination: @unchecked Sendable {
     static let shared = Termination()
 
@@ -34,8 +36,8 @@ final class Termination: @unchecked Sendable {
     func write(_ text: String, to stream: UnsafeMutablePointer<FILE>, final: Bool = false) {
         lock.lock(); defer { lock.unlock() }
         if final { onSignal = nil }
-        fputs(text, stream)
-        fflush(stream)
+        let written = fputs(text, stream) >= 0 && fflush(stream) == 0
+        if !written, stream == stdout { outputFailed() }
     }
 
     /// The command's final output begins: a signal from now on leaves it to end the process.
@@ -43,6 +45,15 @@ final class Termination: @unchecked Sendable {
 
     func track(_ pid: pid_t) { lock.lock(); workers.insert(pid); lock.unlock() }
     func forget(_ pid: pid_t) { lock.lock(); workers.remove(pid); lock.unlock() }
+
+    /// stdout refused a write: what was printed is incomplete, so the command ends at once.
+    private func outputFailed() -> Never {
+        let reason = String(cString: strerror(errno))
+        for pid in workers { kill(pid, SIGKILL) }
+        fputs("transit: cannot write the output: \(reason)\n", stderr)
+        fflush(stderr)
+        _exit(TransitError.Kind.config.exitCode)
+    }
 
     private func terminate() {
         lock.lock()

@@ -5,7 +5,9 @@ import Foundation
 /// `transit`: dispatches a command line and turns every failure into one line, a kind and an exit code.
 struct TransitCommand {
     var standardOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout) }
-    var standardError: (String) -> Void = { Termination.shared.write($0 + "\n", to: stderr) }
+    /// One line on stderr. Messages carry plugin strings, log lines, file and reader names: control
+    /// characters in them are escaped (`TerminalText`), so the line stays one line.
+    var standardError: (String) -> Void = { Termination.shared.write(TerminalText.escape($0) + "\n", to: stderr) }
     /// The command's last output: a signal after it begins no longer prints a cancellation.
     var finalOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout, final: true) }
 
@@ -21,7 +23,7 @@ struct TransitCommand {
         }
         do {
             guard let command = args.first else {
-                standardError(HelpText.main)
+                HelpText.main.split(separator: "\n", omittingEmptySubsequences: false).forEach { standardError(String($0)) }
                 return TransitError.Kind.usage.exitCode
             }
             let rest = Array(args.dropFirst())
@@ -70,7 +72,8 @@ struct TransitCommand {
 
     func report(_ error: TransitError, json: Bool) {
         Termination.shared.disarm()
-        if json { finalOutput(JSONOutput.error(error)) }
+        // stderr first: the error is said even when stdout cannot take the JSON.
         standardError("transit: " + (error.plugin.map { "\($0): " } ?? "") + error.message)
+        if json { finalOutput(JSONOutput.error(error)) }
     }
 }

@@ -4,25 +4,26 @@ extension TransitCommand {
     /// `transit verify --reference REF.json`: reads the card (or a --card file) and compares
     /// it with what the user noted from a ticket machine. "read" when the card was read, "fully
     /// verified" only when the balance and every listed journey match. Writes the log bundle beside
-    /// the reference.
+    /// the reference. A log that cannot be written is said on stderr ("log" absent from the JSON,
+    /// "Log: not written" in text); the exit code stays the verification's (0 or 1).
     func verify(_ args: [String]) throws {
         let a = try Arguments(args, command: "verify", valued: Self.readOptions.union(["reference", "reader", "dialect", "wait", "card", "log"]),
                               flags: ["json", "verbose"])
         guard let refPath = a.value("reference") else { throw TransitError(.usage, "verify needs --reference FILE") }
         let reference = try Reference.load(refPath)
         let logPath = a.value("log") ?? Self.logPath(beside: refPath)
-        let reading = try readCard(a, logPath: logPath)
+        let (reading, logWritten) = try readCard(a, logPath: logPath)
         let mismatches = reference.mismatches(reading)
         let status = mismatches.isEmpty ? "fully verified" : "read"
         Termination.shared.disarm()
         if a.has("json") {
-            struct Report: Encodable { let status: String; let mismatches: [String]; let log: String; let card: CardReading }
-            standardOutput(JSONOutput.encode(Report(status: status, mismatches: mismatches, log: logPath, card: reading)))
+            struct Report: Encodable { let status: String; let mismatches: [String]; let log: String?; let card: CardReading }
+            standardOutput(JSONOutput.encode(Report(status: status, mismatches: mismatches, log: logWritten ? logPath : nil, card: reading)))
         } else {
             standardOutput(TextOutput.render(reading))
             standardOutput("\nVerification: \(status)" + (mismatches.isEmpty ? " (balance and \(reference.journeys.count) journeys match)" : ""))
-            for m in mismatches { standardOutput("  mismatch: \(m)") }
-            standardOutput("Log: \(logPath)")
+            for m in mismatches { standardOutput("  mismatch: \(TerminalText.escape(m))") }
+            standardOutput(logWritten ? "Log: \(TerminalText.escape(logPath))" : "Log: not written")
         }
         // A read that does not match the reference is not an error of the read, but scripts must tell.
         if !mismatches.isEmpty { throw QuietExit(code: 1) }

@@ -35,15 +35,16 @@ extension TransitCommand {
         }
     }
 
+    /// One tap's line; as text, one line whatever the reader's name and the plugin's strings hold.
     static func watchLine(_ reader: String, _ result: Result<CardReading, TransitError>, json: Bool) -> String {
         struct Line: Encodable { let reader: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
         switch result {
         case .success(let r):
             if json { return JSONOutput.encode(Line(reader: reader, card: r, error: nil)) }
-            return "\(reader): \(r.cardName.map { "\($0) " } ?? "")(\(r.family)) \(r.serialNumber) \(Money.format(r.balance, r.currency))"
+            return TerminalText.escape("\(reader): \(r.cardName.map { "\($0) " } ?? "")(\(r.family)) \(r.serialNumber) \(Money.format(r.balance, r.currency))")
         case .failure(let e):
             if json { return JSONOutput.encode(Line(reader: reader, card: nil, error: .init(e))) }
-            return "\(reader): \(e.kind.reported): \(e.message)"
+            return TerminalText.escape("\(reader): \(e.kind.reported): \(e.message)")
         }
     }
 }

@@ -47,13 +47,14 @@ struct LogBundle: Codable, Equatable {
     /// The dialect the read began with: the first refused one, else the one it kept.
     var firstDialect: FeliCaDialect? { FeliCaDialect(rawValue: refusedDialects?.first ?? dialect) }
 
+    /// Writes the bundle to `path`, 0600, never through a symlink (`PrivateFile`).
     func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+            try PrivateFile.write(try encoder.encode(self), to: path)
         } catch {
-            throw TransitError(.config, "cannot write the log \(path): \(error.localizedDescription)")
+            throw TransitError(.config, "cannot write the log \(path): \(error)")
         }
     }
 
