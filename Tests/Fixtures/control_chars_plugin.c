@@ -51,6 +51,8 @@ static const transit_plugin_descriptor controls_descriptor = {
     NULL,
     0,
     controls_read,
+    NULL,
+    0,
 };
 
 const transit_plugin_descriptor *transit_plugin_entry_v1(uint32_t host_abi_version) {
