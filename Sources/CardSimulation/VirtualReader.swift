@@ -94,21 +94,29 @@ public final class VirtualReader {
         }
     }
 
-    /// The value of the single 95 (transceive) object of a Transparent Exchange's data field.
+    /// The value of the 95 (transceive) object of a Transparent Exchange's data field, after any
+    /// other objects (the 5F46 timer, flags). Tags of one byte, or two when the first's low five bits
+    /// are all set; lengths of one byte, 81 LL or 82 LL LL (ISO/IEC 7816-4, annex D).
     private static func transceiveObject(_ data: [UInt8]) -> [UInt8]? {
-        guard data.count >= 2, data[0] == 0x95 else { return nil }
-        var offset = 2, length = Int(data[1])
-        if data[1] == 0x81 {
-            guard data.count >= 3 else { return nil }
-            offset = 3; length = Int(data[2])
-        } else if data[1] == 0x82 {
-            guard data.count >= 4 else { return nil }
-            offset = 4; length = Int(data[2]) * 256 + Int(data[3])
-        } else if data[1] > 0x7F {
-            return nil
+        var rest = data[...]
+        func take(_ n: Int) -> ArraySlice<UInt8>? {
+            guard n >= 0, rest.count >= n else { return nil }
+            defer { rest = rest.dropFirst(n) }
+            return rest.prefix(n)
         }
-        guard data.count == offset + length else { return nil }
-        return Array(data[offset...])
+        var frame: [UInt8]?
+        while !rest.isEmpty {
+            guard var tag = take(1).flatMap(\.first).map(Int.init) else { return nil }
+            if tag & 0x1F == 0x1F { guard let second = take(1)?.first else { return nil }; tag = tag << 8 | Int(second) }
+            guard let l0 = take(1)?.first else { return nil }
+            var length = Int(l0)
+            if l0 == 0x81 { guard let l = take(1) else { return nil }; length = Int(l[l.startIndex]) }
+            else if l0 == 0x82 { guard let l = take(2) else { return nil }; length = Int(l[l.startIndex]) << 8 | Int(l[l.startIndex + 1]) }
+            else if l0 > 0x7F { return nil }
+            guard let value = take(length) else { return nil }
+            if tag == 0x95 { frame = Array(value) }
+        }
+        return frame
     }
 
     /// A BER-TLV length: one byte up to 127, then 81 LL, then 82 LL LL (ISO/IEC 8825-1, 8.1.3).

@@ -17,10 +17,12 @@ public enum DialectVectors {
         public let apdu: [UInt8]?
     }
 
-    public static let commands: [Command] = [1, 127, 128, 200, 252, 255].flatMap { n -> [Command] in
+    public static let commands: [Command] = [1, 127, 128, 200, 245, 246, 252, 255].flatMap { n -> [Command] in
         let f = frame(n)
-        // Part 3: FF C2 00 01 Lc, data object 95 with a BER-TLV length, Le 00 (a case 4 command).
-        let part3Object: [UInt8] = n < 0x80 ? [0x95, UInt8(n)] : [0x95, 0x81, UInt8(n)]
+        // Part 3: FF C2 00 01 Lc, the timer object 5F46 (4 bytes of µs, least significant first:
+        // 50 C3 00 00 is 50 ms, as the ACR1552U driver sends it), data object 95 with a BER-TLV
+        // length, Le 00 (a case 4 command).
+        let part3Object: [UInt8] = [0x5F, 0x46, 0x04, 0x50, 0xC3, 0x00, 0x00] + (n < 0x80 ? [0x95, UInt8(n)] : [0x95, 0x81, UInt8(n)])
         let part3Lc = part3Object.count + n
         // PN532 behind an ACR122U: FF 00 00 00 Lc D4 40 01 (InDataExchange, target 1).
         let pn532Lc = 3 + n
@@ -94,6 +96,8 @@ public enum DialectVectors {
             Answer(dialect: "pn532", bytes: [0xD5, 0x41, 0x05] + ok, meaning: .failure, canonical: false),
             Answer(dialect: "pn532", bytes: [0xD5, 0x41, 0x0B] + ok, meaning: .failure, canonical: false),
             Answer(dialect: "pn532", bytes: [0xD5, 0x41, 0x42] + ok, meaning: .failure, canonical: false),
+            // MI (bit 6) with no error: a chained answer, which a FeliCa frame never needs.
+            Answer(dialect: "pn532", bytes: [0xD5, 0x41, 0x40, 0x01] + ok, meaning: .failure, canonical: false),
             Answer(dialect: "pn532", bytes: [0xD5, 0x43, 0x00, 0x01] + ok, meaning: .frame([0x01]), canonical: false),
             Answer(dialect: "pn532", bytes: [0x63, 0x00], meaning: .failure, canonical: false),
             Answer(dialect: "pn532", bytes: [0x6A, 0x81], meaning: .refused, canonical: true),

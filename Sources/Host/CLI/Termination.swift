@@ -10,17 +10,23 @@ import Foundation
 final class Termination: @unchecked Sendable {
     static let shared = Termination()
 
+    /// Held while a line is written (and by a signal's report).
     private let lock = NSRecursiveLock()
+    /// Guards `workers` alone: a signal kills them even while a write blocks (a paused terminal).
+    private let workersLock = NSLock()
     private var workers = Set<pid_t>()
-    /// Prints what a signal means for the running command and returns its exit code; nil once the
-    /// command's final output has begun.
-    private var onSignal: (() -> Int32)?
+    /// Prints what a signal means for the running command; nil once its final output has begun.
+    private var onSignal: (() -> Void)?
+    /// The exit code a signal ends the command with.
+    private var signalCode = TransitError.Kind.cancelled.exitCode
     private var sources = [DispatchSourceSignal]()
 
-    /// Catches SIGINT and SIGTERM from now on; `report` prints the command's cancellation.
-    func arm(_ report: @escaping () -> Int32) {
+    /// Catches SIGINT and SIGTERM from now on: `report` prints the command's cancellation, and the
+    /// process ends with `exitCode`.
+    func arm(exitCode: Int32, _ report: @escaping () -> Void) {
         lock.lock(); defer { lock.unlock() }
         onSignal = report
+        signalCode = exitCode
         guard sources.isEmpty else { return }
         for s in [SIGINT, SIGTERM] {
             signal(s, SIG_IGN)
@@ -43,25 +49,32 @@ final class Termination: @unchecked Sendable {
     /// The command's final output begins: a signal from now on leaves it to end the process.
     func disarm() { lock.lock(); onSignal = nil; lock.unlock() }
 
-    func track(_ pid: pid_t) { lock.lock(); workers.insert(pid); lock.unlock() }
-    func forget(_ pid: pid_t) { lock.lock(); workers.remove(pid); lock.unlock() }
+    func track(_ pid: pid_t) { workersLock.lock(); workers.insert(pid); workersLock.unlock() }
+    func forget(_ pid: pid_t) { workersLock.lock(); workers.remove(pid); workersLock.unlock() }
+
+    private func killWorkers() {
+        workersLock.lock()
+        for pid in workers { kill(pid, SIGKILL) }
+        workersLock.unlock()
+    }
 
     /// stdout refused a write: what was printed is incomplete, so the command ends at once.
     private func outputFailed() -> Never {
         let reason = String(cString: strerror(errno))
-        for pid in workers { kill(pid, SIGKILL) }
+        killWorkers()
         fputs("transit: cannot write the output: \(reason)\n", stderr)
         fflush(stderr)
         _exit(TransitError.Kind.config.exitCode)
     }
 
     private func terminate() {
-        lock.lock()
-        for pid in workers { kill(pid, SIGKILL) }
+        killWorkers()
+        // A write blocked on a paused terminal or a stalled pipe holds the lock: end without a report.
+        guard lock.lock(before: Date().addingTimeInterval(1)) else { _exit(signalCode) }
         guard let onSignal else { lock.unlock(); return }
-        let code = onSignal()
+        onSignal()
         fflush(stdout)
         fflush(stderr)
-        _exit(code)
+        _exit(signalCode)
     }
 }

@@ -17,9 +17,8 @@ struct TransitCommand {
         // decode always speaks JSON lines, so its errors are JSON too.
         let json = args.contains("--json") || args.first == "decode"
         // Ctrl-C or SIGTERM in any phase: the cancellation, at once (watch ends quietly instead).
-        Termination.shared.arm {
+        Termination.shared.arm(exitCode: TransitError.Kind.cancelled.exitCode) {
             self.report(TransitError(.cancelled, "cancelled"), json: json)
-            return TransitError.Kind.cancelled.exitCode
         }
         do {
             guard let command = args.first else {

@@ -10,7 +10,7 @@ extension TransitCommand {
         let dialect = try Self.dialect(a.value("dialect"))
         let specs = try pluginSpecs(a.value("config"))
         let limits = try limits(a)
-        Termination.shared.arm { 0 } // Ctrl-C ends a watch quietly, with success
+        Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
         var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
         var lanes = [String: ReaderLane]()
         while true {
@@ -50,13 +50,15 @@ extension TransitCommand {
 }
 
 /// One reader of a watch: its reads run one at a time on its own thread with its own plugin worker.
-/// A tap that comes while the reader is still busy with the last one is left out.
+/// A tap that comes while the reader is busy waits for the read before it (one waits at most: a
+/// newer tap replaces it, since the card of the older one has gone).
 final class ReaderLane: @unchecked Sendable {
     let reader: String
     private let worker: PluginWorker
     private let queue: DispatchQueue
     private let lock = NSLock()
     private var busy = false
+    private var waiting: ((PluginWorker) -> Void)?
 
     init(reader: String, worker: PluginWorker) {
         self.reader = reader
@@ -67,13 +69,22 @@ final class ReaderLane: @unchecked Sendable {
     func read(_ body: @escaping (PluginWorker) -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        guard !busy else { return }
+        guard !busy else { waiting = body; return }
         busy = true
+        run(body)
+    }
+
+    private func run(_ body: @escaping (PluginWorker) -> Void) {
         queue.async { [self] in
             body(worker)
             lock.lock()
-            busy = false
-            lock.unlock()
+            defer { lock.unlock() }
+            if let next = waiting {
+                waiting = nil
+                run(next)
+            } else {
+                busy = false
+            }
         }
     }
 }

@@ -16,18 +16,24 @@ struct RecordedRead {
         var runner = ProbeRunner(plugins: plugins, log: log, budget: budget)
         runner.outcome = { outcomes.append(.init(name: $0, outcome: $1)) }
         let session = CardSession(channel: recorder, dialect: dialect, firstGuess: firstGuess, cancellation: cancellation)
-        session.log = log
-        let result: Result<CardReading, TransitError>
-        do {
-            result = .success(try runner.read(session).reading)
-        } catch let e as TransitError {
-            result = .failure(e)
-        } catch {
-            result = .failure(TransitError(.communication, "\(error)"))
-        }
+        let result = Self.read(session, with: runner)
         let bundle = LogBundle(read: result, channel: channel, recorder: recorder, dialect: session.dialect.rawValue,
                                refusedDialects: session.refusedDialects.map(\.rawValue), plugins: outcomes)
         return (result, bundle)
+    }
+}
+
+extension RecordedRead {
+    /// The probe on `session`, every failure as a `TransitError`: the in-process read and the worker's.
+    static func read(_ session: CardSession, with runner: ProbeRunner) -> Result<CardReading, TransitError> {
+        session.log = runner.log
+        do {
+            return .success(try runner.read(session).reading)
+        } catch let e as TransitError {
+            return .failure(e)
+        } catch {
+            return .failure(TransitError(.communication, "\(error)"))
+        }
     }
 }
 

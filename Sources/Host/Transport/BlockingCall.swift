@@ -5,21 +5,34 @@ import Foundation
 /// A call past its deadline is abandoned on its own thread: it holds its context's lock for ever, so
 /// that context and its card handles must never be used or released again (`Abandonment`).
 enum BlockingCall {
-    /// The call's value, or nil when it did not return within `seconds`.
-    static func run<T>(within seconds: Double, _ call: @escaping () -> T) -> T? {
+    /// The call's value, or nil when it did not return within `seconds`. When an abandoned call
+    /// returns after all, `late` runs on its thread with the value (to give back what it took: a
+    /// transaction, a handle, a context).
+    static func run<T>(within seconds: Double, _ call: @escaping () -> T, late: @escaping (T) -> Void = { _ in }) -> T? {
         let box = CallResult<T>()
         Thread.detachNewThread {
-            box.value = call()
+            let value = call()
+            box.lock.lock()
+            box.value = value
+            let abandoned = box.abandoned
+            box.lock.unlock()
             box.done.signal()
+            if abandoned { late(value) }
         }
-        guard box.done.wait(timeout: .now() + max(0, seconds)) == .success else { return nil }
-        return box.value
+        if box.done.wait(timeout: .now() + max(0, seconds)) == .success { return box.value }
+        box.lock.lock()
+        defer { box.lock.unlock() }
+        if let value = box.value { return value } // it returned just as the wait gave up
+        box.abandoned = true
+        return nil
     }
 }
 
 /// The value a call on another thread hands back.
 private final class CallResult<T>: @unchecked Sendable {
     var value: T?
+    var abandoned = false
+    let lock = NSLock()
     let done = DispatchSemaphore(value: 0)
 }
 

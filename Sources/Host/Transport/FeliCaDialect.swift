@@ -4,7 +4,8 @@ enum FeliCaDialect: String, CaseIterable, Sendable {
     case pn532
     /// ACR1252U and later ACS readers: `FF 00 00 00 Lc <frame>` → `<frame> 90 00`.
     case acsDirect = "acs-direct"
-    /// PC/SC 2.02 Part 3 Transparent Exchange: `FF C2 00 01 Lc 95 <len> <frame> 00` → `C0 03 <status> 97 <len> <frame> 90 00`.
+    /// PC/SC 2.02 Part 3 Transparent Exchange: `FF C2 00 01 Lc 5F 46 04 <timer> 95 <len> <frame> 00` →
+    /// `C0 03 <status> 97 <len> <frame> 90 00`.
     case part3
 
     /// The first guess from the reader's name: ACR122 → pn532; other ACS contactless readers →

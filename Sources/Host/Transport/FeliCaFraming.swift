@@ -23,13 +23,19 @@ enum FeliCaFraming {
         case .acsDirect: data = frame
         case .part3:
             guard let object = BERTLV.encode(tag: 0x95, frame) else { return nil }
-            data = object
+            data = part3Timer + object
         }
         guard data.count <= 255 else { return nil }
         let header: [UInt8] = dialect == .part3 ? [0xFF, 0xC2, 0x00, 0x01] : [0xFF, 0x00, 0x00, 0x00]
         // Part 3's Transparent Exchange is a case 4 command: Le 00 asks for up to 256 bytes (Part 3, 3.2.2.1).
         return header + [UInt8(data.count)] + data + (dialect == .part3 ? [0x00] : [])
     }
+
+    /// Part 3 timer object 5F46, 4 bytes of microseconds, least significant first: 50 ms to wait for
+    /// the card's answer. Without it a reader may wait as little as ~302 µs (ACS ACM1252U-Y3 manual,
+    /// 5.2.3.3), too short for FeliCa; Microsoft's NFC class driver requires readers to take it. A
+    /// FeliCa card answers a 12-block read within a few milliseconds (its PMm's timing).
+    static let part3Timer: [UInt8] = [0x5F, 0x46, 0x04, 0x50, 0xC3, 0x00, 0x00]
 
     /// Status words with which readers refuse a pseudo-APDU they do not know (ISO 7816-4, 5.1.3):
     /// instruction or class not supported, function not supported.
@@ -60,6 +66,9 @@ enum FeliCaFraming {
             throw malformed("PN532 answer without D5 41 or D5 43")
         }
         switch body[2] & 0x3F {
+        case 0x00 where body[2] & 0x40 != 0:
+            // MI: the PN532 chained its answer (more to fetch); a FeliCa frame never needs that.
+            throw TransitError(.communication, "the reader's PN532 chained its answer (status \(HexFormat.string([body[2]])))")
         case 0x00: return .frame(try frame(Array(body.dropFirst(3))))
         case 0x01: return .silent
         case let code: throw TransitError(.communication, "the reader's PN532 reported error \(HexFormat.string([code])) (\(pn532Errors[code] ?? "see the PN532 user manual, 7.1"))")

@@ -24,11 +24,11 @@ final class PCSCCard: ReaderChannel {
         readerName = reader
         self.exchangeTimeout = exchangeTimeout
         let ctx = context.handle
-        let connected: (LONG, SCARDHANDLE, DWORD)? = BlockingCall.run(within: exchangeTimeout) {
+        let connected: (LONG, SCARDHANDLE, DWORD)? = BlockingCall.run(within: exchangeTimeout, {
             var card: SCARDHANDLE = 0, proto: DWORD = 0
             let rv = SCardConnect(ctx, reader, PCSC.shareShared, PCSC.protocolT0 | PCSC.protocolT1, &card, &proto)
             return (rv, card, proto)
-        }
+        }, late: { rv, card, _ in Self.giveBack(PCSCStatus(rv) == .success ? card : nil, ctx) })
         guard let (rv, card, proto) = connected else {
             context.abandon()
             throw Self.stopped(reader, exchangeTimeout)
@@ -52,10 +52,14 @@ final class PCSCCard: ReaderChannel {
     }
 
     /// Takes the card for this client; a card another client reset is reconnected first (pcsc-lite
-    /// answers SCARD_W_RESET_CARD until the handle reconnects).
+    /// answers SCARD_W_RESET_CARD until the handle reconnects). pcsc-lite waits while another client
+    /// holds the card: past the deadline that is said as such.
     private func beginTransaction() throws {
         for attempt in 0 ..< 2 {
-            let rv = try call("taking the card") { [handle] in SCardBeginTransaction(handle) }
+            let rv = try call(orElse: TransitError(.communication, "another application holds the card on \(readerName) "
+                                                   + "(it did not let go within \(Self.seconds(exchangeTimeout)))")) { [handle] in
+                SCardBeginTransaction(handle)
+            }
             if rv == .success { inTransaction = true; return }
             guard rv == .resetCard, attempt == 0 else { throw rv.error("taking the card") }
             try reconnect()
@@ -65,7 +69,7 @@ final class PCSCCard: ReaderChannel {
     /// Re-establishes the handle after another client reset the card (the card stays powered).
     private func reconnect() throws {
         var proto: DWORD = 0
-        let rv = try call("reconnecting to the card") { [handle] in
+        let rv = try call { [handle] in
             SCardReconnect(handle, PCSC.shareShared, PCSC.protocolT0 | PCSC.protocolT1, PCSC.leaveCard, &proto)
         }
         guard rv == .success else { throw rv.error("reconnecting to the card") }
@@ -74,12 +78,12 @@ final class PCSCCard: ReaderChannel {
 
     /// The ATR of the card on this handle.
     private func status() throws -> [UInt8] {
-        let answer: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout) { [handle] in
+        let answer: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout, { [handle] in
             var atr = [UInt8](repeating: 0, count: 33)
             var atrLength = DWORD(atr.count), state: DWORD = 0, proto: DWORD = 0, nameLength: DWORD = 0
             let rv = SCardStatus(handle, nil, &nameLength, &state, &proto, &atr, &atrLength)
             return (PCSCStatus(rv), Array(atr.prefix(Int(min(atrLength, 33)))))
-        }
+        }, late: giveBack)
         guard let (rv, atr) = answer else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
         guard rv == .success else { throw rv.error("reading the card's status") }
         return atr
@@ -87,13 +91,13 @@ final class PCSCCard: ReaderChannel {
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
         guard !abandoned else { throw Self.stopped(readerName, exchangeTimeout) }
-        let exchange: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout) { [handle, pci] in
+        let exchange: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout, { [handle, pci] in
             var pci = pci
             var buffer = [UInt8](repeating: 0, count: 65_538)
             var length = DWORD(buffer.count)
             let rv = SCardTransmit(handle, &pci, apdu, DWORD(apdu.count), nil, &buffer, &length)
             return (PCSCStatus(rv), Array(buffer.prefix(Int(min(length, DWORD(buffer.count))))))
-        }
+        }, late: giveBack)
         guard let (status, answer) = exchange else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
         if status == .resetCard {
             // Another client reset the card between our exchanges: reconnect, and let the read start again.
@@ -110,10 +114,25 @@ final class PCSCCard: ReaderChannel {
         return answer
     }
 
-    /// Runs a call that returns a status within the exchange deadline.
-    private func call(_ what: String, _ body: @escaping () -> LONG) throws -> PCSCStatus {
-        guard let rv = BlockingCall.run(within: exchangeTimeout, body) else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
+    /// Runs a call that returns a status within the exchange deadline; past it, throws `orElse`.
+    private func call(orElse late: TransitError? = nil, _ body: @escaping () -> LONG) throws -> PCSCStatus {
+        guard let rv = BlockingCall.run(within: exchangeTimeout, body, late: giveBack) else {
+            abandon()
+            throw late ?? Self.stopped(readerName, exchangeTimeout)
+        }
         return PCSCStatus(rv)
+    }
+
+    /// Run on an abandoned call's thread when the call returns after all: the handle's transaction,
+    /// the handle and the context are given back to pcscd (nothing else touches them any more).
+    private func giveBack<T>(_: T) { Self.giveBack(handle, context.handle) }
+
+    private static func giveBack(_ handle: SCARDHANDLE?, _ context: SCARDCONTEXT) {
+        if let handle {
+            SCardEndTransaction(handle, PCSC.leaveCard) // fails harmlessly when the transaction was not taken
+            SCardDisconnect(handle, PCSC.leaveCard)
+        }
+        SCardReleaseContext(context)
     }
 
     private func abandon() {

@@ -54,6 +54,8 @@ final class PluginWorker {
         var outcomes = [LogBundle.PluginOutcome]()
         var final: (result: Result<CardReading, TransitError>, dialect: String, refused: [String])?
         var running: String?
+        /// True when the deadline passed while the host itself waited on the reader.
+        var hostWasWaiting = false
         let deadline = Date().addingTimeInterval(limits.readTimeout)
         let start = WorkerMessages.Start(plugins: plugins, reader: channel.readerName, atr: channel.atr,
                                          forcedDialect: dialect?.rawValue, firstGuess: firstGuess?.rawValue,
@@ -61,23 +63,34 @@ final class PluginWorker {
         let guessed = (dialect ?? firstGuess ?? FeliCaDialect.guess(forReader: channel.readerName)).rawValue
         func fail(_ e: TransitError) { final = (.failure(e), guessed, []) }
         do {
-            let link = try worker()
-            guard link.send(.start, json: start) else { throw TransitError(.plugin, "the plugin worker did not take the read") }
+            let link = try startedWorker(with: start)
             serving: while final == nil {
                 switch link.receive(until: deadline) {
                 case .timedOut:
                     stop()
-                    fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker")
-                                      + " did not finish the read within its deadline of \(PCSCCard.seconds(limits.readTimeout)); it was stopped",
-                                      plugin: running))
+                    // A plugin that runs past the deadline is at fault; a read that reached it while the
+                    // host was waiting on a slow reader, or with no plugin running, is not a plugin's.
+                    if let running, !hostWasWaiting {
+                        fail(TransitError(.plugin, "plugin \(running) did not finish the read within its deadline of "
+                                          + "\(PCSCCard.seconds(limits.readTimeout)); it was stopped", plugin: running))
+                    } else {
+                        fail(TransitError(.communication, "the read did not finish within its deadline of \(PCSCCard.seconds(limits.readTimeout))"))
+                    }
                 case .closed:
                     fail(died(running))
+                case .broken:
+                    stop()
+                    fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker") + " broke the worker's link", plugin: running))
                 case .message(let kind, let payload):
+                    hostWasWaiting = false
                     switch kind {
                     case .transmit:
                         do {
-                            link.send(.answer, try recorder.transmit(payload))
+                            let answer = try recorder.transmit(payload)
+                            hostWasWaiting = Date() >= deadline
+                            link.send(.answer, answer)
                         } catch let e as TransitError {
+                            hostWasWaiting = Date() >= deadline
                             link.send(.failure, json: WorkerMessages.Failure(e))
                         } catch {
                             link.send(.failure, json: WorkerMessages.Failure(TransitError(.communication, "\(error)")))
@@ -120,6 +133,17 @@ final class PluginWorker {
         link.send(.prepare, json: plugins)
     }
 
+    /// A worker that took the read: the running one, or a fresh one when that one is gone.
+    private func startedWorker(with start: WorkerMessages.Start) throws -> WorkerLink {
+        for attempt in 0 ..< 2 {
+            let link = try worker()
+            if link.send(.start, json: start) { return link }
+            stop() // it died between reads: reap it, and start another once
+            if attempt == 1 { break }
+        }
+        throw TransitError(.plugin, "the plugin worker did not take the read")
+    }
+
     /// The running worker, started when there is none.
     private func worker() throws -> WorkerLink {
         if let child { return child.link }
@@ -128,9 +152,11 @@ final class PluginWorker {
         return spawned.link
     }
 
-    /// The plugin fault for a worker that ended by itself; `running` is the plugin whose code ran.
+    /// The plugin fault for a worker that closed its link; `running` is the plugin whose code ran.
+    /// A worker that closed its link but lives on (a plugin closed the fd) is given half a second
+    /// to end, then killed.
     private func died(_ running: String?) -> TransitError {
-        let status = reap()
+        let status = reap(grace: 0.5)
         let who = running.map { "plugin \($0)" } ?? "the plugin worker"
         switch status {
         case .signal(let s) where s == SIGINT || s == SIGTERM:
@@ -147,19 +173,25 @@ final class PluginWorker {
     func stop() {
         guard child != nil else { return }
         if let pid = child?.pid { kill(pid, SIGKILL) }
-        _ = reap()
+        _ = reap(grace: 0)
     }
 
     private enum Ending { case exit(Int32), signal(Int32) }
 
-    private func reap() -> Ending {
+    /// Waits for the worker to end, killing it when it has not within `grace` seconds.
+    private func reap(grace: Double) -> Ending {
         guard let (pid, link) = child else { return .exit(0) }
         child = nil
         reads = 0
         link.close()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // Forgotten before it is reaped: once reaped, its pid may name another process.
         Termination.shared.forget(pid)
+        var status: Int32 = 0
+        let giveUp = Date().addingTimeInterval(grace)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() >= giveUp { kill(pid, SIGKILL) }
+            usleep(2_000)
+        }
         // wait(2) status: low seven bits the terminating signal, else the exit code in bits 8–15.
         return status & 0x7F == 0 ? .exit(status >> 8 & 0xFF) : .signal(status & 0x7F)
     }

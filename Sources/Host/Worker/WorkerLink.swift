@@ -46,8 +46,10 @@ final class WorkerLink {
         case message(Kind, [UInt8])
         /// The other side closed its end (it ended, or crashed).
         case closed
-        /// Nothing came before the deadline.
+        /// Nothing, or only part of a message, came before the deadline.
         case timedOut
+        /// What came is no message: an unknown type, or a length past `maxMessage`.
+        case broken
     }
 
     /// The next message, waiting until `deadline` (nil: for ever).
@@ -57,9 +59,12 @@ final class WorkerLink {
         case .eof: return .closed
         case .bytes(let h):
             let length = Int(h[1]) << 24 | Int(h[2]) << 16 | Int(h[3]) << 8 | Int(h[4])
-            guard let kind = Kind(rawValue: h[0]), length <= Self.maxMessage else { return .closed }
-            guard case .bytes(let payload) = read(length, until: deadline) else { return .closed }
-            return .message(kind, payload)
+            guard let kind = Kind(rawValue: h[0]), length <= Self.maxMessage else { return .broken }
+            switch read(length, until: deadline) {
+            case .bytes(let payload): return .message(kind, payload)
+            case .timeout: return .timedOut
+            case .eof: return .closed
+            }
         }
     }
 

@@ -8,6 +8,8 @@ enum WorkerProcess {
     static let inputFD: Int32 = 3, outputFD: Int32 = 4
 
     static func run() -> Int32 {
+        // Only stdin, stdout, stderr and the link: nothing of the host's (its pcscd socket, files).
+        _ = closeRange(UInt32(outputFD + 1), UInt32.max, 0)
         let link = WorkerLink(input: inputFD, output: outputFD)
         // Ctrl-C reaches the whole process group: the host decides what it means and ends us itself.
         signal(SIGINT, SIG_IGN)
@@ -54,17 +56,12 @@ enum WorkerProcess {
         let session = CardSession(channel: RemoteChannel(link: link, readerName: start.reader, atr: start.atr),
                                   dialect: start.forcedDialect.flatMap(FeliCaDialect.init(rawValue:)),
                                   firstGuess: start.firstGuess.flatMap(FeliCaDialect.init(rawValue:)))
-        session.log = log
-        var reading: CardReading?, failure: WorkerMessages.Failure?
-        do {
-            reading = try runner.read(session).reading
-        } catch let e as TransitError {
-            failure = .init(e)
-        } catch {
-            failure = .init(TransitError(.communication, "\(error)"))
-        }
+        let result = RecordedRead.read(session, with: runner)
         link.send(.plugin)
-        return .init(reading: reading, failure: failure, dialect: session.dialect.rawValue,
+        var failure: WorkerMessages.Failure?
+        if case .failure(let e) = result { failure = .init(e) }
+        return .init(reading: try? result.get(), failure: failure,
+                     dialect: session.dialect.rawValue,
                      refusedDialects: session.refusedDialects.map(\.rawValue))
     }
 

@@ -76,16 +76,23 @@ enum WorkerSpawn {
         return (pid, WorkerLink(input: fromWorker.read, output: toWorker.write))
     }
 
-    /// A pipe whose ends sit above the fds the worker gets (so dup2 onto 3 and 4 never meets itself)
-    /// and close on exec (so a spawned worker holds only its own two ends).
+    /// A pipe whose ends close on exec from the start (a worker spawned by another thread at the same
+    /// moment inherits neither) and sit above the fds the worker gets (dup2 onto 3 and 4 never meets
+    /// itself).
     private static func pipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard Glibc.pipe(&fds) == 0 else { throw TransitError(.plugin, "cannot make a pipe for the plugin worker") }
-        func high(_ fd: Int32) -> Int32 {
+        var fds: [Int32] = [-1, -1]
+        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw TransitError(.plugin, "cannot make a pipe for the plugin worker") }
+        func high(_ fd: Int32) throws -> Int32 {
             let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
             close(fd)
+            guard moved >= 0 else { throw TransitError(.plugin, "cannot make a pipe for the plugin worker") }
             return moved
         }
-        return (high(fds[0]), high(fds[1]))
+        let read = try high(fds[0])
+        do { return (read, try high(fds[1])) } catch { close(read); throw error }
     }
 }
+
+/// glibc's pipe2(2) and close_range(2) (glibc 2.34), which the Glibc module does not show Swift.
+@_silgen_name("pipe2") private func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+@_silgen_name("close_range") func closeRange(_ first: UInt32, _ last: UInt32, _ flags: Int32) -> Int32
