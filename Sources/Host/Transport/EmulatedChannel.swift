@@ -6,6 +6,18 @@ final class EmulatedChannel: ReaderChannel {
     let reader: VirtualReader
     let readerName = "Card image"
 
+    /// The card file at `path`; any problem with it (unreadable, too large, not a card image, a
+    /// card the emulators cannot answer as) is a `config` error naming the file.
+    init(cardPath path: String) throws {
+        do {
+            reader = try VirtualReader(image: try CardImage.load(path))
+        } catch let e as CardImageError {
+            // load names the file; the reader's own checks do not.
+            throw TransitError(.config, e.description.hasPrefix(path) ? e.description : "\(path): \(e.description)")
+        }
+    }
+
+    /// An image built in process (tests); its problems are `CardImageError`s.
     init(image: CardImage) throws { reader = try VirtualReader(image: image) }
 
     var atr: [UInt8] { reader.atr }
