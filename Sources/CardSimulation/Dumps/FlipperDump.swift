@@ -11,8 +11,10 @@ enum FlipperDump {
         func field(_ line: Substring, after prefix: String) -> String {
             String(line.dropFirst(prefix.count)).replacingOccurrences(of: " ", with: "")
         }
-        for raw in text.split(separator: "\n") {
-            let line = raw.trimmingCharacters(in: .whitespaces)[...]
+        // Lines end in LF or CRLF. Split on the scalar: to String, "\r\n" is one character, not "\n".
+        for scalars in text.unicodeScalars.split(separator: "\n") {
+            let raw = Substring(scalars)
+            let line = (raw.hasSuffix("\r") ? raw.dropLast() : raw).trimmingCharacters(in: .whitespaces)[...]
             if line.hasPrefix("Device type:") {
                 guard line.contains("FeliCa") else { throw CardImageError("only FeliCa Flipper dumps are supported, not \(line)") }
             } else if line.hasPrefix("UID:") {
@@ -33,11 +35,12 @@ enum FlipperDump {
                       let index = cells.first(where: { $0.hasPrefix("Block index ") }).flatMap({ Int($0.dropFirst(12), radix: 16) }),
                       let data = cells.first(where: { $0.hasPrefix("Data:") }).map({ field($0[...], after: "Data:") })
                 else { throw CardImageError("unreadable Flipper block line: \(line)") }
-                var blocks = systems[systems.count - 1].services[code] ?? []
                 // Blocks are listed in order; a gap would shift later blocks, so it is refused.
-                guard index == blocks.count else { throw CardImageError("Flipper dump skips to block \(index) of service \(code)") }
-                blocks.append(data)
-                systems[systems.count - 1].services[code] = blocks
+                guard index == systems[systems.count - 1].services[code]?.count ?? 0 else {
+                    throw CardImageError("Flipper dump skips to block \(index) of service \(code)")
+                }
+                // Appended in place: a copy of the list per line made the parse quadratic.
+                systems[systems.count - 1].services[code, default: []].append(data)
             }
         }
         guard let idm, !systems.isEmpty else { throw CardImageError("Flipper dump without UID or systems") }
