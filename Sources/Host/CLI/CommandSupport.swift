@@ -1,4 +1,3 @@
-import CardSimulation
 import Foundation
 
 /// What the commands share: reaching the card, the plugin worker, logging, option values.
