@@ -9,12 +9,9 @@ final class EmulatedChannel: ReaderChannel {
     /// The card file at `path`; any problem with it (unreadable, too large, not a card image, a
     /// card the emulators cannot answer as) is a `config` error naming the file.
     init(cardPath path: String) throws {
-        do {
-            reader = try VirtualReader(image: try CardImage.load(path))
-        } catch let e as CardImageError {
-            // load names the file; the reader's own checks do not.
-            throw TransitError(.config, e.description.hasPrefix(path) ? e.description : "\(path): \(e.description)")
-        }
+        let image: CardImage
+        do { image = try CardImage.load(path) } catch { throw TransitError(.config, "\(error)") } // load names the file
+        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, "\(path): \(error)") }
     }
 
     /// An image built in process (tests); its problems are `CardImageError`s.
