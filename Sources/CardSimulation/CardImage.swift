@@ -83,16 +83,28 @@ public struct CardImage: Codable, Equatable, Sendable {
 
     public static let currentFormat = "transit-card-image/1"
 
+    /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump
+    /// at hand, a whole Suica read by a Flipper (every system and public service, 138 blocks), is
+    /// 21,824 bytes; 4 MiB holds about 190 times as much, some 26,000 blocks of 16 bytes.
+    public static let fileLimit = 4 << 20
+
     /// Reads a card file: the project's card image, a Flipper Zero FeliCa dump, or a Metrodroid /
-    /// FareBot JSON export, recognised from the content.
+    /// FareBot JSON export, recognised from the content, and checks that it describes a usable
+    /// card. Every problem is a `CardImageError` naming the file.
     public static func load(_ path: String) throws -> CardImage {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CardImageError("\(path): cannot be read") }
         do {
-            return try parse(data)
+            let image = try parse(try BoundedFile.read(path, limit: fileLimit))
+            try image.validate()
+            return image
+        } catch let e as BoundedFileError {
+            throw CardImageError(e.description)
         } catch let e as CardImageError {
             throw CardImageError("\(path): \(e.description)")
         }
     }
+
+    /// Checks what parsing cannot: field sizes, hex, system count, as the emulators need them.
+    public func validate() throws { _ = try VirtualReader(image: self) }
 
     /// Recognises the format from the content and converts it.
     public static func parse(_ data: Data) throws -> CardImage {

@@ -1,4 +1,3 @@
-import CardSimulation
 import Foundation
 
 /// What the commands share: reaching the card, the plugin worker, logging, option values.
@@ -11,7 +10,7 @@ extension TransitCommand {
 
     /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
     func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
-        if let cardPath = a.value("card") { return try body(try EmulatedChannel(image: try Self.cardImage(cardPath))) }
+        if let cardPath = a.value("card") { return try body(try EmulatedChannel(cardPath: cardPath)) }
         let wait = try Self.seconds(a, "wait") ?? 0
         let context = try PCSCContext()
         let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: Cancellation())
@@ -65,10 +64,6 @@ extension TransitCommand {
             guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of pn532, acs-direct, part3") }
             return d
         }
-    }
-
-    static func cardImage(_ path: String) throws -> CardImage {
-        do { return try CardImage.load(path) } catch { throw TransitError(.usage, "\(error)") }
     }
 }
 

@@ -59,9 +59,13 @@ extension TransitCommand {
             struct Line: Encodable { let file: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
             let result: Result<CardReading, TransitError>
             do {
-                result = worker.perform(on: try EmulatedChannel(image: try Self.cardImage(path)), dialect: nil, firstGuess: nil).result
+                result = worker.perform(on: try EmulatedChannel(cardPath: path), dialect: nil, firstGuess: nil).result
             } catch let e as TransitError {
                 result = .failure(e)
+            } catch {
+                // Never expected (the channel throws TransitError), but a file's problem must not
+                // end the run: it gets its line like any other failure.
+                result = .failure(TransitError(.config, "\(path): \(error)"))
             }
             switch result {
             case .success(let r): standardOutput(JSONOutput.encode(Line(file: path, card: r, error: nil)))

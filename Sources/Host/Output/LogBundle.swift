@@ -1,3 +1,4 @@
+import CardSimulation
 import Foundation
 
 /// `scan --log FILE`: everything needed to understand and replay one read. It holds the card's
@@ -58,8 +59,15 @@ struct LogBundle: Codable, Equatable {
         }
     }
 
+    /// The largest log read back. A read is at most 1,000 exchanges for each of the conf's plugins
+    /// (the host's budget; eight plugins ship); one exchange in hex, a short APDU and its answer of
+    /// at most 261 and 258 bytes, is about 1.1 KB of JSON: 8,000 of them are about 9 MB. The largest
+    /// capture in Tests/Fixtures is 5.7 KB.
+    static let fileLimit = 16 << 20
+
     static func load(_ path: String) throws -> LogBundle {
-        guard let data = FileManager.default.contents(atPath: path) else { throw TransitError(.config, "\(path): cannot be read") }
+        let data: Data
+        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, "\(error)") }
         do {
             return try JSONDecoder().decode(LogBundle.self, from: data)
         } catch {

@@ -1,3 +1,4 @@
+import CardSimulation
 import Foundation
 
 /// What a user wrote down from a ticket machine, for `transit verify` (docs/verify.md).
@@ -16,6 +17,10 @@ struct Reference: Decodable {
         var busLine: String?
         var busStop: String?
 
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case date, time, amount, type, entryStation, exitStation, busLine, busStop
+        }
+
         init(date: String, time: String? = nil, amount: UInt64? = nil, type: String? = nil, entryStation: String? = nil,
              exitStation: String? = nil, busLine: String? = nil, busStop: String? = nil) {
             self.date = date; self.time = time; self.amount = amount; self.type = type
@@ -27,13 +32,45 @@ struct Reference: Decodable {
     var currency: String?
     var journeys: [Journey]
 
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case balance, currency, journeys
+    }
+
+    /// The largest reference read: one is written by hand, a few hundred bytes for a balance and
+    /// a handful of journeys; 1 MiB holds thousands of journeys.
+    static let fileLimit = 1 << 20
+
+    /// Reads and checks a reference; every problem is `config` naming the file.
     static func load(_ path: String) throws -> Reference {
-        guard let data = FileManager.default.contents(atPath: path) else { throw TransitError(.usage, "\(path): cannot be read") }
+        let data: Data
+        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, "\(error)") }
         do {
-            return try JSONDecoder().decode(Reference.self, from: data)
+            return try parse(data)
+        } catch let problem as ReferenceProblem {
+            throw TransitError(.config, "\(path): \(problem.text) (docs/verify.md)")
         } catch {
-            throw TransitError(.usage, "\(path) is not a verification reference (docs/verify.md): \(error)")
+            throw TransitError(.config, "\(path) is not a verification reference (docs/verify.md): \(error)")
         }
+    }
+
+    /// Decodes a reference and refuses what the decoder lets through: keys it does not know (a
+    /// misspelt field would silently check nothing), dates and times that are not real.
+    static func parse(_ data: Data) throws -> Reference {
+        let reference = try JSONDecoder().decode(Reference.self, from: data)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        try ReferenceProblem.refuseUnknown(object.keys, CodingKeys.self, in: "the reference")
+        for (i, journey) in (object["journeys"] as? [Any] ?? []).enumerated() {
+            try ReferenceProblem.refuseUnknown((journey as? [String: Any] ?? [:]).keys, Journey.CodingKeys.self, in: "journey \(i + 1)")
+        }
+        for (i, journey) in reference.journeys.enumerated() {
+            guard CalendarText.isDate(journey.date) else {
+                throw ReferenceProblem("journey \(i + 1): date \"\(journey.date)\" is not a real YYYY-MM-DD date")
+            }
+            if let time = journey.time, !CalendarText.isTime(time) {
+                throw ReferenceProblem("journey \(i + 1): time \"\(time)\" is not a real HH:MM time")
+            }
+        }
+        return reference
     }
 
     /// Each way the read differs from the reference; empty when it is fully verified.
@@ -65,7 +102,8 @@ struct Reference: Decodable {
 extension Reference.Journey {
     func matches(_ t: CardReading.TransactionRecord) -> Bool {
         guard let d = t.date, date.count == 10, d.prefix(10) == date else { return false }
-        if let time, !d.dropFirst(10).hasPrefix("T\(time)") { return false }
+        // The transaction's HH:MM ("YYYY-MM-DDTHH:MM:SS±HH:MM"), compared whole.
+        if let time, d.dropFirst(10).first != "T" || String(d.dropFirst(11).prefix(5)) != time { return false }
         if let amount, t.amount != amount { return false }
         if let type, t.type != type { return false }
         if let entryStation, t.entryStation?.uppercased() != entryStation.uppercased() { return false }
@@ -78,5 +116,18 @@ extension Reference.Journey {
     var describe: String {
         [date, time, amount.map { "amount \($0)" }, entryStation.map { "from \($0)" }, exitStation.map { "to \($0)" },
          busLine.map { "bus line \($0)" }, busStop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
+/// Why a reference cannot be used (without the file's name, which `load` adds).
+struct ReferenceProblem: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+
+    static func refuseUnknown<K: CodingKey & CaseIterable>(_ keys: Dictionary<String, Any>.Keys, _: K.Type, in place: String) throws {
+        let known = Set(K.allCases.map(\.stringValue))
+        if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
+            throw ReferenceProblem("unknown key \"\(unknown)\" in \(place) (known: \(known.sorted().joined(separator: ", ")))")
+        }
     }
 }

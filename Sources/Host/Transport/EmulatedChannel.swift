@@ -6,6 +6,15 @@ final class EmulatedChannel: ReaderChannel {
     let reader: VirtualReader
     let readerName = "Card image"
 
+    /// The card file at `path`; any problem with it (unreadable, too large, not a card image, a
+    /// card the emulators cannot answer as) is a `config` error naming the file.
+    init(cardPath path: String) throws {
+        let image: CardImage
+        do { image = try CardImage.load(path) } catch { throw TransitError(.config, "\(error)") } // load names the file
+        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, "\(path): \(error)") }
+    }
+
+    /// An image built in process (tests); its problems are `CardImageError`s.
     init(image: CardImage) throws { reader = try VirtualReader(image: image) }
 
     var atr: [UInt8] { reader.atr }
