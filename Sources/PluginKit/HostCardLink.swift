@@ -3,7 +3,8 @@ import ReaderABI
 /// `CardLink` over the host's function table, plus publishing a `CardResult` to its result builder.
 final class HostCardLink: CardLink {
     private let api: UnsafePointer<transit_host_api>
-    private var buffer = [UInt8](repeating: 0, count: 4096)
+    /// Room for the largest answer the host can hand over: an extended APDU's 65,536 bytes and SW.
+    private var buffer = [UInt8](repeating: 0, count: 65_538)
 
     init(_ api: UnsafePointer<transit_host_api>) { self.api = api }
 

@@ -68,7 +68,8 @@ public enum PluginExport {
 
     /// Runs one read: errors become statuses, a result is published to the host's builder.
     public static func run<P: CardFamilyPlugin>(_ api: UnsafePointer<transit_host_api>?, _ plugin: P.Type) -> transit_status {
-        guard let api, api.pointee.struct_size >= UInt32(MemoryLayout<transit_host_api>.size) else {
+        // The fields of the first release; later ones are checked where used (TRANSIT_HOST_HAS).
+        guard let api, api.pointee.struct_size >= UInt32(MemoryLayout<transit_host_api>.offset(of: \.atr) ?? Int.max) else {
             return TRANSIT_STATUS_INTERNAL
         }
         let link = HostCardLink(api)

@@ -13,6 +13,10 @@
  *                         "not this card" (the host must end the read as a plugin fault)
  *   -DDEMO_HUGE_SYSTEM_CODES descriptor claims SIZE_MAX system codes (the host must refuse it
  *                         without reading them)
+ *   -DDEMO_OLD_DESCRIPTOR descriptor of the first release (no options fields), as a plugin built
+ *                         before they were appended
+ *   -DDEMO_NEWER          descriptor larger than the host knows (fields of a later release),
+ *                         and cardName says whether the host table has historical_bytes
  *   -DDEMO_NAME=\"x\"     plugin name (default "demo")
  */
 #include <stdio.h>
@@ -46,7 +50,9 @@ static transit_status demo_read(const transit_host_api *host) {
     size_t length = 0;
     transit_status status;
 
-    if (host == NULL || host->struct_size < sizeof(transit_host_api)) return TRANSIT_STATUS_INTERNAL;
+    /* The table of the first release is all this plugin needs; later fields are checked where used
+       (TRANSIT_HOST_HAS), never the size of the whole table. */
+    if (host == NULL || host->struct_size < offsetof(transit_host_api, atr)) return TRANSIT_STATUS_INTERNAL;
 
     /* SELECT by AID: 00 A4 04 00 Lc AID 00 */
     command[0] = 0x00; command[1] = 0xA4; command[2] = 0x04; command[3] = 0x00;
@@ -68,6 +74,16 @@ static transit_status demo_read(const transit_host_api *host) {
     const char *currency = host->option(host->context, "currency");
     host->log(host->context, TRANSIT_LOG_INFO, "demo card selected");
     if (host->set_field(host->context, "serialNumber", "DEMO-0001") != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+#ifdef DEMO_NEWER
+    /* A field appended after the first release: used only when this host's table has it. */
+    char name[64];
+    if (TRANSIT_HOST_HAS(host, historical_bytes)) {
+        snprintf(name, sizeof name, "historical bytes: %zu", host->historical_bytes_length);
+    } else {
+        snprintf(name, sizeof name, "no historical bytes");
+    }
+    host->set_field(host->context, "cardName", name);
+#endif
     if (host->set_field(host->context, "currency", currency ? currency : "EUR") != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
     if (host->set_balance(host->context, balance) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
     if (host->begin_transaction(host->context) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
@@ -86,8 +102,27 @@ static const uint16_t demo_aid_codes[] = {0x0003};
 /* The plugins.conf options the plugin takes: currency=XXX (the ISO 4217 code of the balance). */
 static const transit_option_spec demo_options[] = {{"currency", TRANSIT_OPTION_TEXT}};
 
+#if defined(DEMO_NEWER)
+/* The descriptor of a later release: the host reads what it knows and skips the rest. */
+static const struct {
+    transit_plugin_descriptor known;
+    const void *future_field;
+    size_t future_count;
+} demo_newer = {
+    {
+        sizeof demo_newer, TRANSIT_ABI_VERSION, DEMO_NAME, "demo", TRANSIT_TECHNOLOGY_ISO7816, NULL, 0, demo_read,
+        demo_options, 1,
+    },
+    NULL,
+    0,
+};
+#else
 static const transit_plugin_descriptor demo_descriptor = {
+#ifdef DEMO_OLD_DESCRIPTOR
+    offsetof(transit_plugin_descriptor, options),
+#else
     sizeof(transit_plugin_descriptor),
+#endif
 #ifdef DEMO_WRONG_ABI
     2,
 #else
@@ -107,12 +142,17 @@ static const transit_plugin_descriptor demo_descriptor = {
     demo_options,
     sizeof demo_options / sizeof demo_options[0],
 };
+#endif
 
 const transit_plugin_descriptor *transit_plugin_entry_v1(uint32_t host_abi_version) {
 #ifdef DEMO_REFUSE_ABI
     (void)host_abi_version;
     return NULL;
 #else
+#ifdef DEMO_NEWER
+    return host_abi_version == TRANSIT_ABI_VERSION ? &demo_newer.known : NULL;
+#else
     return host_abi_version == TRANSIT_ABI_VERSION ? &demo_descriptor : NULL;
+#endif
 #endif
 }

@@ -24,7 +24,7 @@ enum ISODumpRecorder {
             }
         }
         return CardImage(description: "transit dump of \(bundle.reader): the commands the plugins asked",
-                         iso7816: .init(uid: bundle.uid ?? "", historicalBytes: historicalBytes(bundle.atr),
+                         iso7816: .init(uid: bundle.uid ?? "", historicalBytes: (try? HexFormat.bytes(bundle.atr)).flatMap(ATR.historicalBytes).map(HexFormat.string),
                                         applications: applications, commands: global))
     }
 
@@ -44,12 +44,5 @@ enum ISODumpRecorder {
             }
         }
         return out
-    }
-
-    /// Historical bytes of a contactless ATR `3B 8n 80 01 <n bytes> TCK`.
-    private static func historicalBytes(_ atr: String) -> String? {
-        let chars = Array(atr)
-        guard chars.count >= 10, atr.hasPrefix("3B8"), let n = Int(String(chars[3]), radix: 16), chars.count >= 8 + 2 * n else { return nil }
-        return String(chars[8 ..< 8 + 2 * n])
     }
 }

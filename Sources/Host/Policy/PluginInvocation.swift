@@ -32,6 +32,8 @@ final class PluginInvocation {
         guard let read = plugin.descriptor?.pointee.read else { return TRANSIT_STATUS_INTERNAL }
         let technology = session.technology == .felica ? TRANSIT_TECHNOLOGY_FELICA : TRANSIT_TECHNOLOGY_ISO7816
         let codes = systemCodes ?? []
+        let atr = session.channel.atr
+        let historical = ATR.historicalBytes(atr) ?? []
         let token = InvocationRegistry.register(self)
         let table = UnsafeMutablePointer<transit_host_api>.allocate(capacity: 1)
         defer {
@@ -40,10 +42,16 @@ final class PluginInvocation {
             table.pointee.uid_length = 0
             table.pointee.system_codes = nil
             table.pointee.system_code_count = 0
+            table.pointee.atr = nil
+            table.pointee.atr_length = 0
+            table.pointee.historical_bytes = nil
+            table.pointee.historical_bytes_length = 0
         }
         return withExtendedLifetime(self) {
             uid.withUnsafeBufferPointer { uidBuffer in
                 codes.withUnsafeBufferPointer { codeBuffer in
+                  atr.withUnsafeBufferPointer { atrBuffer in
+                    historical.withUnsafeBufferPointer { historicalBuffer in
                     table.initialize(to: transit_host_api(
                         struct_size: UInt32(MemoryLayout<transit_host_api>.size),
                         abi_version: UInt32(TRANSIT_ABI_VERSION),
@@ -56,8 +64,15 @@ final class PluginInvocation {
                         set_field: hostSetField, set_balance: hostSetBalance, add_metadata: hostAddMetadata,
                         begin_transaction: hostBeginTransaction, set_transaction_field: hostSetTransactionField,
                         set_transaction_amount: hostSetTransactionAmount,
-                        add_transaction_metadata: hostAddTransactionMetadata))
+                        add_transaction_metadata: hostAddTransactionMetadata,
+                        atr: atrBuffer.baseAddress, atr_length: atrBuffer.count,
+                        // The ATS is not asked for (it would cost every ISO card an exchange).
+                        ats: nil, ats_length: 0,
+                        historical_bytes: historical.isEmpty ? nil : historicalBuffer.baseAddress,
+                        historical_bytes_length: historical.count))
                     return read(table)
+                    }
+                  }
                 }
             }
         }
@@ -80,7 +95,8 @@ final class PluginInvocation {
         do {
             let answer = felica ? try session.felica(command) : try session.apdu(command)
             guard answer.count <= capacity, let out else {
-                return TRANSIT_STATUS_MALFORMED_RESPONSE // an answer larger than the plugin's buffer
+                length?.pointee = answer.count // the size the plugin's buffer would need
+                return TRANSIT_STATUS_BUFFER_TOO_SMALL
             }
             for (i, byte) in answer.enumerated() { out[i] = byte }
             length?.pointee = answer.count

@@ -12,7 +12,11 @@
  *    plugin never frees host memory. Strings are NUL-terminated UTF-8 and are
  *    copied by whoever receives them before the call returns.
  *  - Structs only grow at the end. Every struct starts with its size; a reader
- *    of a struct must not touch a field that lies beyond struct_size.
+ *    of a struct must not touch a field that lies beyond struct_size. A host
+ *    accepts a descriptor larger than it knows and reads only what it knows; a
+ *    plugin checks TRANSIT_HOST_HAS(host, field) for each field it uses that
+ *    was appended after the first release (marked below), never the size of
+ *    the whole table.
  *  - Only the statuses below cross the boundary. Any other value returned by a
  *    plugin is a plugin fault.
  *  - Calls are synchronous and happen on the thread that called read().
@@ -60,6 +64,12 @@ typedef int32_t transit_status;
  * read, it ends the read as a communication error.
  */
 #define TRANSIT_STATUS_NO_ANSWER 8
+/**
+ * From a transceive: the answer does not fit the caller's buffer; nothing was
+ * written and *response_length holds the size needed. The exchange happened:
+ * ask again with a larger buffer only when the command may be repeated.
+ */
+#define TRANSIT_STATUS_BUFFER_TOO_SMALL 9
 
 /** Card technology a plugin reads. */
 typedef uint32_t transit_technology;
@@ -179,9 +189,37 @@ typedef struct transit_host_api {
     transit_status (*set_transaction_amount)(void *context, uint64_t minor_units);
     /** Adds one string entry to the current transaction's metadata. */
     transit_status (*add_transaction_metadata)(void *context, const char *key, const char *value);
+
+    /* Appended in ABI 1: check TRANSIT_HOST_HAS(host, field) before use. */
+
+    /** The ATR the reader built for the card (PC/SC Part 3, 3.1.3.2.3), or NULL. */
+    const uint8_t *atr;
+    /** Length of atr in bytes. */
+    size_t atr_length;
+    /** ISO 14443-4 type A: the card's ATS when the reader reported it, else NULL. */
+    const uint8_t *ats;
+    /** Length of ats in bytes. */
+    size_t ats_length;
+    /**
+     * ISO 14443-4: the card's historical bytes (from the ATR the reader built),
+     * or NULL: enough for a plugin to say "not this card" without an exchange.
+     */
+    const uint8_t *historical_bytes;
+    /** Length of historical_bytes in bytes. */
+    size_t historical_bytes_length;
 } transit_host_api;
 
-/** What a plugin is, returned by its entry symbol. Static storage in the plugin. */
+/**
+ * True when the host table `table` carries `field` (a field appended after
+ * the first release is absent from an older host's smaller table).
+ */
+#define TRANSIT_HOST_HAS(table, field) \
+    ((table) != NULL && (size_t)(table)->struct_size >= offsetof(transit_host_api, field) + sizeof((table)->field))
+
+/**
+ * What a plugin is, returned by its entry symbol. Static storage in the plugin.
+ * The host reads struct_size first and only the fields it covers.
+ */
 typedef struct transit_plugin_descriptor {
     /** sizeof(transit_plugin_descriptor) as the plugin knows it. */
     uint32_t struct_size;
@@ -204,7 +242,7 @@ typedef struct transit_plugin_descriptor {
     /** Reads the card through the host table and builds the result. */
     transit_status (*read)(const transit_host_api *host);
 
-    /* Appended in ABI 1 (present when struct_size covers them). */
+    /* Appended in ABI 1: read by a host only when struct_size covers them. */
 
     /**
      * The plugins.conf options the plugin takes; NULL/0: none (any option on
@@ -214,6 +252,10 @@ typedef struct transit_plugin_descriptor {
     /** Number of entries in options. */
     size_t option_count;
 } transit_plugin_descriptor;
+
+/** True when the descriptor `d` carries `field` (for hosts reading plugins built before it). */
+#define TRANSIT_DESCRIPTOR_HAS(d, field) \
+    ((d) != NULL && (size_t)(d)->struct_size >= offsetof(transit_plugin_descriptor, field) + sizeof((d)->field))
 
 /**
  * The entry point every plugin exports under TRANSIT_PLUGIN_ENTRY_SYMBOL.

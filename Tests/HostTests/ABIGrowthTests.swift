@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The ABI grows without breaking: its layout is pinned, a plugin built before a field was
+/// appended loads on this host, a plugin of a later release loads here too, and plugins run on a
+/// host of the first release (a plain-C host whose table ends where the first release's did).
+final class ABIGrowthTests: XCTestCase {
+    var dir: URL!
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    let demoCard = CardImages.iso(select: "00A4040008F07472616E73697400", commands: ["805C000004": "000001029000"])
+    private var include: String { BuildProducts.packageRoot.appendingPathComponent("Sources/ReaderABI/include").path }
+    private func fixture(_ name: String) -> String { BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/\(name)").path }
+
+    private func scan(_ lib: String, options: String = "") throws -> CommandRun {
+        let conf = dir.appendingPathComponent("plugins.conf")
+        try "demo \(lib) \(options)\n".write(to: conf, atomically: true, encoding: .utf8)
+        return try CommandRun.transit(["scan", "--config", conf.path, "--card", try CardImages.write(demoCard, in: dir), "--json"])
+    }
+
+    func testTheLayoutOfEveryReleasedFieldIsPinned() throws {
+        let run = try CommandRun.run("/usr/bin/env", ["cc", "-std=c11", "-fsyntax-only", "-I", include, fixture("abi_layout.c")])
+        XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    func testAPluginBuiltBeforeTheOptionsFieldsLoadsOnThisHost() throws {
+        let lib = try CPluginBuilder.build(into: dir, name: "libold.so", defines: ["DEMO_OLD_DESCRIPTOR"])
+        let run = try scan(lib)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 258)
+        XCTAssertEqual(run.json?["currency"] as? String, "EUR")
+        // It declares no options (its descriptor ends before them): an option on its line is refused.
+        XCTAssertEqual(try scan(lib, options: "currency=NZD").status, 2)
+    }
+
+    func testAPluginOfALaterReleaseLoadsAndFindsTheAppendedFields() throws {
+        let lib = try CPluginBuilder.build(into: dir, name: "libnewer.so", defines: ["DEMO_NEWER"])
+        let run = try scan(lib, options: "currency=NZD")
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["currency"] as? String, "NZD")
+        // The card image's ATR carries the five default historical bytes 80 73 C8 21 10.
+        XCTAssertEqual(run.json?["cardName"] as? String, "historical bytes: 5")
+    }
+
+    func testPluginsRunOnAHostOfTheFirstRelease() throws {
+        let host = dir.appendingPathComponent("old_host").path
+        let built = try CommandRun.run("/usr/bin/env", ["cc", "-std=c99", "-I", include, fixture("old_host.c"), "-o", host, "-ldl"])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        // A C plugin that checks TRANSIT_HOST_HAS does without the appended fields.
+        let newer = try CPluginBuilder.build(into: dir, name: "libnewer.so", defines: ["DEMO_NEWER"])
+        let c = try CommandRun.run(host, [newer, "demo", "00A4040008F07472616E73697400=9000", "805C000004=000001029000"])
+        XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
+        XCTAssertTrue(c.stdout.contains("field cardName=no historical bytes"), c.stdout)
+        XCTAssertTrue(c.stdout.contains("balance 258"), c.stdout)
+        // A Swift plugin (PluginKit) too: CEPAS reads the EZ-Link sample's recorded answers.
+        let cepas = try CommandRun.run(host, [BuildProducts.plugin("TransitCEPAS"), "cepas",
+            "00A40000024000=9000",
+            "9032030000=02010003810000001009123456789012800000001122334432A4256200000000000000000000000004000000000000000000000000000000000000000000009000",
+            "90320300010000=30FFFF803BFA11224247422D5450472031FFFF9D3BF949234255532031373420750007D03BF7A2C0544F502D55502020A0FFFF923BF6271054495432373834209000"])
+        XCTAssertEqual(cepas.status, 0, cepas.stdout + cepas.stderr)
+        XCTAssertTrue(cepas.stdout.contains("balance 897"), cepas.stdout)
+        XCTAssertTrue(cepas.stdout.contains("field serialNumber=1009123456789012"), cepas.stdout)
+    }
+}
