@@ -128,6 +128,31 @@ final class WatchEndToEndTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
     }
+
+    func testExecRunsACommandPerTapWithTheCardsJSON() throws {
+        let h = Self.harness
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("taps.jsonl").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
+        p.arguments = ["watch", "--json", "--reader", "Virtual PCD", "--exec", "cat >> '\(out)'; echo \"$TRANSIT_READER\" >> '\(out).readers'"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        try h.insert(card: BuildProducts.sample("ezlink.json"), port: 35964)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? String(contentsOfFile: out + ".readers", encoding: .utf8)) == nil { Thread.sleep(forTimeInterval: 0.1) }
+        h.removeCard(port: 35964)
+        p.interrupt()
+        p.waitUntilExit()
+        let line = try String(contentsOfFile: out, encoding: .utf8)
+        let tap = json(line.trimmingCharacters(in: .newlines))
+        XCTAssertEqual(tap["reader"] as? String, VirtualReaderHarness.secondReaderName)
+        XCTAssertEqual((tap["card"] as? [String: Any])?["balance"] as? Int, 897)
+        XCTAssertEqual(try String(contentsOfFile: out + ".readers", encoding: .utf8), VirtualReaderHarness.secondReaderName + "\n")
+    }
 }
 
 /// Bytes from a pipe cut into lines; one reader thread at a time hands it data.

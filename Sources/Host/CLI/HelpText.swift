@@ -15,8 +15,10 @@ enum HelpText {
                    [--exchange-timeout S] [--read-timeout S]
       transit verify --reference REF.json [--reader NAME] [--dialect D] [--wait S]
                      [--config FILE] [--card FILE] [--log FILE] [--json] [--exchange-timeout S] [--read-timeout S]
-      transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json] [--exchange-timeout S] [--read-timeout S]
+      transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json] [--exec CMD]
+                    [--exchange-timeout S] [--read-timeout S]
       transit readers [--json]
+      transit doctor [--config FILE] [--json]
       transit plugins [--config FILE] [--json]
       transit --help | --version        (and `transit COMMAND --help`)
 
@@ -111,7 +113,18 @@ enum HelpText {
     never delays another. Ctrl-C or SIGTERM ends it (exit 0).
 
       --reader NAME     watch readers whose name contains NAME (repeatable)
+      --exec CMD        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
+                        input and TRANSIT_READER set; one at a time, never delaying a read; its
+                        output goes to stderr
       --dialect, --config, --verbose, --exchange-timeout, --read-timeout   as for scan
+    """
+
+    static let doctor = """
+    transit doctor — check what a read needs: pcscd reachable, readers, plugins.conf found and
+    trusted, each plugin loaded; say what to fix. Exit 0 when all is well, 1 otherwise.
+
+      --config FILE     plugins.conf to check (default: the one a read would use)
+      --json            print a JSON array of {"check", "ok", "detail", "fix"}
     """
 
     static let readers = """

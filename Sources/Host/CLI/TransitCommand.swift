@@ -41,6 +41,7 @@ struct TransitCommand {
             case "dump": try dump(rest)
             case "verify": try verify(rest)
             case "watch": try watch(rest)
+            case "doctor": try doctor(rest)
             default: throw TransitError(.usage, "unknown command \(command) (see transit --help)")
             }
             return 0
@@ -65,6 +66,7 @@ struct TransitCommand {
         case "dump": return HelpText.dump
         case "verify": return HelpText.verify
         case "watch": return HelpText.watch
+        case "doctor": return HelpText.doctor
         default: return HelpText.main
         }
     }

@@ -6,13 +6,14 @@ extension TransitCommand {
     /// a slow or stuck reader never delays a tap on another. Readers come and go; a pcscd restart is
     /// waited out.
     func watch(_ args: [String]) throws {
-        let a = try Arguments(args, command: "watch", valued: Self.readOptions.union(["reader", "dialect"]), flags: ["json", "verbose"])
+        let a = try Arguments(args, command: "watch", valued: Self.readOptions.union(["reader", "dialect", "exec"]), flags: ["json", "verbose"])
         let dialect = try Self.dialect(a.value("dialect"))
         let specs = try pluginSpecs(a.value("config"))
         let limits = try limits(a)
         Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
         var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
         var lanes = [String: ReaderLane]()
+        let exec = a.value("exec").map { TapCommand(command: $0, problem: { [standardError] in standardError("transit: \($0)") }) }
         while true {
             for tap in watcher.nextTaps(cancellation: Cancellation(), onProblem: { standardError("transit: \($0)") }) {
                 let lane = try lanes[tap.reader] ?? ReaderLane(reader: tap.reader, worker: pluginWorker(a, plugins: specs))
@@ -30,6 +31,7 @@ extension TransitCommand {
                         result = .failure(TransitError(.communication, "\(error)"))
                     }
                     standardOutput(Self.watchLine(tap.reader, result, json: a.has("json")))
+                    exec?.run(json: Self.watchLine(tap.reader, result, json: true), reader: tap.reader)
                 }
             }
         }

@@ -47,8 +47,10 @@ struct PluginConfig: Equatable {
 
     /// Finds and reads the conf: `--config FILE`, else $XDG_CONFIG_HOME/transit/plugins.conf (or
     /// ~/.config/transit/plugins.conf), else /etc/transit/plugins.conf, else the installed default
-    /// beside the binary. Never the current folder: a plugins.conf shipped beside a downloaded dump
-    /// would decide what code runs. The file is opened once and checked through that descriptor.
+    /// (`<bin>/../etc/transit/plugins.conf`, then `plugins.conf` beside the binary). Never the
+    /// current folder: a plugins.conf shipped beside a downloaded dump would decide what code runs.
+    /// Then the drop-ins: `plugins.conf.d/*.conf` beside it, in name order, after its own lines.
+    /// Every file is opened once and checked through that descriptor.
     static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                      executableDirectory: String = PluginConfig.executableDirectory) throws -> PluginConfig {
         let path: String
@@ -61,28 +63,51 @@ struct PluginConfig: Equatable {
             }
             path = found
         }
-        let text: String
+        var entries = try parse(try trustedText(path), path: path).entries
+        for dropIn in dropIns(beside: path) {
+            for entry in try parse(try trustedText(dropIn), path: dropIn).entries {
+                guard let first = entries.first(where: { $0.name == entry.name }) else { entries.append(entry); continue }
+                throw TransitError(.config, "\(dropIn):\(entry.line): plugin \(entry.name) is listed twice (first at \(first.file):\(first.line))")
+            }
+        }
+        return PluginConfig(path: path, entries: entries)
+    }
+
+    /// The text of a conf file that passed the trust check.
+    private static func trustedText(_ path: String) throws -> String {
         switch TrustedFile.open(path).flatMap({ $0.text(limit: sizeLimit) }) {
-        case .success(let t): text = t
+        case .success(let t): return t
         case .failure(let why): throw TransitError(.config, why.unopenable ? "\(why)" : "\(path) is not trusted: \(why)")
         }
-        return try parse(text, path: path)
+    }
+
+    /// `plugins.conf.d/*.conf` beside `conf`, in name order (a package or an administrator adds a
+    /// family there without editing the main file).
+    static func dropIns(beside conf: String) -> [String] {
+        let folder = ((conf as NSString).deletingLastPathComponent as NSString).appendingPathComponent("plugins.conf.d")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasSuffix(".conf") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
     }
 
     /// Where a conf is looked for when no --config is given, in order.
     static func searchPath(environment: [String: String], executableDirectory: String) -> [String] {
         let xdg = environment["XDG_CONFIG_HOME"].map { $0 + "/transit/plugins.conf" }
             ?? environment["HOME"].map { $0 + "/.config/transit/plugins.conf" }
-        return [xdg, "/etc/transit/plugins.conf", executableDirectory + "/plugins.conf"].compactMap { $0 }
+        let installed = ((executableDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("etc/transit/plugins.conf")
+        return [xdg, "/etc/transit/plugins.conf", installed, executableDirectory + "/plugins.conf"].compactMap { $0 }
     }
 
-    /// Where a library path points: absolute as written; relative to the conf file's folder; a bare
-    /// file name missing there is looked up beside the `transit` binary (where the build puts plugins).
+    /// Where a library path points: absolute as written; relative to the folder of the conf file
+    /// that names it; a bare file name missing there is looked up in the installed plugin folder
+    /// (`<bin>/../lib/transit/plugins`), then beside the `transit` binary (where the build puts them).
     func resolve(_ entry: Entry, executableDirectory: String = PluginConfig.executableDirectory) -> String {
         if entry.library.hasPrefix("/") { return entry.library }
-        let confDirectory = (path as NSString).deletingLastPathComponent
+        let confDirectory = ((entry.file.isEmpty ? path : entry.file) as NSString).deletingLastPathComponent
         let besideConf = ((confDirectory.isEmpty ? "." : confDirectory) as NSString).appendingPathComponent(entry.library)
         if entry.library.contains("/") || FileManager.default.fileExists(atPath: besideConf) { return besideConf }
+        let installed = ((executableDirectory as NSString).deletingLastPathComponent as NSString)
+            .appendingPathComponent("lib/transit/plugins/" + entry.library)
+        if FileManager.default.fileExists(atPath: installed) { return installed }
         return (executableDirectory as NSString).appendingPathComponent(entry.library)
     }
 
