@@ -20,6 +20,8 @@ let package = Package(
     products: [
         .executable(name: "transit", targets: ["Host"]),
         .executable(name: "transit-sim", targets: ["Simulator"]),
+        // The plugin SDK: another Swift package depends on this product to build a family of its own.
+        .library(name: "PluginKit", targets: ["PluginKit", "ReaderABI"]),
     ] + plugins.map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     targets: [
         .target(name: "ReaderABI", path: "Sources/ReaderABI"),

@@ -2,7 +2,7 @@
 # Installs the Debian packages transit needs: libpcsclite (build), pcscd and the vsmartcard vpcd
 # driver (end-to-end tests and the simulator), a C compiler (the ABI test builds a C plugin).
 set -euo pipefail
-packages=(libpcsclite-dev pcscd vsmartcard-vpcd gcc python3 python3-pyscard)
+packages=(libpcsclite-dev pcscd vsmartcard-vpcd gcc python3 python3-pyscard patchelf pkg-config make)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,4 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build
+# The install tests stage `make install` and `make deb` from the release build (the suite cannot
+# start a build of its own package).
+swift build -c release
 swift test --disable-swift-testing

@@ -37,9 +37,8 @@ enum HelpText {
                         later ACS readers), part3 (PC/SC 2.02 Transparent Exchange);
                         default: guessed from the reader's name, the others tried when the
                         reader refuses it
-      --config FILE     plugins.conf to use (default lookup: ./plugins.conf,
-                        $XDG_CONFIG_HOME/transit/plugins.conf, /etc/transit/plugins.conf,
-                        beside the binary)
+      --config FILE     plugins.conf to use (default lookup: $XDG_CONFIG_HOME/transit/,
+                        /etc/transit/, the installed default; never the current folder)
       --wait SECONDS    wait up to SECONDS for a reader and a card (default 0: the card must
                         already be on the reader)
       --json            print one JSON object on stdout (errors too)

@@ -3,7 +3,7 @@ import Foundation
 /// `watch --exec CMD`: runs CMD (through /bin/sh) for each tap with the watch line's JSON on its
 /// standard input and TRANSIT_READER set — one at a time, on a queue of its own, so a slow command
 /// never delays a read. CMD's output goes to stderr (stdout stays the watch's lines). At most
-/// `maxWaiting` taps wait for their turn; past that the oldest is dropped and said.
+/// `maxWaiting` taps wait for their turn; a tap past that is dropped and said.
 final class TapCommand: @unchecked Sendable {
     let command: String
     private let problem: (String) -> Void

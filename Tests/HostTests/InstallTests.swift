@@ -1,0 +1,170 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `make install`, `make uninstall` and `make deb` as a new user meets them: the installed transit
+/// works from any folder, as any user, with the toolchain out of reach; a C plugin built with
+/// pkg-config loads from a drop-in; `transit doctor` says what is wrong. Needs the release build
+/// (scripts/test.sh makes it first); the suite cannot start a build of its own package.
+final class InstallTests: XCTestCase {
+    var dir: URL!
+    let prefix = "/usr/local"
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    /// The release build folder beside the debug one the tests run from.
+    private var releaseBin: String { BuildProducts.directory.deletingLastPathComponent().appendingPathComponent("release").path }
+
+    private func requireRelease() throws {
+        let built = FileManager.default.fileExists(atPath: releaseBin + "/transit")
+        if !built, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("no release build: scripts/test.sh makes it first") }
+        try XCTSkipUnless(built, "no release build (swift build -c release)")
+    }
+
+    private func make(_ target: String, _ vars: [String: String] = [:]) throws -> CommandRun {
+        try CommandRun.run("/usr/bin/make", ["-s", target] + vars.map { "\($0.key)=\($0.value)" }.sorted(),
+                           currentDirectory: BuildProducts.packageRoot,
+                           environment: ProcessInfo.processInfo.environment.merging(["BIN": releaseBin]) { $1 })
+    }
+
+    private func install() throws -> URL {
+        let stage = dir.appendingPathComponent("stage")
+        let run = try make("install-files", ["DESTDIR": stage.path, "PREFIX": prefix])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        return stage.appendingPathComponent(String(prefix.dropFirst()))
+    }
+
+    private func elfFiles(under root: URL) -> [String] {
+        let all = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        return all.map { root.appendingPathComponent($0).path }.filter { path in
+            guard let h = FileHandle(forReadingAtPath: path), let magic = try? h.read(upToCount: 4) else { return false }
+            return magic == Data([0x7F, 0x45, 0x4C, 0x46])
+        }
+    }
+
+    func testTheInstalledTransitReadsFromAnyFolderAsAnyUserWithoutTheToolchain() throws {
+        try requireRelease()
+        let root = try install()
+        let transit = root.appendingPathComponent("bin/transit").path
+        // No RUNPATH names the toolchain or the build folder: each is relative to the file itself.
+        for file in elfFiles(under: root) {
+            let dynamic = try CommandRun.run("/usr/bin/readelf", ["-d", file]).stdout
+            for line in dynamic.split(separator: "\n") where line.contains("RUNPATH") || line.contains("RPATH") {
+                let paths = line.split(separator: "[").last?.split(separator: "]").first.map(String.init) ?? ""
+                XCTAssertTrue(paths.split(separator: ":").allSatisfy { $0.hasPrefix("$ORIGIN") }, "\(file): \(line)")
+            }
+        }
+        // Every library resolves inside the prefix or to a file of Debian's own packages.
+        let runtime = try CommandRun.run("/usr/bin/ldd", [releaseBin + "/transit"]).stdout
+            .split(separator: "\n").first { $0.contains("libswiftCore.so") }.flatMap { $0.split(separator: " ").dropFirst(2).first }
+        let toolchainLibs = try XCTUnwrap(runtime.map { (String($0) as NSString).deletingLastPathComponent })
+        for file in elfFiles(under: root) {
+            let ldd = try CommandRun.run("/usr/bin/ldd", [file]).stdout
+            XCTAssertFalse(ldd.contains("not found"), "\(file): \(ldd)")
+            XCTAssertFalse(ldd.contains(toolchainLibs), "\(file) reaches into the toolchain: \(ldd)")
+        }
+        // Run it from / as nobody, with the toolchain's runtime hidden by a mount namespace where the
+        // machine allows one.
+        let sample = dir.appendingPathComponent("suica.json")
+        try FileManager.default.copyItem(atPath: BuildProducts.sample("suica.json"), toPath: sample.path)
+        chmod(sample.path, 0o644)
+        let script = "mount -t tmpfs none '\(toolchainLibs)' && cd / && exec setpriv --reuid=65534 --regid=65534 --clear-groups "
+            + "'\(transit)' scan --card '\(sample.path)' --json"
+        var run = try CommandRun.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script])
+        if run.status != 0, run.stderr.contains("unshare") || run.stderr.contains("mount") {
+            run = try CommandRun.run("/bin/sh", ["-c", "cd / && exec '\(transit)' scan --card '\(sample.path)' --json"],
+                                     environment: ["PATH": "/usr/bin:/bin"])
+        }
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010, run.stdout)
+        let plugins = try CommandRun.run(transit, ["plugins", "--json"], currentDirectory: URL(fileURLWithPath: "/"))
+        XCTAssertEqual(plugins.status, 0, plugins.stdout + plugins.stderr)
+        XCTAssertTrue(plugins.stdout.contains("\(root.path)/lib/transit/plugins/libTransitJapanIC.so"), plugins.stdout)
+    }
+
+    func testACPluginBuiltWithPkgConfigLoadsFromADropIn() throws {
+        try requireRelease()
+        let root = try install()
+        let flags = try CommandRun.run("/usr/bin/env", ["pkg-config", "--define-variable=prefix=\(root.path)", "--cflags", "transit-plugin"],
+                                       environment: ["PKG_CONFIG_PATH": root.appendingPathComponent("lib/pkgconfig").path, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(flags.status, 0, flags.stderr)
+        XCTAssertEqual(flags.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "-I\(root.path)/include/transit")
+        let lib = dir.appendingPathComponent("libdemo.so").path
+        let cc = try CommandRun.run("/usr/bin/env", ["cc", "-std=c99", "-shared", "-fPIC"]
+                                    + flags.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+                                    + [BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/demo_plugin.c").path, "-o", lib])
+        XCTAssertEqual(cc.status, 0, cc.stderr)
+        let dropIn = root.appendingPathComponent("etc/transit/plugins.conf.d/50-demo.conf")
+        try "demo \(lib) currency=NZD\n".write(to: dropIn, atomically: true, encoding: .utf8)
+        chmod(dropIn.path, 0o644)
+        let card = try CardImages.write(CardImages.iso(select: "00A4040008F07472616E73697400", commands: ["805C000004": "000001029000"]), in: dir)
+        let run = try CommandRun.run(root.appendingPathComponent("bin/transit").path, ["scan", "--card", card, "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["family"] as? String, "demo")
+        XCTAssertEqual(run.json?["currency"] as? String, "NZD")
+    }
+
+    func testUninstallRemovesExactlyWhatWasInstalled() throws {
+        try requireRelease()
+        let stage = dir.appendingPathComponent("stage")
+        let root = try install()
+        let manifest = try String(contentsOf: root.appendingPathComponent("lib/transit/install-manifest"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let installed = (FileManager.default.enumerator(atPath: stage.path)?.compactMap { $0 as? String } ?? [])
+            .filter { !(((try? FileManager.default.attributesOfItem(atPath: stage.appendingPathComponent($0).path))?[.type] as? FileAttributeType) == .typeDirectory) }
+            .map { "/" + $0 }
+        XCTAssertEqual(Set(installed), Set(manifest))
+        // What an administrator added stays.
+        let mine = root.appendingPathComponent("etc/transit/plugins.conf.d/90-mine.conf")
+        try "# mine\n".write(to: mine, atomically: true, encoding: .utf8)
+        let run = try make("uninstall", ["DESTDIR": stage.path, "PREFIX": prefix])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let left = (FileManager.default.enumerator(atPath: stage.path)?.compactMap { $0 as? String } ?? []).sorted()
+        XCTAssertEqual(left, ["usr", "usr/local", "usr/local/etc", "usr/local/etc/transit", "usr/local/etc/transit/plugins.conf.d",
+                              "usr/local/etc/transit/plugins.conf.d/90-mine.conf"])
+    }
+
+    func testTheDebCarriesTheFilesDependsConffilesAndADisabledUnit() throws {
+        try requireRelease()
+        let run = try make("deb-files", ["OUT": dir.path])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let deb = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".deb") })
+        let path = dir.appendingPathComponent(deb).path
+        let info = try CommandRun.run("/usr/bin/dpkg-deb", ["-I", path]).stdout
+        XCTAssertTrue(info.contains("Package: transit"), info)
+        let depends = info.split(separator: "\n").first { $0.contains("Depends:") }.map(String.init) ?? ""
+        for package in ["pcscd", "libpcsclite1", "libc6"] { XCTAssertTrue(depends.contains(package), depends) }
+        XCTAssertFalse(info.contains("postinst"), "nothing enables the unit: \(info)")
+        let conffiles = try CommandRun.run("/usr/bin/dpkg-deb", ["-f", path, "Package"]).stdout
+        XCTAssertEqual(conffiles.trimmingCharacters(in: .newlines), "transit")
+        let files = try CommandRun.run("/usr/bin/dpkg-deb", ["-c", path]).stdout
+        for f in ["./usr/bin/transit", "./usr/bin/transit-sim", "./usr/lib/transit/plugins/libTransitJapanIC.so",
+                  "./usr/lib/transit/libswiftCore.so", "./etc/transit/plugins.conf", "./lib/systemd/system/transit-watch.service",
+                  "./usr/share/man/man1/transit.1.gz", "./usr/share/man/man5/plugins.conf.5.gz", "./usr/include/transit/transit_reader.h",
+                  "./usr/lib/pkgconfig/transit-plugin.pc", "./usr/share/doc/transit/LICENSE"] {
+            XCTAssertTrue(files.contains(f), "\(f) missing")
+        }
+        let extract = dir.appendingPathComponent("x")
+        XCTAssertEqual(try CommandRun.run("/usr/bin/dpkg-deb", ["-e", path, extract.path]).status, 0)
+        XCTAssertEqual(try String(contentsOf: extract.appendingPathComponent("conffiles"), encoding: .utf8)
+                        .split(separator: "\n").sorted(), ["/etc/transit/plugins.conf", "/etc/transit/plugins.conf.d/README"])
+        let unit = try String(contentsOfFile: BuildProducts.packageRoot.appendingPathComponent("packaging/transit-watch.service").path, encoding: .utf8)
+        XCTAssertTrue(unit.contains("ExecStart=/usr/bin/transit watch --json"), unit)
+    }
+
+    func testDoctorSaysWhatIsWrong() throws {
+        let noPcscd = try CommandRun.transit(["doctor", "--json"], environment: ["PCSCLITE_CSOCK_NAME": dir.appendingPathComponent("none").path])
+        XCTAssertEqual(noPcscd.status, 1, noPcscd.stdout)
+        let checks = (try? JSONSerialization.jsonObject(with: Data(noPcscd.stdout.utf8))) as? [[String: Any]] ?? []
+        let pcscd = checks.first { $0["check"] as? String == "pcscd" }
+        XCTAssertEqual(pcscd?["ok"] as? Bool, false, "\(checks)")
+        XCTAssertNotNil(pcscd?["fix"] as? String)
+        let conf = dir.appendingPathComponent("plugins.conf")
+        try "japan-ic /nonexistent/libTransitJapanIC.so\ncepas \(BuildProducts.plugin("TransitCEPAS"))\n".write(to: conf, atomically: true, encoding: .utf8)
+        let refused = try CommandRun.transit(["doctor", "--config", conf.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stdout.contains("problem plugin japan-ic: refused"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("ok      plugin cepas"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("fix: fix or remove its line (\(conf.path):1)"), refused.stdout)
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The man pages and the shell completions follow the `--help` texts: every command and option
+/// `transit --help` and `transit COMMAND --help` name is in transit(1) and in each completion, every
+/// exit code is in EXIT STATUS, the pages render without warnings, and the completions work.
+final class ManAndCompletionTests: XCTestCase {
+    private static let root = BuildProducts.packageRoot
+    private static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    private static let manPage = path("docs/man/transit.1")
+    private static let confPage = path("docs/man/plugins.conf.5")
+    private static let bash = path("packaging/completions/transit.bash")
+    private static let zsh = path("packaging/completions/_transit")
+    private static let fish = path("packaging/completions/transit.fish")
+
+    /// What the built binary's help says: the main text, each command's usage line(s), each
+    /// command's own help text. Run once for the whole class.
+    private struct Help {
+        var main = ""
+        /// command → its usage line(s) in `transit --help`, continuation lines included.
+        var usage = [String: String]()
+        /// command → `transit COMMAND --help`.
+        var commandHelp = [String: String]()
+        var commands: [String] { usage.keys.sorted() }
+        /// Every `--option` in every help text.
+        var options: Set<String> {
+            ([main] + Array(commandHelp.values)).reduce(into: Set<String>()) { $0.formUnion(ManAndCompletionTests.options(in: $1)) }
+        }
+    }
+
+    private static let help: Result<Help, Error> = Result {
+        var help = Help()
+        let main = try CommandRun.transit(["--help"])
+        guard main.status == 0 else { throw HelpError("transit --help exited \(main.status): \(main.stderr)") }
+        help.main = main.stdout
+        var current: String?
+        var inUsage = false
+        for line in main.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("Usage:") { inUsage = true; continue }
+            guard inUsage else { continue }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { break }
+            let words = trimmed.split(separator: " ").map(String.init)
+            if words.first == "transit", words.count > 1 {
+                let command = words[1]
+                current = command.hasPrefix("-") ? nil : command
+                if let current { help.usage[current, default: ""] += trimmed + "\n" }
+            } else if let current {
+                help.usage[current, default: ""] += trimmed + "\n"
+            }
+        }
+        guard help.usage.count >= 8 else { throw HelpError("found only \(help.commands) in transit --help's usage") }
+        for command in help.commands {
+            let run = try CommandRun.transit([command, "--help"])
+            guard run.status == 0 else { throw HelpError("transit \(command) --help exited \(run.status)") }
+            help.commandHelp[command] = run.stdout
+        }
+        return help
+    }
+
+    private struct HelpError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    private static func options(in text: String) -> Set<String> {
+        Set(matches(#"(?<![A-Za-z0-9-])--[a-z][a-z0-9-]*[a-z0-9]"#, in: text).map { $0[0] })
+    }
+
+    private static func matches(_ pattern: String, in text: String) -> [[String]] {
+        let regex = try! NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        let ns = text as NSString
+        return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { m in
+            (0 ..< m.numberOfRanges).map { m.range(at: $0).location == NSNotFound ? "" : ns.substring(with: m.range(at: $0)) }
+        }
+    }
+
+    /// `word` appears in `text` as a whole word (not inside a longer option or name).
+    private static func contains(_ text: String, word: String) -> Bool {
+        !matches("(?<![A-Za-z0-9_-])" + NSRegularExpression.escapedPattern(for: word) + "(?![A-Za-z0-9_-])", in: text).isEmpty
+    }
+
+    private static func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    /// roff source as a reader sees the words: `\-` is a hyphen, font changes and `\&` vanish.
+    private static func normalisedRoff(_ text: String) -> String {
+        var t = text.replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\&", with: "")
+        for font in ["\\fB", "\\fI", "\\fR", "\\fP"] { t = t.replacingOccurrences(of: font, with: "") }
+        return t
+    }
+
+    /// The lines of one `.SH` section of a page.
+    private static func section(_ name: String, of page: String) -> [String] {
+        var lines = [String](), inside = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix(".SH ") {
+                inside = line.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) == name
+                continue
+            }
+            if inside { lines.append(line) }
+        }
+        return lines
+    }
+
+    /// The first word of each `.TP` paragraph's tag line in `lines` (`.B scan` → `scan`).
+    private static func tags(_ lines: [String]) -> [String] {
+        zip(lines, lines.dropFirst()).compactMap { tp, tag in
+            guard tp.hasPrefix(".TP"), tag.hasPrefix(".") else { return nil }
+            return tag.split(separator: " ").dropFirst().first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+    }
+
+    private static func executable(_ name: String) -> String? {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        return (dirs + ["/usr/bin", "/bin", "/usr/local/bin"]).map { $0 + "/" + name }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    // MARK: (a) every command and option of the help texts is documented and completed
+
+    func testEveryCommandAndOptionIsInTheManPage() throws {
+        let help = try Self.help.get()
+        let page = try Self.read(Self.manPage)
+        let words = Self.normalisedRoff(page)
+        let synopsis = Self.normalisedRoff(Self.section("SYNOPSIS", of: page).joined(separator: "\n"))
+        let commandsSection = Self.tags(Self.section("COMMANDS", of: Self.normalisedRoff(page)))
+        for command in help.commands {
+            XCTAssertTrue(synopsis.contains("transit " + command), "SYNOPSIS lacks transit \(command)")
+            XCTAssertTrue(commandsSection.contains(command), "COMMANDS lacks \(command) (has \(commandsSection))")
+        }
+        let optionsSection = Self.section("OPTIONS", of: Self.normalisedRoff(page)).joined(separator: "\n")
+        for option in help.options.sorted() {
+            XCTAssertTrue(Self.contains(words, word: option), "transit.1 lacks \(option)")
+            if option != "--help" && option != "--version" {
+                XCTAssertTrue(Self.contains(optionsSection, word: option), "transit.1's OPTIONS lacks \(option)")
+            }
+        }
+    }
+
+    func testEveryCommandAndOptionIsInEachCompletion() throws {
+        let help = try Self.help.get()
+        for file in [Self.bash, Self.zsh, Self.fish] {
+            let text = try Self.read(file)
+            let isFish = file.hasSuffix(".fish")
+            for command in help.commands {
+                XCTAssertTrue(Self.contains(text, word: command), "\(file) lacks the command \(command)")
+            }
+            for option in help.options.sorted() {
+                // fish names long options `-l name`.
+                let found = Self.contains(text, word: option)
+                    || (isFish && !Self.matches(#"(-l|--long-option)\s+"# + NSRegularExpression.escapedPattern(for: String(option.dropFirst(2))) + #"(?![A-Za-z0-9_-])"#, in: text).isEmpty)
+                XCTAssertTrue(found, "\(file) lacks \(option)")
+            }
+            for dialect in ["pn532", "acs-direct", "part3"] {
+                XCTAssertTrue(Self.contains(text, word: dialect), "\(file) lacks the dialect \(dialect)")
+            }
+        }
+    }
+
+    // MARK: (b) exit codes
+
+    func testEveryExitCodeOfTheHelpIsInExitStatus() throws {
+        let help = try Self.help.get()
+        let paragraph = help.main.components(separatedBy: "\n\n").first { $0.contains("Exit codes:") } ?? ""
+        let afterLabel = paragraph.components(separatedBy: "Exit codes:").dropFirst().joined()
+        let codes = Set(Self.matches(#"(?:^|[:;])\s*(\d+)\s"#, in: ":" + afterLabel).map { $0[1] })
+        XCTAssertTrue(codes.isSuperset(of: ["0", "1", "2", "3", "4", "5", "6", "7", "130"]), "parsed \(codes.sorted()) from: \(paragraph)")
+        let documented = Set(Self.tags(Self.section("EXIT STATUS", of: try Self.read(Self.manPage))))
+        for code in codes.sorted() {
+            XCTAssertTrue(documented.contains(code), "EXIT STATUS lacks \(code) (has \(documented.sorted()))")
+        }
+    }
+
+    // MARK: (c) the pages render cleanly
+
+    func testManPagesRenderWithoutWarnings() throws {
+        for page in [Self.manPage, Self.confPage] {
+            XCTAssertTrue(try Self.read(page).contains("\n.TH "), "\(page) has no .TH")
+            let run: CommandRun
+            if let groff = Self.executable("groff") {
+                run = try CommandRun.run(groff, ["-man", "-Tutf8", "-ww", "-z", page])
+            } else if let mandoc = Self.executable("mandoc") {
+                run = try CommandRun.run(mandoc, ["-T", "lint", "-W", "warning", page])
+            } else if let man = Self.executable("man") {
+                run = try CommandRun.run(man, ["--warnings", "-l", page], environment: ["MANPAGER": "cat", "PAGER": "cat", "PATH": "/usr/bin:/bin"])
+            } else {
+                throw XCTSkip("no groff, mandoc or man on this machine")
+            }
+            XCTAssertEqual(run.status, 0, "\(page): \(run.stderr)")
+            XCTAssertEqual(run.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "\(page) renders with warnings")
+        }
+        let conf = Self.normalisedRoff(try Self.read(Self.confPage))
+        for fact in ["plugins.conf.d", "balance-offset=500", "/etc/transit/plugins.conf", "XDG_CONFIG_HOME",
+                     "lib/transit/plugins", "etc/transit/plugins.conf", "StrictModes"] {
+            XCTAssertTrue(conf.contains(fact), "plugins.conf.5 lacks \(fact)")
+        }
+    }
+
+    // MARK: (d) bash completion works
+
+    /// COMPREPLY of `_transit` for `words` (the last one is the word being completed).
+    private func bashComplete(_ words: [String]) throws -> [String] {
+        let script = #"source "$0" || exit 9; COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); _transit; printf '%s\n' "${COMPREPLY[@]}""#
+        let run = try CommandRun.run("/bin/bash", ["--norc", "--noprofile", "-c", script, Self.bash] + words,
+                                     currentDirectory: Self.root, timeout: 20)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "", "bash completion wrote to stderr")
+        return run.stdout.split(separator: "\n").map(String.init)
+    }
+
+    func testBashCompletion() throws {
+        XCTAssertEqual(try bashComplete(["transit", "sc"]), ["scan"])
+        XCTAssertEqual(try bashComplete(["transit", "scan", "--dia"]), ["--dialect"])
+        XCTAssertEqual(Set(try bashComplete(["transit", "scan", "--dialect", ""])), ["pn532", "acs-direct", "part3"])
+        XCTAssertEqual(Set(try bashComplete(["transit", "scan", "--dialect", "=", ""])), ["pn532", "acs-direct", "part3"])
+        XCTAssertEqual(try bashComplete(["transit", "decode", "Package.sw"]), ["Package.swift"])
+        for option in ["--config", "--card", "--log"] {
+            XCTAssertEqual(try bashComplete(["transit", "scan", option, "Package.sw"]), ["Package.swift"], option)
+        }
+        XCTAssertEqual(try bashComplete(["transit", "dump", "--out", "Package.sw"]), ["Package.swift"])
+        XCTAssertEqual(try bashComplete(["transit", "verify", "--reference", "Package.sw"]), ["Package.swift"])
+        XCTAssertEqual(try bashComplete(["transit", "replay", "Package.sw"]), ["Package.swift"])
+
+        // Each command is offered, and offers every option its usage line in `transit --help` names.
+        let help = try Self.help.get()
+        XCTAssertTrue(Set(try bashComplete(["transit", ""])).isSuperset(of: help.commands))
+        for command in help.commands {
+            let offered = Set(try bashComplete(["transit", command, "--"]))
+            let expected = Self.options(in: help.usage[command] ?? "")
+            XCTAssertTrue(offered.isSuperset(of: expected), "transit \(command) --: missing \(expected.subtracting(offered).sorted())")
+        }
+    }
+
+    // MARK: (e) zsh and fish, where installed
+
+    func testZshAndFishCompletionsParse() throws {
+        var checked = false
+        if let fish = Self.executable("fish") {
+            checked = true
+            let syntax = try CommandRun.run(fish, ["-n", Self.fish], timeout: 20)
+            XCTAssertEqual(syntax.status, 0, syntax.stderr)
+            // Each command offers the options of its usage line; --dialect offers the dialects.
+            let help = try Self.help.get()
+            var script = "source \(Self.fish)\n"
+            for command in help.commands { script += "echo '@\(command)'; complete -C 'transit \(command) --'\n" }
+            script += "echo '@dialect'; complete -C 'transit scan --dialect '\n"
+            let run = try CommandRun.run(fish, ["--no-config", "-c", script], timeout: 20)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            var offered = [String: Set<String>](), current = ""
+            for line in run.stdout.split(separator: "\n").map(String.init) {
+                if line.hasPrefix("@") { current = String(line.dropFirst()); continue }
+                offered[current, default: []].insert(String(line.split(separator: "\t").first ?? ""))
+            }
+            for command in help.commands {
+                let expected = Self.options(in: help.usage[command] ?? "")
+                XCTAssertTrue((offered[command] ?? []).isSuperset(of: expected),
+                              "fish: transit \(command) --: missing \(expected.subtracting(offered[command] ?? []).sorted())")
+            }
+            XCTAssertEqual(offered["dialect"], ["pn532", "acs-direct", "part3"])
+        }
+        if let zsh = Self.executable("zsh") {
+            checked = true
+            let run = try CommandRun.run(zsh, ["-n", Self.zsh], timeout: 20)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        if !checked { throw XCTSkip("neither zsh nor fish is installed") }
+    }
+}

@@ -1,0 +1,79 @@
+# bash completion for transit(1)                                    -*- shell-script -*-
+# Installed as share/bash-completion/completions/transit; works without bash-completion too.
+
+_transit_commands="scan decode replay dump verify watch readers doctor plugins"
+_transit_dialects="pn532 acs-direct part3"
+
+# The options each command takes (transit COMMAND --help).
+_transit_options() {
+    case $1 in
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --log --exchange-timeout --read-timeout --help" ;;
+        decode)  echo "--config --read-timeout --help" ;;
+        replay)  echo "--config --json --verbose --read-timeout --help" ;;
+        dump)    echo "--out --reader --dialect --wait --config --card --verbose --exchange-timeout --read-timeout --help" ;;
+        verify)  echo "--reference --reader --dialect --wait --config --card --log --json --verbose --exchange-timeout --read-timeout --help" ;;
+        watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --help" ;;
+        readers) echo "--json --help" ;;
+        doctor)  echo "--config --json --help" ;;
+        plugins) echo "--config --json --help" ;;
+    esac
+}
+
+# Files (and folders to reach them), one a line, for the word $1.
+_transit_files() {
+    compopt -o filenames 2>/dev/null
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -f -- "$1"))
+}
+
+# The values of option $1 for the word $2; fails when $1 takes no value.
+_transit_values() {
+    case $1 in
+        --dialect) COMPREPLY=($(compgen -W "$_transit_dialects" -- "$2")) ;;
+        --config | --card | --log | --out | --reference) _transit_files "$2" ;;
+        --exec) COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
+        --reader | --wait | --exchange-timeout | --read-timeout) ;; # a reader name or seconds: nothing to offer
+        *) return 1 ;;
+    esac
+    return 0
+}
+
+_transit() {
+    local cur prev command prefix=""
+    COMPREPLY=()
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=""
+    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+
+    # --option=value: bash splits at "=" (COMP_WORDBREAKS), giving "--option" "=" "value".
+    if [[ $cur == "=" && $prev == --* ]]; then
+        cur=""
+    elif [[ $prev == "=" ]] && ((COMP_CWORD > 1)); then
+        prev=${COMP_WORDS[COMP_CWORD - 2]}
+    elif [[ $cur == --*=* ]]; then
+        # "=" not in COMP_WORDBREAKS: complete the value and keep "--option=" in front of it.
+        prev=${cur%%=*}
+        prefix=$prev=
+        cur=${cur#*=}
+    fi
+    _transit_values "$prev" "$cur" && { [[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); return 0; }
+
+    if ((COMP_CWORD <= 1)); then
+        COMPREPLY=($(compgen -W "$_transit_commands --help --version" -- "$cur"))
+        return 0
+    fi
+    command=${COMP_WORDS[1]}
+
+    local options
+    options=$(_transit_options "$command")
+    [[ -z $options ]] && return 0
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    elif [[ $command == decode || $command == replay ]]; then
+        # decode FILE..., replay LOG
+        _transit_files "$cur"
+    fi
+    return 0
+}
+
+complete -F _transit transit

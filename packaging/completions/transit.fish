@@ -1,0 +1,42 @@
+# fish completion for transit(1). Installed as share/fish/vendor_completions.d/transit.fish.
+
+set -l commands scan decode replay dump verify watch readers doctor plugins
+
+# Does the command line name COMMAND (one of $argv) as transit's command?
+function __transit_command_is
+    set -l words (commandline -opc)
+    test (count $words) -ge 2; and contains -- $words[2] $argv
+end
+
+complete -c transit -f
+
+# The command (first word only) and the global options.
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a scan -d 'Read the card on a reader (or a card file) and print it'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a decode -d 'Read card files, one JSON line each'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a replay -d 'Run the plugins of a log bundle against its exchanges'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a dump -d 'Write everything public on the card into a card image'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a verify -d 'Compare the card with a reference'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a watch -d 'Read every tap on every reader'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a readers -d 'List the PC/SC readers and the card on each'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Check pcscd, readers, plugins.conf and each plugin'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a plugins -d 'List the plugins of plugins.conf in probe order'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -l version -d 'Show the version'
+complete -c transit -l help -d 'Show the help'
+
+# Options, by the commands that take them.
+complete -c transit -n '__transit_command_is scan dump verify watch' -l reader -x -d 'Reader whose name contains NAME'
+complete -c transit -n '__transit_command_is scan dump verify watch' -l dialect -x -a 'pn532 acs-direct part3' -d 'How FeliCa frames travel'
+complete -c transit -n '__transit_command_is scan decode replay dump verify watch doctor plugins' -l config -r -F -d 'plugins.conf to use'
+complete -c transit -n '__transit_command_is scan dump verify' -l wait -x -d 'Wait up to SECONDS for a reader and a card'
+complete -c transit -n '__transit_command_is scan replay verify watch readers doctor plugins' -l json -d 'Print JSON'
+complete -c transit -n '__transit_command_is scan replay dump verify watch' -l verbose -d "Log each plugin's steps on stderr"
+complete -c transit -n '__transit_command_is scan dump verify' -l card -r -F -d 'Read a card file instead of a reader'
+complete -c transit -n '__transit_command_is scan verify' -l log -r -F -d 'Write a JSON log bundle of the read'
+complete -c transit -n '__transit_command_is dump' -l out -r -F -d 'Where to write the card image'
+complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The reference to compare with'
+complete -c transit -n '__transit_command_is watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD for each tap, its JSON line on stdin'
+complete -c transit -n '__transit_command_is scan dump verify watch' -l exchange-timeout -x -d 'Longest one exchange may take (default 5)'
+complete -c transit -n '__transit_command_is scan decode replay dump verify watch' -l read-timeout -x -d 'Longest the whole read may take (default 20)'
+
+# Operands: decode FILE..., replay LOG.
+complete -c transit -n '__transit_command_is decode replay' -F

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs the release build (BIN) into DESTDIR + PREFIX; `make install` calls it.
+#   bin/transit, bin/transit-sim                       RUNPATH $ORIGIN/../lib/transit
+#   lib/transit/plugins/libTransit*.so                 RUNPATH $ORIGIN/..
+#   lib/transit/lib*.so                                the Swift runtime they need, RUNPATH $ORIGIN
+#   etc/transit/plugins.conf (/etc/transit when PREFIX is /usr), plugins.conf.d/
+#   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
+#   include/transit/transit_reader.h, lib/pkgconfig/transit-plugin.pc
+# No installed file names the toolchain or the build folder. The list of installed files goes to
+# lib/transit/install-manifest, which `make uninstall` follows.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${BIN:?BIN: the release build folder (swift build -c release --show-bin-path)}"
+PREFIX=${PREFIX:-/usr/local}
+DESTDIR=${DESTDIR:-}
+SYSCONFDIR=$([ "$PREFIX" = /usr ] && echo /etc || echo "$PREFIX/etc")
+command -v patchelf >/dev/null || { echo "install: patchelf is missing (scripts/setup.sh installs it)" >&2; exit 1; }
+
+manifest=()
+put() { # put MODE SOURCE TARGET (TARGET without DESTDIR)
+    install -D -m "$1" "$2" "$DESTDIR$3"
+    manifest+=("$3")
+}
+
+put 0755 "$BIN/transit" "$PREFIX/bin/transit"
+put 0755 "$BIN/transit-sim" "$PREFIX/bin/transit-sim"
+# Debug info names the build folder and the toolchain: installed files carry none of it.
+for exe in transit transit-sim; do
+    strip --strip-debug "$DESTDIR$PREFIX/bin/$exe"
+    patchelf --set-rpath '$ORIGIN/../lib/transit' "$DESTDIR$PREFIX/bin/$exe"
+done
+for lib in "$BIN"/libTransit*.so; do
+    put 0644 "$lib" "$PREFIX/lib/transit/plugins/$(basename "$lib")"
+    strip --strip-debug "$DESTDIR$PREFIX/lib/transit/plugins/$(basename "$lib")"
+    patchelf --set-rpath '$ORIGIN/..' "$DESTDIR$PREFIX/lib/transit/plugins/$(basename "$lib")"
+done
+
+# The Swift runtime: every library the binaries and plugins load from the toolchain, and theirs.
+runtime=$(dirname "$(ldd "$BIN/transit" | awk '/libswiftCore.so/ { print $3 }')")
+[ -d "$runtime" ] || { echo "install: cannot find the Swift runtime of $BIN/transit" >&2; exit 1; }
+for lib in $(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so | awk -v r="$runtime/" 'index($3, r) == 1 { print $3 }' | sort -u); do
+    put 0644 "$lib" "$PREFIX/lib/transit/$(basename "$lib")"
+    patchelf --set-rpath '$ORIGIN' "$DESTDIR$PREFIX/lib/transit/$(basename "$lib")"
+done
+
+put 0644 plugins.conf "$SYSCONFDIR/transit/plugins.conf"
+install -d -m 0755 "$DESTDIR$SYSCONFDIR/transit/plugins.conf.d"
+put 0644 packaging/plugins.conf.d.README "$SYSCONFDIR/transit/plugins.conf.d/README"
+
+for page in docs/man/*.1 docs/man/*.5; do
+    [ -f "$page" ] || continue
+    put 0644 "$page" "$PREFIX/share/man/man${page##*.}/$(basename "$page")"
+done
+[ -f packaging/completions/transit.bash ] && put 0644 packaging/completions/transit.bash "$PREFIX/share/bash-completion/completions/transit"
+[ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"
+[ -f packaging/completions/transit.fish ] && put 0644 packaging/completions/transit.fish "$PREFIX/share/fish/vendor_completions.d/transit.fish"
+for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
+
+put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
+pc=$(mktemp)
+sed -e "s|@PREFIX@|$PREFIX|g" packaging/transit-plugin.pc.in > "$pc"
+put 0644 "$pc" "$PREFIX/lib/pkgconfig/transit-plugin.pc"
+rm -f "$pc"
+
+manifest+=("$PREFIX/lib/transit/install-manifest")
+list=$(mktemp)
+printf '%s\n' "${manifest[@]}" > "$list"
+install -D -m 0644 "$list" "$DESTDIR$PREFIX/lib/transit/install-manifest"
+rm -f "$list"
+echo "installed transit into ${DESTDIR}${PREFIX} (configuration in ${DESTDIR}${SYSCONFDIR}/transit)"
