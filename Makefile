@@ -6,12 +6,14 @@
 #   make deb                  build/transit_VERSION_ARCH.deb with dpkg-deb (PREFIX /usr)
 #
 # install-files and deb-files do the same without building (the test suite uses them, as it
-# cannot start a build of the package it runs inside; BIN names the release build folder).
+# cannot start a build of the package it runs inside).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SWIFT   ?= swift
 OUT     ?= build
+# The release build folder (SwiftPM links .build/release to it).
+BIN     ?= $(CURDIR)/.build/release
 
 .PHONY: all build install install-files uninstall deb deb-files
 all: build
@@ -19,15 +21,18 @@ all: build
 build:
 	$(SWIFT) build -c release
 
-install: build install-files
+# `sudo make install` after `make` does not build again as root (a missing build is made).
+install: $(if $(wildcard .build/release/transit),,build)
+	$(MAKE) install-files
 
 install-files:
-	BIN="$${BIN:-$$($(SWIFT) build -c release --show-bin-path)}" PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" packaging/install.sh
+	BIN="$(BIN)" PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" packaging/install.sh
 
 uninstall:
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" packaging/uninstall.sh
 
-deb: build deb-files
+deb: $(if $(wildcard .build/release/transit),,build)
+	$(MAKE) deb-files
 
 deb-files:
-	BIN="$${BIN:-$$($(SWIFT) build -c release --show-bin-path)}" OUT="$(OUT)" packaging/make-deb.sh
+	BIN="$(BIN)" OUT="$(OUT)" packaging/make-deb.sh
