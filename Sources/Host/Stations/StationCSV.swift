@@ -69,43 +69,41 @@ enum StationCSV {
     }
 
     /// The line's comma-separated fields, trimmed; `"…"` quotes a field (`""` is a quote inside).
-    /// Nil when a quote is left open.
+    /// Nil when a quote is left open. Unquoted fields are cut from the line without copying.
     static func fields(_ line: ArraySlice<UInt8>) -> [String]? {
         var out = [String]()
-        var field = [UInt8]()
-        var quoted = false, wasQuoted = false
+        out.reserveCapacity(10)
         var i = line.startIndex
-        while i < line.endIndex {
-            let b = line[i]
-            if quoted {
-                if b == 0x22 {
-                    if i + 1 < line.endIndex, line[i + 1] == 0x22 { field.append(0x22); i += 1 } else { quoted = false }
-                } else {
-                    field.append(b)
+        while true {
+            var start = i
+            while start < line.endIndex, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+            if start < line.endIndex, line[start] == 0x22 {
+                var field = [UInt8]()
+                var j = start + 1
+                var closed = false
+                while j < line.endIndex {
+                    if line[j] == 0x22 {
+                        if j + 1 < line.endIndex, line[j + 1] == 0x22 { field.append(0x22); j += 2; continue }
+                        closed = true
+                        j += 1
+                        break
+                    }
+                    field.append(line[j])
+                    j += 1
                 }
-            } else if b == 0x22, field.allSatisfy({ $0 == 0x20 }) {
-                field.removeAll()
-                quoted = true
-                wasQuoted = true
-            } else if b == 0x2C {
-                out.append(text(field, trim: !wasQuoted))
-                field.removeAll()
-                wasQuoted = false
-            } else if !(wasQuoted && b == 0x20) {
-                field.append(b)
+                guard closed else { return nil }
+                while j < line.endIndex, line[j] != 0x2C { j += 1 } // anything after the closing quote is dropped
+                out.append(String(decoding: field, as: UTF8.self))
+                i = j
+            } else {
+                var end = start
+                while end < line.endIndex, line[end] != 0x2C { end += 1 }
+                i = end
+                while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+                out.append(String(decoding: line[start ..< end], as: UTF8.self))
             }
-            i += 1
+            guard i < line.endIndex else { return out }
+            i += 1 // past the comma
         }
-        guard !quoted else { return nil }
-        out.append(text(field, trim: !wasQuoted))
-        return out
-    }
-
-    private static func text(_ bytes: [UInt8], trim: Bool) -> String {
-        guard trim else { return String(decoding: bytes, as: UTF8.self) }
-        var slice = bytes[...]
-        while let f = slice.first, f == 0x20 || f == 0x09 { slice.removeFirst() }
-        while let l = slice.last, l == 0x20 || l == 0x09 { slice.removeLast() }
-        return String(decoding: slice, as: UTF8.self)
     }
 }
