@@ -14,13 +14,15 @@ public struct Transaction: Equatable, Sendable {
     public var metadata: [String: String]
     public var rawType: String?
     public var rawPayload: String?
+    /// The balance the card stored with the record (after it), in minor units; nil when it stores none.
+    public var balance: Int64?
 
     public init(type: TransactionType, amount: UInt64? = nil, date: CivilTime? = nil, entryStation: String? = nil,
                 exitStation: String? = nil, metadata: [String: String] = [:], rawType: String? = nil,
-                rawPayload: String? = nil) {
+                rawPayload: String? = nil, balance: Int64? = nil) {
         self.type = type; self.amount = amount; self.date = date
         self.entryStation = entryStation; self.exitStation = exitStation
-        self.metadata = metadata; self.rawType = rawType; self.rawPayload = rawPayload
+        self.metadata = metadata; self.rawType = rawType; self.rawPayload = rawPayload; self.balance = balance
     }
 }
 

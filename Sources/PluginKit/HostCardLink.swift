@@ -85,6 +85,7 @@ final class HostCardLink: CardLink {
             try tfield("exitStation", t.exitStation)
             try tfield("rawType", t.rawType)
             try tfield("rawPayload", t.rawPayload)
+            try tfield("balance", t.balance.map { String($0) })
             if let amount = t.amount { try check(a.set_transaction_amount?(ctx, amount), "amount") }
             for (key, value) in t.metadata.sorted(by: { $0.key < $1.key }) {
                 try check(a.add_transaction_metadata?(ctx, key, value), "transaction metadata \(key)")

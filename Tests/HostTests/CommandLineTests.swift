@@ -18,7 +18,9 @@ final class CommandLineTests: XCTestCase {
         let run = try CommandRun.transit(["scan", "--card", BuildProducts.sample("ezlink.json")])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("Balance: S$8.97"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("2026-11-18T12:00:00+08:00  topup    +S$20.00"), run.stdout)
+        // One date-time column in the card's zone (Singapore, +08:00, named once in the title).
+        XCTAssertTrue(run.stdout.contains("Date (UTC+08:00)     Type       Amount  Details"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("2026-11-18 12:00:00  top-up   +S$20.00  TOP-UP"), run.stdout)
     }
 
     func testUnknownFamilyIsTagNotSupportedExit4() throws {

@@ -81,4 +81,20 @@ final class ResultValueTests: XCTestCase {
         XCTAssertFalse(builder.setField("currency", "jpy"))
         XCTAssertFalse(builder.setField("validUntil", "2026-02-30"))
     }
+
+    func testTheRecordBalanceFieldTakesSignedDecimalMinorUnitsOnly() throws {
+        let builder = ResultBuilder()
+        XCTAssertFalse(builder.setTransactionField("balance", "10"), "no transaction begun")
+        builder.beginTransaction()
+        for bad in ["", "-", "+5", " 5", "5 ", "1.5", "0x10", "١٢", "99999999999999999999", "--1"] {
+            XCTAssertFalse(builder.setTransactionField("balance", bad), bad)
+        }
+        XCTAssertTrue(builder.setTransactionField("balance", "-120"))
+        XCTAssertTrue(builder.setField("serialNumber", "1"))
+        XCTAssertTrue(builder.setField("currency", "JPY"))
+        builder.setBalance(0)
+        let reading = try builder.finish(defaultFamily: "x").get()
+        XCTAssertEqual(reading.transactions.first?.balance, -120)
+        XCTAssertTrue(builder.setTransactionField("balance", "9223372036854775807"))
+    }
 }

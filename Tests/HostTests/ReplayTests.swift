@@ -42,7 +42,9 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(plugins.map { $0["name"] }, ["cepas", "ksx6924"])
         XCTAssertEqual(plugins.map { $0["outcome"] }, ["notThisCard", "read"])
         let exchanges = try XCTUnwrap(log["exchanges"] as? [[String: Any]])
-        XCTAssertEqual(exchanges.first?["command"] as? String, "00A40000024000")
+        XCTAssertEqual(exchanges.first?["command"] as? String, "FFCA000000", "the host asks the UID of ISO cards too")
+        XCTAssertEqual(exchanges[1]["command"] as? String, "00A40000024000")
+        XCTAssertEqual(log["uid"] as? String, "04C1C2C3C4C5C6", "the ISO card's UID, as FeliCa ones carry the IDm")
         XCTAssertNotNil(exchanges.first?["ms"] as? Double)
         XCTAssertEqual(log["outcome"] as? String, "read")
         let felica = try bundle("suica.log.json")
@@ -53,7 +55,7 @@ final class ReplayTests: XCTestCase {
     func testTamperedLogReportsTheFirstDivergenceWithBothCommands() throws {
         var log = try bundle("ezlink.log.json")
         var exchanges = try XCTUnwrap(log["exchanges"] as? [[String: Any]])
-        exchanges[1]["command"] = "9032030100" // the log now claims the read asked for purse 1
+        exchanges[2]["command"] = "9032030100" // the log now claims the read asked for purse 1
         log["exchanges"] = exchanges
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -63,7 +65,7 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(run.status, 7)
         let error = try XCTUnwrap(run.json?["error"] as? [String: Any])
         XCTAssertEqual(error["kind"] as? String, "replayDiverged")
-        XCTAssertEqual(error["message"] as? String, "exchange 2: the read asks 9032030000, the log has 9032030100")
+        XCTAssertEqual(error["message"] as? String, "exchange 3: the read asks 9032030000, the log has 9032030100")
     }
 
     func testScanWritesALogThatReplaysIdentically() throws {

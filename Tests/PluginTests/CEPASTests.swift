@@ -69,10 +69,11 @@ final class CEPASTests: XCTestCase {
         XCTAssertEqual(r.cardName, "NETS FlashPay", "CAN prefix 111")
         XCTAssertEqual(r.transactions.map(\.type), types.map(\.1))
         XCTAssertEqual(r.transactions.map(\.amount), [10, 20, 30, 40, 50, 60, 70, nil, nil])
-        XCTAssertEqual(r.transactions.first?.date, "1995-01-01T00:00:00+08:00")
+        XCTAssertNil(r.transactions.first?.date, "a zero timestamp is no date, not 1995-01-01T00:00:00+08:00")
+        XCTAssertEqual(r.transactions[1].date, "1995-01-01T00:00:01+08:00", "seconds since 1995-01-01 00:00 Singapore time")
     }
 
-    func testThirtyRecordsTakeTwoLogCommandsAndFourExchangesInAll() throws {
+    func testThirtyRecordsTakeTwoLogCommandsAndFourExchangesAfterTheUID() throws {
         let records = (0 ..< 30).map { logRecord(type: 0x30, amount: -100, seconds: UInt32(1000 - $0)) }
         let image = card(purseAnswer: purse(balance: 100, logCount: 30), log: [
             "90320300010000": hex(records.prefix(16).flatMap { $0 }) + "9000",
@@ -80,7 +81,8 @@ final class CEPASTests: XCTestCase {
         ])
         let outcome = try InProcessRead.read(image, plugins: [.cepas])
         XCTAssertEqual(outcome.reading?.transactions.count, 30)
-        XCTAssertEqual(outcome.exchanges, 4)
+        // The host's FF CA (the reader answers it from anticollision, no RF), then SELECT, GET PURSE, two log reads.
+        XCTAssertEqual(outcome.exchanges, 1 + 4)
     }
 
     func testAnyStatusWordRejectingSelect4000MeansNotCEPAS() throws {
@@ -116,18 +118,18 @@ final class CEPASTests: XCTestCase {
         let image = card(purseAnswer: purse(balance: 1, logCount: 0))
         let demo = try CPluginBuilder.build(into: dir)
         let outcome = try InProcessRead.read(image, plugins: [.cepas, .init("demo", demo)]) { i, _, answer in
-            if i == 1 { throw HostErrors.removed }
+            if i == 2 { throw HostErrors.removed } // 0 FF CA, 1 SELECT 4000, 2 GET PURSE
             return answer
         }
         XCTAssertEqual(outcome.error?.kind, .sessionLost)
         XCTAssertEqual(outcome.error?.kind.exitCode, 6)
-        XCTAssertEqual(outcome.exchanges, 2, "no plugin runs after the card is gone")
+        XCTAssertEqual(outcome.exchanges, 3, "no plugin runs after the card is gone")
     }
 
     func testEveryEmptyShortOrPaddedAnswerEndsInADocumentedError() throws {
         let image = try CardImages.sample("ezlink.json")
         let documented: Set<String> = ["malformedResponse", "cardRefused", "tagNotSupported"]
-        for index in 0 ..< 3 {
+        for index in 1 ..< 4 { // the plugin's exchanges, after the host's FF CA
             for change in [{ (_: [UInt8]) in [] }, { Array($0.prefix(1)) }, { Array($0.dropFirst(3)) },
                            { Array($0.dropLast(3)) + [0x90, 0x00] }, { [0x00] + $0 }] {
                 let outcome = try InProcessRead.read(image, plugins: [.cepas]) { i, _, answer in i == index ? change(answer) : answer }

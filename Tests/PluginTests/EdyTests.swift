@@ -65,4 +65,12 @@ final class EdyTests: XCTestCase {
         XCTAssertEqual(r.transactions.map(\.amount), [330, 1000])
         XCTAssertEqual(r.balance, 1234)
     }
+
+    func testEveryRecordCarriesItsBalanceAndTheCardIsNamed() throws {
+        // samples/edy.json: bytes 12–15 big-endian of each 170F block (Metrodroid EdyTrip), laid out
+        // by scripts/make_samples.py as 1234, 1564, 564, 464, 1000.
+        let r = try XCTUnwrap(InProcessRead.read(CardImages.sample("edy.json"), plugins: [.edy]).reading)
+        XCTAssertEqual(r.transactions.map(\.balance), [1234, 1564, 564, 464, 1000])
+        XCTAssertEqual(r.cardName, "Rakuten Edy")
+    }
 }

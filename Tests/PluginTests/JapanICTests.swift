@@ -119,12 +119,77 @@ final class JapanICTests: XCTestCase {
         XCTAssertEqual(slow.exchanges, 2 + 2 + 6)
     }
 
-    func testRefusedHistoryReadIsCardRefused() throws {
-        let image = CardImages.japanIC(history: [], locked: ["090F"])
+    func testRefusedBalanceIsCardRefusedButARefusedHistoryStillGivesTheBalance() throws {
+        let noBalance = try read(CardImages.japanIC(history: [], locked: ["008B"]))
+        XCTAssertEqual(noBalance.error?.kind, .cardRefused)
+        XCTAssertEqual(noBalance.error?.plugin, "japan-ic")
+        XCTAssertEqual(noBalance.error?.kind.exitCode, 5)
+        // Issue 12: a card whose history cannot be read still gives its balance, with no records.
+        let noHistory = try XCTUnwrap(read(CardImages.japanIC(history: [], balance: 1234, locked: ["090F"])).reading)
+        XCTAssertEqual(noHistory.balance, 1234)
+        XCTAssertEqual(noHistory.transactions, [])
+    }
+
+    func testFewerThanTwentyHistoryBlocksGiveTheBlocksTheCardHas() throws {
+        // A card (or dump) whose 090F holds 7 blocks: the emulator answers A8 past the end, as a card does.
+        let history = (1 ... 7).map { record(0x16, 0x01, 2025, 5, 8 - $0, [1, 1, 2, 2], balance: 1000 + 100 * $0) }
+        var image = CardImages.japanIC(history: history, balance: 1100)
+        image.felica?.systems[0].services["090F"] = history
         let outcome = try read(image)
-        XCTAssertEqual(outcome.error?.kind, .cardRefused)
-        XCTAssertEqual(outcome.error?.plugin, "japan-ic")
-        XCTAssertEqual(outcome.error?.kind.exitCode, 5)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.balance, 1100)
+        XCTAssertEqual(r.transactions.count, 7)
+        XCTAssertEqual(r.transactions.map(\.date), (1 ... 7).map { "2025-05-0\(8 - $0)" })
+        XCTAssertEqual(r.transactions.map(\.balance), [1100, 1200, 1300, 1400, 1500, 1600, 1700])
+        XCTAssertEqual(r.transactions.first?.amount, 100)
+    }
+
+    func testEveryRecordCarriesTheBalanceOfBytes10And11() throws {
+        // samples/suica.json, bytes 10–11 little-endian of each 090F block: DA07, 7A08, F208, C409, F401.
+        let r = try XCTUnwrap(read(CardImages.sample("suica.json")).reading)
+        XCTAssertEqual(r.transactions.map(\.balance), [2010, 2170, 2290, 2500, 500])
+        XCTAssertEqual(r.transactions.first?.balance, r.balance, "the newest record's balance is the card's")
+    }
+
+    func testAutoChargesAtAGateAndNewIssueKeepTheirStationsPlainChargeAndSalesHaveNone() throws {
+        for process: UInt8 in [0x14, 0x15, 0x07] {
+            let image = CardImages.japanIC(history: [
+                record(0x16, process, 2025, 5, 2, [0xE3, 0x3B, 0xE6, 0x21], balance: 3000, region: 0x90),
+                record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
+            ])
+            let t = try XCTUnwrap(read(image).reading?.transactions.first)
+            XCTAssertEqual(t.type, "topup", "process \(process)")
+            XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", "E621"], "process \(process)")
+            XCTAssertEqual(t.metadata, ["entryRegion": "2", "exitRegion": "1"], "process \(process)")
+        }
+        // A new card issued at a ticket machine (console 07): its station, entry only.
+        let issued = CardImages.japanIC(history: [record(0x07, 0x07, 2025, 5, 2, [0xE3, 0x3B, 0, 0], balance: 1500, region: 0x40)])
+        let t = try XCTUnwrap(read(issued).reading?.transactions.first)
+        XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil])
+        XCTAssertEqual(t.metadata, ["entryRegion": "1"])
+        for (console, process): (UInt8, UInt8) in [(0x07, 0x02), (0xC7, 0x46), (0xC8, 0x46)] {
+            let image = CardImages.japanIC(history: [record(console, process, 2025, 5, 2, [0xE3, 0x3B, 0xE6, 0x21], balance: 900)])
+            let t = try XCTUnwrap(read(image).reading?.transactions.first)
+            XCTAssertNil(t.entryStation, "console \(console) process \(process)")
+            XCTAssertNil(t.exitStation, "console \(console) process \(process)")
+        }
+    }
+
+    func testACancelledPurchaseWhoseBalanceWentUpIsARefundTopUp() throws {
+        // POS terminal (C7), merchandise cancel (4A): 800 → 1000 (issue 12).
+        let image = CardImages.japanIC(history: [
+            record(0xC7, 0x4A, 2025, 5, 2, [0x60, 0x00, 0, 0], balance: 1000),
+            record(0xC7, 0x46, 2025, 5, 2, [0x50, 0x00, 0, 0], balance: 800),
+            record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions)
+        XCTAssertEqual(t[0].type, "topup")
+        XCTAssertEqual(t[0].amount, 200)
+        XCTAssertEqual(t[0].metadata["event"], "refund")
+        XCTAssertEqual(t[0].balance, 1000)
+        XCTAssertEqual(t[1].type, "purchase", "the purchase it cancelled still deducts")
+        XCTAssertEqual(t[1].amount, 200)
+        XCTAssertNil(t[1].metadata["event"])
     }
 
     func testCardWithoutSystem0003IsSkippedWithoutTraffic() throws {

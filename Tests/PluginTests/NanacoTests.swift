@@ -28,4 +28,11 @@ final class NanacoTests: XCTestCase {
         for purse in ["edy", "waon", "nanaco"] { XCTAssertTrue(outcome.log.contains("\(purse): not this card"), purse) }
         XCTAssertTrue(outcome.log.contains("octopus: skipped, the card has none of its systems"))
     }
+
+    func testEveryRecordCarriesItsBalance() throws {
+        // samples/nanaco.json: bytes 5–8 big-endian of each 564F block: 1500, 1798, 1298, 298.
+        let r = try XCTUnwrap(InProcessRead.read(CardImages.sample("nanaco.json"), plugins: [.nanaco]).reading)
+        XCTAssertEqual(r.transactions.map(\.balance), [1500, 1798, 1298, 298])
+        XCTAssertEqual(r.cardName, "nanaco")
+    }
 }

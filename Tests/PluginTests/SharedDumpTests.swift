@@ -87,4 +87,28 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.transactions.filter { $0.type == "trip" }.map(\.amount), [13500, 100, 1250, 13500])
         XCTAssertEqual(r.transactions.filter { $0.type == "topup" }.map(\.amount), [46000])
     }
+
+    /// Each record's stored balance: the newest is the card's balance (shared/cards README: block 0
+    /// of 090F agrees with 008B), and each step from the older record is the record's amount, added
+    /// for a top-up, deducted otherwise (T-Money stores amount and balance in separate fields).
+    func assertBalanceChain(_ name: String, newest: Int64, file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try XCTUnwrap(read(name).reading, file: file, line: line)
+        XCTAssertEqual(r.transactions.first?.balance, newest, name, file: file, line: line)
+        XCTAssertEqual(r.transactions.first?.balance, r.balance, name, file: file, line: line)
+        for (newer, older) in zip(r.transactions, r.transactions.dropFirst()) {
+            guard let amount = newer.amount, let after = newer.balance, let before = older.balance else { continue }
+            let step = newer.type == "topup" ? Int64(amount) : -Int64(amount)
+            XCTAssertEqual(after, before + step, "\(name) \(newer.date ?? "") \(newer.rawType ?? "")", file: file, line: line)
+        }
+    }
+
+    func testEveryRecordOfTheDumpsCarriesItsBalance() throws {
+        try assertBalanceChain("Suica.nfc", newest: 10)
+        try assertBalanceChain("PASMO.nfc", newest: 0)
+        try assertBalanceChain("ICOCA.nfc", newest: 175)
+        try assertBalanceChain("TMoney.json", newest: 17650)
+        // Suica block 12, the charge of 2000 (README), left the card at 2000 from 0.
+        let suica = try XCTUnwrap(read("Suica.nfc").reading)
+        XCTAssertEqual([suica.transactions[12].balance, suica.transactions[13].balance], [2000, 0])
+    }
 }

@@ -30,4 +30,12 @@ final class WAONTests: XCTestCase {
         XCTAssertNil(r.metadata["points"])
         XCTAssertEqual(r.transactions.count, 3)
     }
+
+    func testEveryRecordCarriesItsEighteenBitBalance() throws {
+        // samples/waon.json: the 18-bit balance field of each data block, newest first 239, 339, 539.
+        let r = try XCTUnwrap(InProcessRead.read(CardImages.sample("waon.json"), plugins: [.waon]).reading)
+        XCTAssertEqual(r.transactions.map(\.balance), [239, 339, 539])
+        XCTAssertEqual(r.transactions.first?.balance, r.balance)
+        XCTAssertEqual(r.cardName, "WAON")
+    }
 }

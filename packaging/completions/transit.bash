@@ -7,12 +7,12 @@ _transit_dialects="pn532 acs-direct part3"
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --log --exchange-timeout --read-timeout --help" ;;
-        decode)  echo "--config --read-timeout --help" ;;
-        replay)  echo "--config --json --verbose --read-timeout --help" ;;
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --log --exchange-timeout --read-timeout --stations --help" ;;
+        decode)  echo "--config --read-timeout --stations --help" ;;
+        replay)  echo "--config --json --verbose --read-timeout --stations --help" ;;
         dump)    echo "--out --reader --dialect --wait --config --card --verbose --exchange-timeout --read-timeout --help" ;;
-        verify)  echo "--reference --reader --dialect --wait --config --card --log --json --verbose --exchange-timeout --read-timeout --help" ;;
-        watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --help" ;;
+        verify)  echo "--reference --reader --dialect --wait --config --card --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
+        watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --stations --help" ;;
         readers) echo "--json --help" ;;
         doctor)  echo "--config --json --help" ;;
         plugins) echo "--config --json --help" ;;
@@ -30,7 +30,7 @@ _transit_files() {
 _transit_values() {
     case $1 in
         --dialect) COMPREPLY=($(compgen -W "$_transit_dialects" -- "$2")) ;;
-        --config | --card | --log | --out | --reference) _transit_files "$2" ;;
+        --config | --card | --log | --out | --reference | --stations) _transit_files "$2" ;;
         --exec) COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
         --reader | --wait | --exchange-timeout | --read-timeout) ;; # a reader name or seconds: nothing to offer
         *) return 1 ;;

@@ -37,6 +37,7 @@ complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The 
 complete -c transit -n '__transit_command_is watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD for each tap, its JSON line on stdin'
 complete -c transit -n '__transit_command_is scan dump verify watch' -l exchange-timeout -x -d 'Longest one exchange may take (default 5)'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch' -l read-timeout -x -d 'Longest the whole read may take (default 20)'
+complete -c transit -n '__transit_command_is scan decode replay verify watch' -l stations -r -F -d 'A station table (CSV) for station names'
 
 # Operands: decode FILE..., replay LOG.
 complete -c transit -n '__transit_command_is decode replay' -F

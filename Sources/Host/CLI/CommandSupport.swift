@@ -5,8 +5,8 @@ extension TransitCommand {
     /// The commands that read cards through plugins (their worker is forked at start-up).
     static let readingCommands: Set<String> = ["scan", "verify", "dump", "decode", "replay", "watch"]
 
-    /// Options every reading command takes besides its own.
-    static let readOptions: Set<String> = ["config", "exchange-timeout", "read-timeout"]
+    /// Options every reading command takes besides its own (`--stations` is repeatable).
+    static let readOptions: Set<String> = ["config", "exchange-timeout", "read-timeout", "stations"]
 
     /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
     func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
@@ -18,9 +18,14 @@ extension TransitCommand {
         return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
     }
 
-    func show(_ reading: CardReading, json: Bool) {
-        finalOutput(json ? JSONOutput.encode(reading) : TextOutput.render(reading))
+    /// Prints a reading, with station names from the user's tables when it has codes they name.
+    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) throws {
+        let named = try StationNaming.named(reading, stations)
+        finalOutput(a.has("json") ? JSONOutput.encode(named) : TextOutput.render(named, style: .forOutput(verbose: a.has("verbose"))))
     }
+
+    /// The station tables of `--stations` and the data folders, loaded when a reading needs names.
+    func stationLibrary(_ a: Arguments) -> StationLibrary { StationLibrary(explicit: a.allValues["stations"] ?? []) }
 
     /// The worker that runs the conf's plugins for this command's reads.
     func pluginWorker(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> PluginWorker {

@@ -8,15 +8,16 @@ enum HelpText {
     Usage:
       transit scan [--reader NAME] [--dialect pn532|acs-direct|part3] [--config FILE]
                    [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE]
-                   [--exchange-timeout SECONDS] [--read-timeout SECONDS]
-      transit decode FILE... [--config FILE] [--read-timeout S]
-      transit replay LOG [--config FILE] [--json] [--read-timeout S]
+                   [--exchange-timeout SECONDS] [--read-timeout SECONDS] [--stations FILE]...
+      transit decode FILE... [--config FILE] [--read-timeout S] [--stations FILE]...
+      transit replay LOG [--config FILE] [--json] [--read-timeout S] [--stations FILE]...
       transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--config FILE] [--card FILE]
                    [--exchange-timeout S] [--read-timeout S]
       transit verify --reference REF.json [--reader NAME] [--dialect D] [--wait S]
                      [--config FILE] [--card FILE] [--log FILE] [--json] [--exchange-timeout S] [--read-timeout S]
+                     [--stations FILE]...
       transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json] [--exec CMD]
-                    [--exchange-timeout S] [--read-timeout S]
+                    [--exchange-timeout S] [--read-timeout S] [--stations FILE]...
       transit readers [--json]
       transit doctor [--config FILE] [--json]
       transit plugins [--config FILE] [--json]
@@ -42,7 +43,8 @@ enum HelpText {
       --wait SECONDS    wait up to SECONDS for a reader and a card (default 0: the card must
                         already be on the reader)
       --json            print one JSON object on stdout (errors too)
-      --verbose         log each plugin's steps on stderr
+      --verbose         log each plugin's steps on stderr; the text shows regions, raw types
+                        and raw records too
       --card FILE       read a card file instead of a reader: the project's card image
                         (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc) or a
                         Metrodroid/FareBot JSON export; the format is recognised from the content
@@ -55,6 +57,10 @@ enum HelpText {
                         that stops answering ends the read as communication (exit 5)
       --read-timeout SECONDS
                         the longest the whole read may take, plugins included (default 20)
+      --stations FILE   a station table (CSV: area,line,station,operator,line_name,station_name
+                        [,station_name_en][,valid_from,valid_until], codes in hex), repeatable;
+                        also every *.csv in $XDG_DATA_HOME/transit/stations (~/.local/share) and
+                        <prefix>/share/transit/stations. transit ships none (README, "Station names")
     """
 
     static let decode = """
@@ -63,6 +69,7 @@ enum HelpText {
 
       --config FILE     plugins.conf to use
       --read-timeout S  the longest one file's read may take (default 20)
+      --stations FILE   a station table, as for scan (repeatable)
     """
 
     static let dump = """
@@ -87,7 +94,8 @@ enum HelpText {
 
       --reference FILE  the reference (required)
       --reader, --dialect, --wait, --config, --card, --verbose,
-      --exchange-timeout, --read-timeout   as for scan
+      --exchange-timeout, --read-timeout, --stations   as for scan (with a station table,
+                        reference stations may be given by name)
       --log FILE        where to write the log bundle
       --json            print {"status", "mismatches", "log", "card"}
     """
@@ -100,7 +108,7 @@ enum HelpText {
 
       --config FILE     plugins.conf that names the log's plugins
       --json            print JSON
-      --read-timeout S  as for scan
+      --read-timeout S, --stations FILE   as for scan
     """
 
     static let watch = """
@@ -115,7 +123,7 @@ enum HelpText {
       --exec CMD        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
                         input and TRANSIT_READER set; one at a time, never delaying a read; its
                         output goes to stderr
-      --dialect, --config, --verbose, --exchange-timeout, --read-timeout   as for scan
+      --dialect, --config, --verbose, --exchange-timeout, --read-timeout, --stations   as for scan
     """
 
     static let doctor = """

@@ -7,7 +7,7 @@ extension TransitCommand {
         let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "log"]),
                               flags: ["json", "verbose"])
         let reading = try readCard(a, logPath: a.value("log")).reading
-        show(reading, json: a.has("json"))
+        try show(reading, a, stations: stationLibrary(a))
     }
 
     /// Reads the card `--card` or the reader names, writing the log bundle to `logPath` when given.
@@ -46,7 +46,7 @@ extension TransitCommand {
             return WorkerMessages.Plugin(entry, path: config.resolve(entry))
         }
         let outcome = try pluginWorker(a, plugins: plugins).perform(on: try ReplayChannel(log), dialect: nil, firstGuess: log.firstDialect)
-        show(try outcome.result.get(), json: a.has("json"))
+        try show(try outcome.result.get(), a, stations: stationLibrary(a))
     }
 
     /// `transit decode FILE…`: each card file read as `--card` would, one JSON line each.
@@ -54,6 +54,7 @@ extension TransitCommand {
         let a = try Arguments(args, command: "decode", valued: Self.readOptions, flags: [], operands: .max)
         guard !a.operands.isEmpty else { throw TransitError(.usage, "decode takes one or more card files") }
         let worker = try pluginWorker(a)
+        let stations = stationLibrary(a)
         var firstFailure: TransitError?
         for path in a.operands {
             struct Line: Encodable { let file: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
@@ -68,7 +69,7 @@ extension TransitCommand {
                 result = .failure(TransitError(.config, "\(path): \(error)"))
             }
             switch result {
-            case .success(let r): standardOutput(JSONOutput.encode(Line(file: path, card: r, error: nil)))
+            case .success(let r): standardOutput(JSONOutput.encode(Line(file: path, card: try StationNaming.named(r, stations), error: nil)))
             case .failure(let e):
                 firstFailure = firstFailure ?? e
                 standardOutput(JSONOutput.encode(Line(file: path, card: nil, error: .init(e))))

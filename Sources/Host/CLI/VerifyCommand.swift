@@ -12,7 +12,8 @@ extension TransitCommand {
         guard let refPath = a.value("reference") else { throw TransitError(.usage, "verify needs --reference FILE") }
         let reference = try Reference.load(refPath)
         let logPath = a.value("log") ?? Self.logPath(beside: refPath)
-        let (reading, logWritten) = try readCard(a, logPath: logPath)
+        let (raw, logWritten) = try readCard(a, logPath: logPath)
+        let reading = try StationNaming.named(raw, stationLibrary(a))
         let mismatches = reference.mismatches(reading)
         let status = mismatches.isEmpty ? "fully verified" : "read"
         Termination.shared.disarm()
@@ -20,7 +21,7 @@ extension TransitCommand {
             struct Report: Encodable { let status: String; let mismatches: [String]; let log: String?; let card: CardReading }
             standardOutput(JSONOutput.encode(Report(status: status, mismatches: mismatches, log: logWritten ? logPath : nil, card: reading)))
         } else {
-            standardOutput(TextOutput.render(reading))
+            standardOutput(TextOutput.render(reading, style: .forOutput(verbose: a.has("verbose"))))
             standardOutput("\nVerification: \(status)" + (mismatches.isEmpty ? " (balance and \(reference.journeys.count) journeys match)" : ""))
             for m in mismatches { standardOutput("  mismatch: \(TerminalText.escape(m))") }
             standardOutput(logWritten ? "Log: \(TerminalText.escape(logPath))" : "Log: not written")

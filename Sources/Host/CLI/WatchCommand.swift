@@ -10,6 +10,7 @@ extension TransitCommand {
         let dialect = try Self.dialect(a.value("dialect"))
         let specs = try pluginSpecs(a.value("config"))
         let limits = try limits(a)
+        let stations = stationLibrary(a)
         Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
         var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
         var lanes = [String: ReaderLane]()
@@ -30,10 +31,22 @@ extension TransitCommand {
                     } catch {
                         result = .failure(TransitError(.communication, "\(error)"))
                     }
-                    standardOutput(Self.watchLine(tap.reader, result, json: a.has("json")))
-                    exec?.run(json: Self.watchLine(tap.reader, result, json: true), reader: tap.reader)
+                    let named = result.map { Self.named($0, stations) }
+                    standardOutput(Self.watchLine(tap.reader, named, json: a.has("json")))
+                    exec?.run(json: Self.watchLine(tap.reader, named, json: true), reader: tap.reader)
                 }
             }
+        }
+    }
+
+    /// A tap's reading with station names; a table that cannot be used is said once per tap on
+    /// stderr and the watch goes on without names.
+    static func named(_ r: CardReading, _ stations: StationLibrary) -> CardReading {
+        do {
+            return try StationNaming.named(r, stations)
+        } catch {
+            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: stderr)
+            return r
         }
     }
 
@@ -43,7 +56,7 @@ extension TransitCommand {
         switch result {
         case .success(let r):
             if json { return JSONOutput.encode(Line(reader: reader, card: r, error: nil)) }
-            return TerminalText.escape("\(reader): \(r.cardName.map { "\($0) " } ?? "")(\(r.family)) \(r.serialNumber) \(Money.format(r.balance, r.currency))")
+            return TerminalText.escape("\(reader): \(r.cardName ?? r.family) \(TextOutput.number(r)) \(Money.format(r.balance, r.currency))")
         case .failure(let e):
             if json { return JSONOutput.encode(Line(reader: reader, card: nil, error: .init(e))) }
             return TerminalText.escape("\(reader): \(e.kind.reported): \(e.message)")

@@ -22,5 +22,18 @@ public struct CardReading: Codable, Equatable {
         public var metadata: [String: String]
         public var rawType: String?
         public var rawPayload: String?
+        /// The balance stored with the record, minor units of the card's currency (absent when none).
+        public var balance: Int64?
+        /// Station names from the user's table (`StationNaming`), when it holds the codes: the
+        /// table's `station_name`; the English names ride along for text and `verify`, not in JSON.
+        public var entryStationName: String?
+        public var exitStationName: String?
+        public var entryStationNameEnglish: String?
+        public var exitStationNameEnglish: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, amount, date, entryStation, exitStation, metadata, rawType, rawPayload, balance
+            case entryStationName, exitStationName
+        }
     }
 }

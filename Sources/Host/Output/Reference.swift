@@ -106,11 +106,17 @@ extension Reference.Journey {
         if let time, d.dropFirst(10).first != "T" || String(d.dropFirst(11).prefix(5)) != time { return false }
         if let amount, t.amount != amount { return false }
         if let type, t.type != type { return false }
-        if let entryStation, t.entryStation?.uppercased() != entryStation.uppercased() { return false }
-        if let exitStation, t.exitStation?.uppercased() != exitStation.uppercased() { return false }
+        if let entryStation, !Self.station(entryStation, is: [t.entryStation, t.entryStationName, t.entryStationNameEnglish]) { return false }
+        if let exitStation, !Self.station(exitStation, is: [t.exitStation, t.exitStationName, t.exitStationNameEnglish]) { return false }
         if let busLine, t.metadata["busLineCode"]?.uppercased() != busLine.uppercased() { return false }
         if let busStop, t.metadata["busStopCode"]?.uppercased() != busStop.uppercased() { return false }
         return true
+    }
+
+    /// A reference station given as the hex code or, when a station table named it, by its name
+    /// in either language (case-insensitive).
+    static func station(_ given: String, is known: [String?]) -> Bool {
+        known.contains { $0?.lowercased() == given.lowercased() }
     }
 
     var describe: String {

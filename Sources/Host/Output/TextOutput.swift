@@ -1,46 +1,94 @@
-/// The human-readable summary: the card, its balance in its currency, and a table of transactions.
-/// Every string a plugin gave is escaped (`TerminalText`): one value is never more than its place.
+import Foundation
+
+/// The summary people read: the card by name and printed number, its balance and validity, and a
+/// table of records with one aligned date-time column in the card's own zone, the amount, the
+/// balance the card stored after each record, and what happened in words (stations by name when a
+/// table holds them). Every string a plugin gave is escaped (`TerminalText`): one value is never
+/// more than its place.
 enum TextOutput {
-    static func render(_ r: CardReading) -> String {
+    struct Style {
+        /// Regions, raw types, raw payloads and the IDm too.
+        var verbose = false
+        /// ANSI colour (only on a terminal, never with NO_COLOR: `TextStyle.colourWanted`).
+        var colour = false
+        /// Station names in English where the table has them (the locale is not Japanese).
+        var englishNames = true
+
+        /// The style for stdout: colour on a terminal without NO_COLOR, English names unless the
+        /// locale (LC_ALL, else LC_MESSAGES, else LANG) is Japanese.
+        static func forOutput(verbose: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
+            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+            return Style(verbose: verbose, colour: Paint.wanted(environment: environment), englishNames: !locale.hasPrefix("ja"))
+        }
+    }
+
+    static func render(_ r: CardReading, style: Style = Style()) -> String {
         let e = TerminalText.escape
+        let paint = Paint(on: style.colour)
         var lines = [String]()
-        lines.append("\(r.cardName.map { "\(e($0)) " } ?? "")(\(e(r.family)))  card \(e(r.serialNumber))")
-        lines.append("Balance: \(e(Money.format(r.balance, r.currency)))")
+        var title = paint.bold(e(r.cardName ?? r.family)) + "  " + e(number(r))
+        if style.verbose { title += "  [\(e(r.family))]" }
+        lines.append(title)
+        lines.append("Balance: \(paint.bold(Money.format(r.balance, r.currency)))")
         switch (r.validFrom.map(e), r.validUntil.map(e)) {
         case let (from?, until?): lines.append("Valid: \(from) to \(until)")
         case let (from?, nil): lines.append("Valid from: \(from)")
         case let (nil, until?): lines.append("Valid until: \(until)")
         default: break
         }
-        for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) where key != "idm" || r.serialNumber != value {
-            lines.append("\(e(key)): \(e(value))")
+        for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) {
+            if key == "idm", !style.verbose || r.serialNumber == value { continue }
+            lines.append("\(e(cardKey(key))): \(e(value))")
         }
         guard !r.transactions.isEmpty else {
             lines.append("No transactions.")
             return lines.joined(separator: "\n")
         }
         lines.append("")
-        let header = ["Date", "Type", "Amount", "Details"]
-        let rows = r.transactions.map { t -> [String] in
+        let dates = DateColumn(r.transactions.map(\.date))
+        let withBalance = r.transactions.contains { $0.balance != nil }
+        var header = [dates.title, "Type", "Amount"] + (withBalance ? ["Balance"] : [])
+        header.append("Details")
+        let rows = r.transactions.map { t -> (cells: [String], topUp: Bool) in
             let sign = t.type == "topup" ? "+" : (t.type == "unknown" ? "" : "-")
-            let amount = t.amount.map { sign + e(Money.format(Int64(clamping: $0), r.currency)) } ?? ""
-            var details = [String]()
-            if let entry = t.entryStation { details.append(t.exitStation.map { "\(e(entry)) → \(e($0))" } ?? "at \(e(entry))") }
-            for (k, v) in t.metadata.sorted(by: { $0.key < $1.key }) { details.append("\(e(k)) \(e(v))") }
-            if t.type == "unknown", let raw = t.rawType { details.append("raw type \(e(raw))") }
-            return [t.date.map(e) ?? "(no date)", e(t.type), amount, details.joined(separator: ", ")]
+            var cells = [dates.text(t.date), t.type == "topup" ? "top-up" : e(t.type),
+                         t.amount.map { sign + Money.format(Int64(clamping: $0), r.currency) } ?? ""]
+            if withBalance { cells.append(t.balance.map { Money.format($0, r.currency) } ?? "") }
+            cells.append(TransactionDetails.text(t, style: style))
+            return (cells, t.type == "topup")
         }
-        let widths = (0 ..< 3).map { c in ([header] + rows).map { $0[c].count }.max() ?? 0 }
-        for row in [header] + rows {
-            let cells = (0 ..< 3).map { c in c == 2 ? pad(row[c], widths[c], left: true) : pad(row[c], widths[c], left: false) }
-            lines.append((cells + [row[3]]).joined(separator: "  ").trimmingTrailingSpaces())
+        let columns = header.count - 1 // the last (details) is not padded
+        let widths = (0 ..< columns).map { c in ([header] + rows.map(\.cells)).map { $0[c].count }.max() ?? 0 }
+        func line(_ cells: [String], _ decorate: (Int, String) -> String) -> String {
+            let padded = (0 ..< columns).map { c in decorate(c, pad(cells[c], widths[c], right: c >= 2)) }
+            return (padded + [cells[columns]]).joined(separator: "  ").trimmingTrailingSpaces()
         }
+        lines.append(line(header) { _, s in paint.bold(s) })
+        for row in rows { lines.append(line(row.cells) { c, s in c == 2 && row.topUp ? paint.green(s) : s }) }
         return lines.joined(separator: "\n")
     }
 
-    private static func pad(_ s: String, _ width: Int, left: Bool) -> String {
+    /// The number as printed on the card: digits in groups of four; the IDm (not printed on FeliCa
+    /// transit cards) is said as such.
+    static func number(_ r: CardReading) -> String {
+        let s = r.serialNumber
+        if r.metadata["idm"] == s { return "IDm \(s)" }
+        guard s.utf8.count >= 8, s.utf8.count % 4 == 0, s.utf8.allSatisfy({ (0x30 ... 0x39).contains($0) }) else { return s }
+        return stride(from: 0, to: s.count, by: 4).map { i in
+            String(s.dropFirst(i).prefix(4))
+        }.joined(separator: " ")
+    }
+
+    /// Card metadata keys as words: `points` → `Points`, `lastUseDate` → `Last use date`, `idm` → `IDm`.
+    static func cardKey(_ key: String) -> String {
+        if key == "idm" { return "IDm" }
+        let words = TransactionDetails.words(key)
+        return (words.first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "") + words.dropFirst().map { " " + $0 }.joined()
+    }
+
+    private static func pad(_ s: String, _ width: Int, right: Bool) -> String {
         let fill = String(repeating: " ", count: max(0, width - s.count))
-        return left ? fill + s : s + fill
+        return right ? fill + s : s + fill
     }
 }
 

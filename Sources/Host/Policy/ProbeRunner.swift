@@ -22,13 +22,18 @@ struct ProbeRunner {
             systems = try session.systemCodes(idm: uid)
             log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map(HexFormat.string).joined(separator: " ") } ?? "unknown")")
         } else {
-            log("card: ISO 14443-4, ATR \(HexFormat.string(session.channel.atr))")
+            // The UID too, as for FeliCa cards, so the log bundle carries it; a reader that will not
+            // give it (a non-9000 answer) does not cost the read.
+            uid = try session.readUIDIfGiven() ?? []
+            log("card: ISO 14443-4, ATR \(HexFormat.string(session.channel.atr)), UID \(HexFormat.string(uid))")
         }
         var tried = [String]()
+        var skipped = false
         for plugin in plugins where plugin.state == .loaded && plugin.technology == session.technology {
             if let systems, !plugin.systemCodes.isEmpty, !plugin.systemCodes.contains(where: systems.contains) {
                 log("\(plugin.name): skipped, the card has none of its systems")
                 outcome(plugin.name, "skipped")
+                skipped = true
                 continue
             }
             tried.append(plugin.name)
@@ -48,8 +53,16 @@ struct ProbeRunner {
             }
         }
         let what = session.technology == .felica ? "FeliCa" : "ISO 14443-4"
-        throw TransitError(.tagNotSupported, "no plugin recognised this \(what) card"
-                           + (tried.isEmpty ? " (no plugin for this technology is loaded)" : " (tried: \(tried.joined(separator: ", ")))"))
+        var notes = [String]()
+        if let systems { notes.append("systems \(systems.isEmpty ? "none" : systems.map(HexFormat.string).joined(separator: " "))") }
+        if !tried.isEmpty {
+            notes.append("tried: \(tried.joined(separator: ", "))")
+        } else if !skipped {
+            notes.append("no plugin for this technology is loaded")
+        } else {
+            notes.append("no loaded plugin reads these systems")
+        }
+        throw TransitError(.tagNotSupported, "no plugin recognised this \(what) card (\(notes.joined(separator: "; ")))")
     }
 
     /// A misconfigured plugin line, or a conf none of whose plugins could be loaded, is a

@@ -6,7 +6,7 @@ final class ResultBuilder {
     private var transactions = [CardReading.TransactionRecord]()
 
     static let cardFields: Set<String> = ["family", "cardName", "serialNumber", "currency", "validFrom", "validUntil"]
-    static let transactionFields: Set<String> = ["type", "date", "entryStation", "exitStation", "rawType", "rawPayload"]
+    static let transactionFields: Set<String> = ["type", "date", "entryStation", "exitStation", "rawType", "rawPayload", "balance"]
     static let transactionTypes: Set<String> = ["trip", "topup", "purchase", "unknown"]
 
     /// False (and nothing stored) when the key is not part of the contract.
@@ -24,7 +24,7 @@ final class ResultBuilder {
 
     func beginTransaction() {
         transactions.append(.init(type: "unknown", amount: nil, date: nil, entryStation: nil, exitStation: nil,
-                                  metadata: [:], rawType: nil, rawPayload: nil))
+                                  metadata: [:], rawType: nil, rawPayload: nil, balance: nil))
     }
 
     func setTransactionField(_ key: String, _ value: String) -> Bool {
@@ -40,9 +40,20 @@ final class ResultBuilder {
         case "entryStation": transactions[i].entryStation = value
         case "exitStation": transactions[i].exitStation = value
         case "rawType": transactions[i].rawType = value
+        case "balance":
+            guard let balance = Self.signedDecimal(value) else { return false }
+            transactions[i].balance = balance
         default: transactions[i].rawPayload = value
         }
         return true
+    }
+
+    /// A signed decimal integer as the ABI carries the record's balance: an optional `-`, digits only,
+    /// within Int64 (no `+`, no spaces, no empty string).
+    static func signedDecimal(_ value: String) -> Int64? {
+        let digits = value.hasPrefix("-") ? value.dropFirst() : Substring(value)
+        guard !digits.isEmpty, digits.utf8.count <= 19, digits.utf8.allSatisfy({ (0x30 ... 0x39).contains($0) }) else { return nil }
+        return Int64(value)
     }
 
     func setTransactionAmount(_ value: UInt64) -> Bool {

@@ -45,6 +45,14 @@ final class CardSession {
         return Array(answer.dropLast(2))
     }
 
+    /// The UID of an ISO card, or nil when the reader answers `FF CA` with an error status (the
+    /// command is optional for it); transport failures, removal and cancellation are thrown.
+    func readUIDIfGiven() throws -> [UInt8]? {
+        let answer = try send([0xFF, 0xCA, 0x00, 0x00, 0x00])
+        guard answer.count >= 2, answer.suffix(2) == [0x90, 0x00] else { return nil }
+        return Array(answer.dropLast(2))
+    }
+
     /// The polled FeliCa IDm (`FF CA`), which must be 8 bytes.
     func readFeliCaIDm() throws -> [UInt8] {
         let idm = try readUID()

@@ -23,7 +23,7 @@ enum CEPASPlugin: CardFamilyPlugin {
         guard answer.isSuccess else { throw PluginError.cardRefused("GET PURSE answered \(answer.swHex)") }
         let purseRecord = try CEPASPurse(answer.data)
         let log = try readLog(card, records: purseRecord.logRecordCount)
-        return CardResult(cardName: purseRecord.issuerName, serialNumber: purseRecord.can, balance: purseRecord.balance,
+        return CardResult(cardName: purseRecord.issuerName ?? "CEPAS", serialNumber: purseRecord.can, balance: purseRecord.balance,
                           currency: "SGD", validFrom: purseRecord.created, validUntil: purseRecord.expires,
                           transactions: try log.map(CEPASTransaction.decode))
     }

@@ -12,7 +12,11 @@ enum CEPASTransaction {
     static func decode(_ r: Bytes) throws -> Transaction {
         let type = try r.u8(0)
         var t = Transaction(type: kinds[type] ?? .unknown, rawType: Hex.string([type]), rawPayload: r.hex)
-        t.date = CivilTime(seconds: Int64(try r.be(4, 4)), sinceYear: 1995, month: 1, day: 1, utcOffset: Zone.singapore)
+        // A zero timestamp is no date (not 1995-01-01 00:00).
+        let seconds = try r.be(4, 4)
+        if seconds != 0 {
+            t.date = CivilTime(seconds: Int64(seconds), sinceYear: 1995, month: 1, day: 1, utcOffset: Zone.singapore)
+        }
         // Other types keep their raw payload and have no amount.
         if t.type != .unknown { t.amount = try r.signedBE(1, 3).magnitude }
         let userData = try r.slice(8, 8).storage

@@ -22,7 +22,7 @@ enum EdyPlugin: CardFamilyPlugin {
         let purse = try FeliCaPurse(card, systemCode: 0xFE00, balanceService: balanceService,
                                     others: [(infoService, [0]), (historyService, Array(0 ..< historyBlocks))])
         let info = purse.block(infoService)
-        return CardResult(serialNumber: try info?.slice(2, 8).hex ?? purse.idm,
+        return CardResult(cardName: "Rakuten Edy", serialNumber: try info?.slice(2, 8).hex ?? purse.idm,
                           balance: Int64(try purse.balanceBlock.le(0, 4)), currency: "JPY",
                           validFrom: try info.flatMap { try EdyRecord.time(UInt32($0.be(10, 4)))?.dateOnly },
                           metadata: ["idm": purse.idm],

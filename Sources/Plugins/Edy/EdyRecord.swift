@@ -13,6 +13,7 @@ enum EdyRecord {
         let type = try b.u8(0)
         var t = Transaction(type: kinds[type] ?? .unknown, date: time(raw), rawType: Hex.string([type]), rawPayload: b.hex)
         if t.type != .unknown { t.amount = try b.be(8, 4) }
+        t.balance = Int64(try b.be(12, 4))
         return t
     }
 

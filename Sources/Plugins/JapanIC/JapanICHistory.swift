@@ -15,6 +15,8 @@ enum JapanICHistory {
     /// Ticket machines and fare adjustment machines: entry station only (spec; Metrodroid isTVM).
     static let ticketMachineConsoles: Set<UInt8> = [0x03, 0x07, 0x08, 0x12, 0x13, 0x14, 0x15]
     static let busConsole: UInt8 = 0x05
+    /// The plain charge (チャージ): the one top-up process without stations besides product sales.
+    static let plainCharge: UInt8 = 0x02
 
     static func decode(_ blocks: [Bytes]) throws -> [Transaction] {
         // Slots with a zero date are empty and skipped (Metrodroid SuicaTransitData).
@@ -30,17 +32,26 @@ enum JapanICHistory {
         let balance = try b.le(10, 2)
         let isProductSale = productSaleConsoles.contains(console)
         var t = Transaction(type: kind(console: console, process: process), rawType: Hex.string([console, process]),
-                            rawPayload: b.hex)
+                            rawPayload: b.hex, balance: Int64(balance))
         // Amount = difference to the next older record's balance; the oldest record has none.
-        if let olderBalance { t.amount = balance > olderBalance ? balance - olderBalance : olderBalance - balance }
+        if let olderBalance {
+            t.amount = balance > olderBalance ? balance - olderBalance : olderBalance - balance
+            // A record whose balance went up added money, whatever its process says: a cancelled
+            // purchase (C7h/4Ah, 800 → 1000) is a refund, never a deduction (issue 12).
+            if balance > olderBalance, t.type != .topup {
+                t.type = .topup
+                t.metadata["event"] = "refund"
+            }
+        }
         t.date = try date(b, withTime: isProductSale)
 
         let region = try b.u8(15)
         if console == busConsole {
             t.metadata["busLineCode"] = try b.slice(6, 2).hex
             t.metadata["busStopCode"] = try b.slice(8, 2).hex
-        } else if isProductSale || topUpProcesses.contains(process) {
-            // Product sales and charges (every top-up process) carry no stations (spec).
+        } else if isProductSale || process == plainCharge {
+            // Product sales and the plain charge carry no stations (spec). Auto-charges at a gate
+            // (14h, 15h) and a new card issued at a ticket machine (07h) keep theirs.
         } else {
             t.entryStation = try b.slice(6, 2).hex
             t.metadata["entryRegion"] = String(region >> 6 & 0x03)

@@ -19,18 +19,19 @@ enum JapanICPlugin: CardFamilyPlugin {
 
     static func read(_ card: CardLink) throws -> CardResult {
         let system = try FeliCaSystem.open(card, systemCode: 0x0003)
-        let blocks: [UInt16: [Bytes]]
-        do {
-            blocks = try system.read([(balanceService, [0]), (historyService, Array(0 ..< historySlots))])
-        } catch let status as FeliCaStatus {
-            throw PluginError.cardRefused("Read Without Encryption of 008B/090F answered status \(Hex.string([status.flag1, status.flag2]))")
+        // A card or dump with fewer readable history blocks gives those it has (up to the first
+        // refused one) with its balance; only a refused balance block ends the read.
+        let read = try system.readAllowingRefusals([(balanceService, [0]), (historyService, Array(0 ..< historySlots))])
+        guard let balanceBlock = read[balanceService]?.blocks.first else {
+            throw PluginError.cardRefused("the card refused the balance block of service 008B")
         }
-        guard let balanceBlock = blocks[balanceService]?.first, let history = blocks[historyService] else {
-            throw PluginError.malformedResponse("the card returned no balance or history block")
-        }
+        let history = read[historyService]?.blocks ?? []
+        if read[historyService]?.refused == true { card.log("history: \(history.count) of \(historySlots) blocks readable") }
         let balance = try balanceBlock.le(11, 2)
         let idm = Hex.string(system.idm)
-        return CardResult(serialNumber: idm, balance: Int64(balance), currency: "JPY", metadata: ["idm": idm],
+        // Which card (Suica, ICOCA, PASMO…) the two services read do not tell: Metrodroid tells them
+        // apart by the card's whole service list, which costs exchanges the read's budget has not.
+        return CardResult(cardName: "Japan IC", serialNumber: idm, balance: Int64(balance), currency: "JPY", metadata: ["idm": idm],
                           transactions: try JapanICHistory.decode(history))
     }
 }

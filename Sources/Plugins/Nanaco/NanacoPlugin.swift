@@ -26,7 +26,7 @@ enum NanacoPlugin: CardFamilyPlugin {
         var metadata = ["idm": purse.idm]
         let points = purse.blocks(pointsService)
         if points.count == 2 { metadata["points"] = String(try points[1].be(0, 3) + points[1].be(5, 3)) }
-        return CardResult(serialNumber: try purse.block(numberService)?.slice(0, 8).hex ?? purse.idm,
+        return CardResult(cardName: "nanaco", serialNumber: try purse.block(numberService)?.slice(0, 8).hex ?? purse.idm,
                           balance: Int64(try purse.balanceBlock.le(0, 4)), currency: "JPY", metadata: metadata,
                           transactions: try purse.blocks(historyService).compactMap(NanacoRecord.decode))
     }

@@ -18,6 +18,7 @@ enum NanacoRecord {
                              hour: Int(raw >> 6 & 0x3F), minute: Int(raw & 0x3F), utcOffset: Zone.japan)
         var t = Transaction(type: kinds[type] ?? .unknown, date: date, rawType: Hex.string([type]), rawPayload: b.hex)
         if t.type != .unknown { t.amount = try b.be(1, 4) }
+        t.balance = Int64(try b.be(5, 4))
         if type == transfer { t.metadata["event"] = "transfer" }
         return t
     }

@@ -2,7 +2,8 @@ import PluginKit
 
 /// One SFI 0x18 log record (23 bytes; Metrodroid ChinaTrip, NFCard TUnion parseLog24):
 ///   0–1 counter · 2–4 overdraft · 5–8 amount in fen, big-endian · 9 type · 10–15 terminal
-///   16–22 time, BCD YYYYMMDDhhmmss, China Standard Time.
+///   16–22 time, BCD YYYYMMDDhhmmss, China Standard Time. The record stores no balance after it
+///   (the PBOC log layout has none), so the transactions carry none.
 enum TUnionRecord {
     /// Types 01 and 02 are top-ups (spec); 05, 06 and 09 purchases (PBOC e-purse; 06 and 09 in NFCard
     /// and the Guangzhou YCT settlement model, 05 by the PBOC convention).

@@ -26,7 +26,7 @@ enum WAONPlugin: CardFamilyPlugin {
                                              (historyService, Array(0 ..< historyBlocks))])
         var metadata = ["idm": purse.idm]
         if let points = purse.block(pointsService) { metadata["points"] = String(try points.be(0, 3)) }
-        return CardResult(serialNumber: try purse.block(numberService)?.slice(0, 8).hex ?? purse.idm,
+        return CardResult(cardName: "WAON", serialNumber: try purse.block(numberService)?.slice(0, 8).hex ?? purse.idm,
                           balance: Int64(try purse.balanceBlock.le(0, 2)), currency: "JPY", metadata: metadata,
                           transactions: try WAONRecord.decode(purse.blocks(historyService)))
     }

@@ -38,13 +38,13 @@ enum WAONRecord {
         let type = UInt8(try bits.read(8))
         let year = 2005 + Int(try bits.read(5)), month = Int(try bits.read(4)), day = Int(try bits.read(5))
         let hour = Int(try bits.read(5)), minute = Int(try bits.read(6))
-        _ = try bits.read(18) // balance after the transaction
+        let balance = try bits.read(18) // after the transaction
         let usage = try bits.read(18), charge = try bits.read(17)
         let kind = kinds[type] ?? .unknown
         var t = Transaction(type: kind, date: CivilTime(year: year, month: month, day: day, hour: hour, minute: minute,
                                                          utcOffset: Zone.japan),
                             metadata: ["usageAmount": String(usage), "chargeAmount": String(charge)],
-                            rawType: Hex.string([type]), rawPayload: data.hex)
+                            rawType: Hex.string([type]), rawPayload: data.hex, balance: Int64(balance))
         switch kind {
         case .purchase: t.amount = usage
         case .topup: t.amount = charge

@@ -97,6 +97,8 @@ typedef uint32_t transit_technology;
  *   "type"          "trip", "topup", "purchase" or "unknown"
  *   "date"          YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS+HH:MM in the card's zone
  *   "entryStation", "exitStation", "rawType", "rawPayload" (hex)
+ *   "balance"       the balance the card stored with the record, decimal minor units, optionally
+ *                   negative ("-120"); only where the card stores one
  */
 
 /** Value types of plugin options (transit_option_spec.type). */

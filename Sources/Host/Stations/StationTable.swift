@@ -1,0 +1,42 @@
+/// Station names from the user's tables, keyed by area, line and station code (Japan IC: a
+/// station code is unique only together with its area, and some codes were renumbered).
+struct StationTable {
+    struct Station: Equatable {
+        var operatorName: String
+        var line: String
+        var name: String
+        var englishName: String?
+        /// `YYYY-MM-DD`, inclusive; nil when open.
+        var validFrom: String?
+        var validUntil: String?
+
+        var isBounded: Bool { validFrom != nil || validUntil != nil }
+
+        /// True when the row holds on `date` (`YYYY-MM-DD`); a bounded row never holds on an unknown date.
+        func covers(_ date: String?) -> Bool {
+            guard isBounded else { return true }
+            guard let date else { return false }
+            if let validFrom, date < validFrom { return false }
+            if let validUntil, date > validUntil { return false }
+            return true
+        }
+    }
+
+    private var rows = [Int: [Station]]()
+    private(set) var count = 0
+
+    static func key(area: Int, line: Int, station: Int) -> Int { area << 16 | line << 8 | station }
+
+    /// Adds a row; rows added earlier win over later ones of the same validity.
+    mutating func add(_ station: Station, area: Int, line: Int, code: Int) {
+        rows[Self.key(area: area, line: line, station: code), default: []].append(station)
+        count += 1
+    }
+
+    /// The station at a code on a date (`YYYY-MM-DD`, or nil when the record has none): a row whose
+    /// validity covers the date wins over an open one (a renumbered code), else the first open row.
+    func station(area: Int, line: Int, code: Int, on date: String?) -> Station? {
+        guard let candidates = rows[Self.key(area: area, line: line, station: code)] else { return nil }
+        return candidates.first { $0.isBounded && $0.covers(date) } ?? candidates.first { !$0.isBounded }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+@testable import Host
+
+/// The station-table format of issue 12, parsed from synthetic tables (made-up names).
+final class StationTableTests: XCTestCase {
+    func table(_ text: String, file: String = "t.csv") throws -> StationTable {
+        var t = StationTable()
+        try StationCSV.parse(Array(text.utf8), file: file, into: &t)
+        return t
+    }
+
+    func testHeaderCommentsQuotesAndTheNotesColumnOfStationCodeCSVs() throws {
+        let t = try table("""
+        \u{FEFF}AreaCode,LineCode,StationCode,CompanyName,LineName,StationName,Note\r
+        # a comment
+        0,E3,3B,Operator A,"Line, One",駅アルファ,renamed 2001\r
+
+          0 , e3 , 3c , Operator A , Line One , 駅ベータ ,
+        """)
+        XCTAssertEqual(t.count, 2)
+        let a = try XCTUnwrap(t.station(area: 0, line: 0xE3, code: 0x3B, on: "2011-03-12"))
+        XCTAssertEqual([a.operatorName, a.line, a.name], ["Operator A", "Line, One", "駅アルファ"])
+        XCTAssertNil(a.englishName, "the notes column of a header-named table is not an English name")
+        XCTAssertEqual(t.station(area: 0, line: 0xE3, code: 0x3C, on: nil)?.name, "駅ベータ")
+        XCTAssertNil(t.station(area: 1, line: 0xE3, code: 0x3B, on: nil), "area is part of the key")
+    }
+
+    func testPositionalEnglishNameAndValidityWithoutAHeader() throws {
+        let t = try table("""
+        0,3,12,Op,Line,旧駅,Old Station,,2010-09-26
+        0,3,12,Op,Line,新駅,New Station,2010-09-27,
+        2,8B,A5,Op West,Line W,西駅,West Station
+        """)
+        XCTAssertEqual(t.station(area: 0, line: 3, code: 0x12, on: "2010-09-25")?.englishName, "Old Station")
+        XCTAssertEqual(t.station(area: 0, line: 3, code: 0x12, on: "2010-09-27")?.englishName, "New Station")
+        XCTAssertNil(t.station(area: 0, line: 3, code: 0x12, on: nil), "a renumbered code without a date names nothing")
+        XCTAssertEqual(t.station(area: 2, line: 0x8B, code: 0xA5, on: "2018-09-17")?.name, "西駅")
+    }
+
+    func testMalformedLinesAreConfigErrorsNamingFileAndLine() {
+        let cases = [
+            ("0,E3,3B,Op,Line\n", "t.csv:1: 5 columns"),
+            ("# c\n0,E3,3B,Op,Line,A\n0,XZ,3B,Op,Line,B\n", "t.csv:3: line \"XZ\""),
+            ("0,E3,13B,Op,Line,A\n", "t.csv:1: station \"13B\""),
+            ("0,E3,3B,Op,Line,\n", "t.csv:1: the station name is empty"),
+            ("0,E3,3B,Op,Line,A,B,2020-13-01,\n", "t.csv:1: validity \"2020-13-01\""),
+            ("0,E3,3B,Op,\"Line,A\n", "t.csv:1: a quoted field is not closed"),
+        ]
+        for (text, message) in cases {
+            XCTAssertThrowsError(try table(text), message) { error in
+                let e = error as? TransitError
+                XCTAssertEqual(e?.kind, .config)
+                XCTAssertTrue(e?.message.hasPrefix(message) == true, "\(e?.message ?? "") for \(message)")
+            }
+        }
+    }
+
+    func testFilesAreFoundInTheDataFoldersAndReadSafely() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stations-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let xdg = dir.appendingPathComponent("data/transit/stations"), prefix = dir.appendingPathComponent("usr/share/transit/stations")
+        for folder in [xdg, prefix] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try "0,1,1,Op,L,XDG駅\n".write(to: xdg.appendingPathComponent("a.csv"), atomically: true, encoding: .utf8)
+        try "not a table".write(to: xdg.appendingPathComponent("readme.txt"), atomically: true, encoding: .utf8)
+        try "0,1,1,Op,L,Prefix駅\n0,1,2,Op,L,Prefix駅2\n".write(to: prefix.appendingPathComponent("b.csv"), atomically: true, encoding: .utf8)
+        let library = StationLibrary(explicit: [], environment: ["XDG_DATA_HOME": dir.appendingPathComponent("data").path],
+                                     executable: dir.appendingPathComponent("usr/bin/transit").path)
+        XCTAssertEqual(try library.paths(), [xdg.appendingPathComponent("a.csv").path, prefix.appendingPathComponent("b.csv").path])
+        let t = try library.table()
+        XCTAssertEqual(t.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅", "the user's own table wins")
+        XCTAssertEqual(t.station(area: 0, line: 1, code: 2, on: nil)?.name, "Prefix駅2")
+        // HOME/.local/share when XDG_DATA_HOME is unset.
+        let home = StationLibrary(explicit: [], environment: ["HOME": "/nonexistent-home"], executable: "/nonexistent/bin/transit")
+        XCTAssertEqual(try home.paths(), [])
+        // A FIFO is refused without blocking; a missing file is a config error naming it.
+        let fifo = dir.appendingPathComponent("fifo.csv").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertThrowsError(try StationLibrary(explicit: [fifo]).table()) { error in
+            XCTAssertEqual((error as? TransitError)?.message, "station table \(fifo): not a regular file")
+        }
+        XCTAssertThrowsError(try StationLibrary(explicit: [dir.appendingPathComponent("none.csv").path]).table()) { error in
+            XCTAssertEqual((error as? TransitError)?.kind, .config)
+        }
+    }
+
+    func testSevenThousandRowsParseInMilliseconds() throws {
+        var text = "area,line,station,operator,line_name,station_name,station_name_en\n"
+        for i in 0 ..< 7000 {
+            text += "\(i % 4),\(String(i / 256 % 256, radix: 16)),\(String(i % 256, radix: 16)),Operator \(i % 37),Line \(i % 101),駅\(i),Station \(i)\n"
+        }
+        let bytes = Array(text.utf8)
+        let start = Date()
+        var t = StationTable()
+        try StationCSV.parse(bytes, file: "bench.csv", into: &t)
+        let ms = Date().timeIntervalSince(start) * 1000
+        XCTAssertEqual(t.count, 7000)
+        XCTAssertLessThan(ms, 500, "a debug build; release is measured by scripts/bench_stations.sh")
+    }
+}
