@@ -4,22 +4,7 @@ import XCTest
 
 /// What real readers do that the lab did not: speak one dialect only, stop answering, carry
 /// multi-system cards whose systems answer with their own IDm. Through pcscd, vpcd and transit-sim.
-final class FieldReaderEndToEndTests: XCTestCase {
-    static let harness = VirtualReaderHarness()
-    static var available = false
-
-    override class func setUp() { available = (try? harness.startDaemon()) ?? false }
-    override class func tearDown() { harness.stop() }
-
-    override func setUpWithError() throws {
-        if !Self.available, ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("pcscd with vsmartcard-vpcd is not available; .ci/run installs them")
-        }
-        try XCTSkipUnless(Self.available, "pcscd with vsmartcard-vpcd is not available")
-    }
-
-    override func tearDown() { Self.harness.removeCard() }
-
+final class FieldReaderEndToEndTests: EndToEndTestCase {
     func scan(_ extra: [String] = []) throws -> CommandRun {
         try CommandRun.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5"] + extra)
     }

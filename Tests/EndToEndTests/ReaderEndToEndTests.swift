@@ -5,28 +5,7 @@ import XCTest
 
 /// `transit scan` through libpcsclite, a real pcscd and the vsmartcard vpcd driver, fed by
 /// transit-sim. Skipped where pcscd or vpcd are not installed, except in CI, where that fails.
-final class ReaderEndToEndTests: XCTestCase {
-    static let harness = VirtualReaderHarness()
-    static var available = false
-
-    override class func setUp() {
-        available = (try? harness.startDaemon()) ?? false
-    }
-
-    override class func tearDown() { harness.stop() }
-
-    override func setUpWithError() throws {
-        if !Self.available, ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("pcscd with vsmartcard-vpcd is not available; .ci/run installs them")
-        }
-        try XCTSkipUnless(Self.available, "pcscd with vsmartcard-vpcd is not available")
-    }
-
-    override func tearDown() {
-        Self.harness.removeCard()
-        Self.harness.removeCard(port: 35964)
-    }
-
+final class ReaderEndToEndTests: EndToEndTestCase {
     func scan(_ extra: [String] = []) throws -> CommandRun {
         try CommandRun.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5"] + extra)
     }

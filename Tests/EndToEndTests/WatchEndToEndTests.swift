@@ -3,54 +3,10 @@ import TestSupport
 import XCTest
 
 /// `transit watch` on vpcd's two virtual readers: a stream of taps and removals, one line per tap.
-final class WatchEndToEndTests: XCTestCase {
-    static let harness = VirtualReaderHarness()
-    static var available = false
-
-    override class func setUp() { available = (try? harness.startDaemon()) ?? false }
-    override class func tearDown() { harness.stop() }
-
-    override func setUpWithError() throws {
-        if !Self.available, ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("pcscd with vsmartcard-vpcd is not available; .ci/run installs them")
-        }
-        try XCTSkipUnless(Self.available, "pcscd with vsmartcard-vpcd is not available")
-    }
-
-    /// Lines a running command prints, collected as they come.
-    final class Lines: @unchecked Sendable {
-        private var lines = [String]()
-        private let lock = NSLock()
-        func append(_ l: String) { lock.lock(); lines.append(l); lock.unlock() }
-        var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-
-        /// Waits until `count` lines have come (false on timeout).
-        func wait(for count: Int, timeout: Double = 10) -> Bool {
-            let end = Date().addingTimeInterval(timeout)
-            while Date() < end { if all.count >= count { return true }; Thread.sleep(forTimeInterval: 0.05) }
-            return false
-        }
-    }
-
-    func json(_ line: String) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
-    }
-
+final class WatchEndToEndTests: EndToEndTestCase {
     func testTwoReadersTapsRemovalsAndAPcscdRestart() throws {
         let h = Self.harness
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
-        p.arguments = ["watch", "--json", "--reader", "Virtual PCD"]
-        p.currentDirectoryURL = BuildProducts.packageRoot
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        let lines = Lines()
-        let buffer = LineBuffer()
-        out.fileHandleForReading.readabilityHandler = { handle in
-            for line in buffer.take(handle.availableData) { lines.append(line) }
-        }
-        try p.run()
+        let (p, lines) = try startWatch(["--json", "--reader", "Virtual PCD"])
         defer { if p.isRunning { p.terminate() } }
 
         try h.insert(card: BuildProducts.sample("suica.json"))
@@ -86,19 +42,7 @@ final class WatchEndToEndTests: XCTestCase {
 
     func testAStuckReaderNeverDelaysATapOnAnother() throws {
         let h = Self.harness
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
-        p.arguments = ["watch", "--json", "--reader", "Virtual PCD", "--exchange-timeout", "3"]
-        p.currentDirectoryURL = BuildProducts.packageRoot
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        let lines = Lines()
-        let buffer = LineBuffer()
-        out.fileHandleForReading.readabilityHandler = { handle in
-            for line in buffer.take(handle.availableData) { lines.append(line) }
-        }
-        try p.run()
+        let (p, lines) = try startWatch(["--json", "--reader", "Virtual PCD", "--exchange-timeout", "3"])
         defer { if p.isRunning { p.terminate() } }
 
         // The first reader stops answering after two exchanges; a tap on the second comes just after.
@@ -152,22 +96,5 @@ final class WatchEndToEndTests: XCTestCase {
         XCTAssertEqual(tap["reader"] as? String, VirtualReaderHarness.secondReaderName)
         XCTAssertEqual((tap["card"] as? [String: Any])?["balance"] as? Int, 897)
         XCTAssertEqual(try String(contentsOfFile: out + ".readers", encoding: .utf8), VirtualReaderHarness.secondReaderName + "\n")
-    }
-}
-
-/// Bytes from a pipe cut into lines; one reader thread at a time hands it data.
-final class LineBuffer: @unchecked Sendable {
-    private var buffer = Data()
-    private let lock = NSLock()
-
-    func take(_ data: Data) -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        buffer.append(data)
-        var lines = [String]()
-        while let nl = buffer.firstIndex(of: 0x0A) {
-            lines.append(String(decoding: buffer[buffer.startIndex ..< nl], as: UTF8.self))
-            buffer.removeSubrange(buffer.startIndex ... nl)
-        }
-        return lines
     }
 }
