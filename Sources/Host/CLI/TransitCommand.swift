@@ -41,6 +41,10 @@ struct TransitCommand {
             case "dump": try dump(rest)
             case "verify": try verify(rest)
             case "watch": try watch(rest)
+            case "cards": try cards(rest)
+            case "history": try history(rest)
+            case "export": try export(rest)
+            case "forget": try forget(rest)
             default: throw TransitError(.usage, "unknown command \(command) (see transit --help)")
             }
             return 0
@@ -65,6 +69,10 @@ struct TransitCommand {
         case "dump": return HelpText.dump
         case "verify": return HelpText.verify
         case "watch": return HelpText.watch
+        case "cards": return HelpText.cards
+        case "history": return HelpText.history
+        case "export": return HelpText.export
+        case "forget": return HelpText.forget
         default: return HelpText.main
         }
     }
