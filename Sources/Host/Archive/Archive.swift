@@ -111,5 +111,8 @@ final class Archive {
 
 extension SQLiteDatabase.Statement {
     /// Steps once and gives the first column as text.
-    func stepText() throws -> String? { try step() ? text(0) : nil }
+    func stepText() throws -> String? {
+        defer { reset() }
+        return try step() ? text(0) : nil
+    }
 }

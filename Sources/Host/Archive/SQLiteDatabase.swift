@@ -11,6 +11,8 @@ final class SQLiteDatabase {
     }
 
     private var handle: OpaquePointer?
+    /// Prepared statements by their SQL: a read stores twenty records with the same few statements.
+    private var statements = [String: Statement]()
 
     /// Opens `path` with `flags` (SQLITE_OPEN_*); SQLITE_OPEN_NOFOLLOW refuses a symlink at `path`.
     init(path: String, flags: Int32, busyTimeoutMilliseconds: Int32) throws {
@@ -25,23 +27,34 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        statements.removeAll() // finalized before the connection closes
+        sqlite3_close_v2(handle)
+    }
 
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws {
         try check(sqlite3_exec(handle, sql, nil, nil, nil))
     }
 
+    /// The statement for `sql`, prepared once per connection and reset for each use.
     func prepare(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(handle, sql, -1, &statement, nil))
-        return Statement(statement!, database: self)
+        let prepared = Statement(statement!, database: self)
+        statements[sql] = prepared
+        return prepared
     }
 
     /// The first column of the first row of `sql`, as an integer (nil when no row).
     func integer(_ sql: String, _ values: [Value] = []) throws -> Int64? {
         let s = try prepare(sql)
         try s.bind(values)
+        defer { s.reset() }
         return try s.step() ? s.integer(0) : nil
     }
 
@@ -76,10 +89,10 @@ final class SQLiteDatabase {
         init(_ s: String?) { self = s.map(Value.text) ?? .null }
     }
 
-    /// One prepared statement; finalized when released.
+    /// One prepared statement, owned by its connection's cache; finalized when the connection closes.
     final class Statement {
         private let statement: OpaquePointer
-        private let database: SQLiteDatabase
+        private unowned let database: SQLiteDatabase
         private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
         fileprivate init(_ statement: OpaquePointer, database: SQLiteDatabase) {
@@ -88,6 +101,9 @@ final class SQLiteDatabase {
         }
 
         deinit { sqlite3_finalize(statement) }
+
+        /// Ends a use: the statement lets go of its read and can run again.
+        func reset() { sqlite3_reset(statement) }
 
         /// Binds `values` to parameters 1…n (after a reset, for reuse).
         func bind(_ values: [Value]) throws {
@@ -114,6 +130,7 @@ final class SQLiteDatabase {
         /// Binds `values` and runs the statement to its end.
         func run(_ values: [Value]) throws {
             try bind(values)
+            defer { reset() }
             while try step() {}
         }
 
