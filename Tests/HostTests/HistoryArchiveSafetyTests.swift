@@ -92,17 +92,15 @@ final class HistoryArchiveSafetyTests: XCTestCase {
 
     func testScansWritingAtOnceNeverCorruptOrWaitForever() throws {
         let cards = [suica, BuildProducts.sample("edy.json")]
-        let runs = 12
+        let runs = 25
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
             for _ in 0 ..< runs {
-                guard let run = try? archive.scan(cards[lane]), run.status == 0, run.stderr.isEmpty else {
-                    failures.add(lane)
-                    continue
-                }
+                let run = try? archive.scan(cards[lane])
+                if run?.status != 0 || run?.stderr.isEmpty != true { failures.add("lane \(lane): exit \(run?.status ?? -1) \(run?.stderr ?? "")") }
             }
         }
-        XCTAssertEqual(failures.count, 0)
+        XCTAssertEqual(failures.all, [])
         XCTAssertEqual(try archive.sql("PRAGMA integrity_check"), "ok\n")
         XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM reads"), "\(2 * runs)\n")
         let timelines = try archive.history().map { ($0["transactions"] as? [Any])?.count ?? 0 }
@@ -135,10 +133,10 @@ final class HistoryArchiveSafetyTests: XCTestCase {
     }
 }
 
-/// Lanes that failed, counted from several threads.
+/// What failed, collected from several threads.
 private final class Failures: @unchecked Sendable {
     private let lock = NSLock()
-    private var lanes = [Int]()
-    func add(_ lane: Int) { lock.lock(); lanes.append(lane); lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return lanes.count }
+    private var failures = [String]()
+    func add(_ failure: String) { lock.lock(); failures.append(failure); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return failures }
 }

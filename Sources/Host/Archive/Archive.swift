@@ -71,8 +71,21 @@ final class Archive {
             return Archive(db: db, path: file, writable: writable)
         } catch let newer as ArchiveSchema.Newer {
             throw fail("written by a newer transit (schema version \(newer.found); this transit knows up to \(ArchiveSchema.current)): left unchanged")
-        } catch let e as SQLiteDatabase.Failure {
+        } catch let e as SQLiteDatabase.Failure where !e.isBusy {
             throw fail(e.description)
+        }
+    }
+
+    /// Runs `body` (an open and a store, or a forget) again while SQLite says another connection
+    /// is busy in a way its busy timeout does not cover, for up to `seconds`: never forever.
+    static func retryingWhileBusy<T>(for seconds: Double = Double(busyTimeoutMilliseconds) / 1000, _ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            do {
+                return try body()
+            } catch let e as SQLiteDatabase.Failure where e.isBusy && Date() < deadline {
+                usleep(UInt32.random(in: 2_000 ... 20_000))
+            }
         }
     }
 

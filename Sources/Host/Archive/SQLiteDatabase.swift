@@ -8,6 +8,9 @@ final class SQLiteDatabase {
     struct Failure: Error, CustomStringConvertible {
         let code: Int32
         let description: String
+        /// Another connection held a lock SQLite would not wait for (opening a database another
+        /// process is switching to WAL or closing, for one): worth trying again.
+        var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     }
 
     private var handle: OpaquePointer?

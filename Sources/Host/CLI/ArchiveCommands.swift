@@ -55,12 +55,14 @@ extension TransitCommand {
         guard let name = a.operands.first else { throw TransitError(.usage, "forget takes the card's number (see transit cards)") }
         guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
         let card = try archive.cards(matching: name)
-        try archive.forget(card: card.id)
+        try Archive.retryingWhileBusy { try archive.forget(card: card.id) }
         standardOutput(TerminalText.escape("Forgot \(card.displayName) card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
             + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))
     }
 
-    private func openArchive() throws -> Archive? { try Archive.open(ArchiveSettings.load(), create: false) }
+    private func openArchive() throws -> Archive? {
+        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
+    }
 
     /// The timelines of the card named (every card without a name), from `since` on.
     private func cardHistories(card name: String?, since: String?) throws -> [HistoryOutput.CardHistory] {

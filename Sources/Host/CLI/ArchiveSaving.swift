@@ -9,10 +9,12 @@ extension TransitCommand {
         if let problem = settings.problem { standardError("transit: \(problem)"); return }
         guard settings.save else { return }
         do {
-            guard let archive = try Archive.open(settings, create: true) else { return }
-            let stored = try archive.store(reading, command: command, reader: reader)
-            if let why = stored.keptApart {
-                standardError("transit: this read of card \(reading.serialNumber) contradicts its history in \(archive.path) (\(why)): "
+            let result = try Archive.retryingWhileBusy { () -> (String, Archive.Stored)? in
+                guard let archive = try Archive.open(settings, create: true) else { return nil }
+                return (archive.path, try archive.store(reading, command: command, reader: reader))
+            }
+            if let (path, stored) = result, let why = stored.keptApart {
+                standardError("transit: this read of card \(reading.serialNumber) contradicts its history in \(path) (\(why)): "
                     + "it is kept as a read of its own, apart from the card's timeline")
             }
         } catch {
