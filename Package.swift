@@ -27,9 +27,11 @@ let package = Package(
         .target(name: "ReaderABI", path: "Sources/ReaderABI"),
         .systemLibrary(name: "CPCSCLite", path: "Sources/CPCSCLite", pkgConfig: "libpcsclite",
                        providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "PluginKit", dependencies: ["ReaderABI"], swiftSettings: v5),
         .target(name: "CardSimulation", swiftSettings: v5),
-        .executableTarget(name: "Host", dependencies: ["ReaderABI", "CPCSCLite", "CardSimulation"],
+        .executableTarget(name: "Host", dependencies: ["ReaderABI", "CPCSCLite", "CSQLite", "CardSimulation"],
                           swiftSettings: v5),
         .executableTarget(name: "Simulator", dependencies: ["CardSimulation"], swiftSettings: v5),
         // Plugins are tested through the ABI: the tests load the built libraries, as the host does

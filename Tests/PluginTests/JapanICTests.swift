@@ -29,7 +29,9 @@ final class JapanICTests: XCTestCase {
         // Newest: rail gate with entry and exit, regions from byte 15 = 0x90 (entry 2, exit 1), 2170 − 2010.
         XCTAssertEqual([t[0].type, t[0].entryStation, t[0].exitStation, t[0].date], ["trip", "E33B", "E621", "2026-11-05"])
         XCTAssertEqual(t[0].amount, 160)
-        XCTAssertEqual(t[0].metadata, ["entryRegion": "2", "exitRegion": "1"])
+        // Bytes 13–14 (0006): the record's sequence number, for the history archive's merge.
+        XCTAssertEqual(t[0].metadata, ["entryRegion": "2", "exitRegion": "1", "sequence": "6"])
+        XCTAssertEqual(t.map { $0.metadata["sequence"] }, ["6", "5", "4", "3", "2"])
         // Vending machine (console C8): a purchase with its time, Japan Standard Time, no stations.
         XCTAssertEqual(t[1].type, "purchase")
         XCTAssertEqual(t[1].amount, 120)
@@ -40,12 +42,12 @@ final class JapanICTests: XCTestCase {
         XCTAssertEqual(t[2].type, "trip")
         XCTAssertEqual(t[2].amount, 210)
         XCTAssertNil(t[2].entryStation)
-        XCTAssertEqual(t[2].metadata, ["busLineCode": "0A12", "busStopCode": "3456"])
+        XCTAssertEqual(t[2].metadata, ["busLineCode": "0A12", "busStopCode": "3456", "sequence": "4"])
         // Charge (process 02): a top-up of 2500 − 500, no stations.
         XCTAssertEqual(t[3].type, "topup")
         XCTAssertEqual(t[3].amount, 2000)
         XCTAssertNil(t[3].entryStation)
-        XCTAssertEqual(t[3].metadata, [:])
+        XCTAssertEqual(t[3].metadata, ["sequence": "3"])
         // Oldest: no older record, so no amount.
         XCTAssertNil(t[4].amount)
     }
@@ -59,7 +61,7 @@ final class JapanICTests: XCTestCase {
             let t = try XCTUnwrap(read(image).reading?.transactions.first)
             XCTAssertEqual(t.entryStation, "1234", "console \(console)")
             XCTAssertNil(t.exitStation, "console \(console)")
-            XCTAssertEqual(t.metadata, ["entryRegion": "3"], "console \(console)")
+            XCTAssertEqual(t.metadata.filter { $0.key != "sequence" }, ["entryRegion": "3"], "console \(console)")
             XCTAssertEqual(t.amount, 200)
         }
     }

@@ -59,7 +59,8 @@ final class SharedDumpTests: XCTestCase {
         let newest = r.transactions[0]
         XCTAssertEqual([newest.date, newest.entryStation, newest.exitStation], ["2018-09-17", "8BA5", "8AA5"])
         XCTAssertEqual(newest.amount, 260)
-        XCTAssertEqual(newest.metadata, ["entryRegion": "2", "exitRegion": "2"], "region byte A0")
+        XCTAssertEqual(newest.metadata.filter { $0.key != "sequence" }, ["entryRegion": "2", "exitRegion": "2"], "region byte A0")
+        XCTAssertEqual(newest.metadata["sequence"].flatMap { Int($0) }, Int(newest.rawPayload?.dropFirst(26).prefix(4) ?? "", radix: 16))
         let bus = r.transactions[4]
         XCTAssertEqual(bus.rawType?.prefix(2), "05")
         XCTAssertEqual(bus.amount, 200)

@@ -19,13 +19,31 @@ public enum BuildProducts {
 
     /// The built `transit`, with the repository's plugins.conf beside it as an installed default
     /// (transit never reads ./plugins.conf; bare library names resolve beside the binary).
+    /// Every way a test starts `transit` goes through this path, so this is also where the test
+    /// process points XDG_DATA_HOME at a temporary folder (`testDataHome`): a `transit` started by a
+    /// test inherits it and never writes into the developer's own history archive.
     public static let transit: String = {
+        isolateDataHome()
         let conf = directory.appendingPathComponent("plugins.conf")
         try? FileManager.default.removeItem(at: conf)
         try? FileManager.default.copyItem(at: packageRoot.appendingPathComponent("plugins.conf"), to: conf)
         chmod(conf.path, 0o644)
         return directory.appendingPathComponent("transit").path
     }()
+    /// The history archive's XDG_DATA_HOME for every `transit` a test starts without its own;
+    /// removed when the test process ends.
+    public static let testDataHome: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("transit-test-data-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: BuildProducts.testDataHome) }
+        return url
+    }()
+
+    /// Points this process's XDG_DATA_HOME (inherited by every `transit` it starts) at `testDataHome`.
+    public static func isolateDataHome() {
+        setenv("XDG_DATA_HOME", testDataHome.path, 1)
+    }
+
     public static var simulator: String { directory.appendingPathComponent("transit-sim").path }
     public static func plugin(_ product: String) -> String { directory.appendingPathComponent("lib\(product).so").path }
 

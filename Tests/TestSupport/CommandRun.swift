@@ -20,7 +20,14 @@ public struct CommandRun {
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         if let currentDirectory { p.currentDirectoryURL = currentDirectory }
-        if let environment { p.environment = environment }
+        // An explicit environment still gets the tests' own XDG_DATA_HOME unless it names one:
+        // no test run writes into the developer's history archive.
+        if var environment {
+            if environment["XDG_DATA_HOME"] == nil { environment["XDG_DATA_HOME"] = BuildProducts.testDataHome.path }
+            p.environment = environment
+        } else {
+            BuildProducts.isolateDataHome()
+        }
         let out = Pipe(), err = Pipe()
         p.standardOutput = standardOutput ?? out
         p.standardError = err

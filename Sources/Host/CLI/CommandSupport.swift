@@ -19,9 +19,12 @@ extension TransitCommand {
     }
 
     /// Prints a reading, with station names from the user's tables when it has codes they name.
-    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) throws {
+    /// Prints the reading with its station names; returns it as printed (what the archive keeps).
+    @discardableResult
+    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) throws -> CardReading {
         let named = try StationNaming.named(reading, stations)
         finalOutput(a.has("json") ? JSONOutput.encode(named) : TextOutput.render(named, style: .forOutput(verbose: a.has("verbose"))))
+        return named
     }
 
     /// The station tables of `--stations` and the data folders, loaded when a reading needs names.

@@ -7,17 +7,21 @@ enum HelpText {
 
     Usage:
       transit scan [--reader NAME] [--dialect pn532|acs-direct|part3] [--config FILE]
-                   [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE]
+                   [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE] [--no-save]
                    [--exchange-timeout SECONDS] [--read-timeout SECONDS] [--stations FILE]...
-      transit decode FILE... [--config FILE] [--read-timeout S] [--stations FILE]...
-      transit replay LOG [--config FILE] [--json] [--read-timeout S] [--stations FILE]...
+      transit decode FILE... [--config FILE] [--read-timeout S] [--stations FILE]... [--save]
+      transit replay LOG [--config FILE] [--json] [--read-timeout S] [--stations FILE]... [--save]
       transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--config FILE] [--card FILE]
                    [--exchange-timeout S] [--read-timeout S]
-      transit verify --reference REF.json [--reader NAME] [--dialect D] [--wait S]
+      transit verify --reference REF.json [--reader NAME] [--dialect D] [--wait S] [--no-save]
                      [--config FILE] [--card FILE] [--log FILE] [--json] [--exchange-timeout S] [--read-timeout S]
                      [--stations FILE]...
       transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json] [--exec CMD]
-                    [--exchange-timeout S] [--read-timeout S] [--stations FILE]...
+                    [--exchange-timeout S] [--read-timeout S] [--stations FILE]... [--no-save]
+      transit cards [--json]
+      transit history [CARD] [--since YYYY-MM-DD] [--json]
+      transit export [CARD] [--format csv|json] [--out FILE] [--since YYYY-MM-DD] [--stations FILE]...
+      transit forget CARD
       transit readers [--json]
       transit doctor [--config FILE] [--json]
       transit plugins [--config FILE] [--json]
@@ -27,6 +31,10 @@ enum HelpText {
     4 card of no known family; 5 card refused, communication or malformed answer (and plugin
     faults); 6 card removed during the read; 7 replay diverged from its log; 130 cancelled;
     verify: 1 when the card was read but does not match the reference.
+
+    Every read by scan, watch and verify is kept in $XDG_DATA_HOME/transit/history.db
+    (~/.local/share/transit/history.db): the card's number, balance and records. --no-save, or
+    `save = no` in ~/.config/transit/transit.conf, keeps nothing; transit forget CARD removes a card.
     """
 
     static let scan = """
@@ -61,6 +69,8 @@ enum HelpText {
                         [,station_name_en][,valid_from,valid_until], codes in hex), repeatable;
                         also every *.csv in $XDG_DATA_HOME/transit/stations (~/.local/share) and
                         <prefix>/share/transit/stations. transit ships none (README, "Station names")
+      --no-save         do not keep this read in the history archive
+                        ($XDG_DATA_HOME/transit/history.db; see transit history --help)
     """
 
     static let decode = """
@@ -70,6 +80,7 @@ enum HelpText {
       --config FILE     plugins.conf to use
       --read-timeout S  the longest one file's read may take (default 20)
       --stations FILE   a station table, as for scan (repeatable)
+      --save            keep each read in the history archive (as scan does by default)
     """
 
     static let dump = """
@@ -98,6 +109,7 @@ enum HelpText {
                         reference stations may be given by name)
       --log FILE        where to write the log bundle
       --json            print {"status", "mismatches", "log", "card"}
+      --no-save         do not keep this read in the history archive
     """
 
     static let replay = """
@@ -109,6 +121,7 @@ enum HelpText {
       --config FILE     plugins.conf that names the log's plugins
       --json            print JSON
       --read-timeout S, --stations FILE   as for scan
+      --save            keep the read in the history archive (as scan does by default)
     """
 
     static let watch = """
@@ -117,12 +130,14 @@ enum HelpText {
     JSON line {"reader", "card"} / {"reader", "error"} with --json. A card left on a reader is not
     read again until it has been taken away; readers plugged in and out are followed; a pcscd
     restart is waited out. Each reader is served on its own: a stuck reader is reported once and
-    never delays another. Ctrl-C or SIGTERM ends it (exit 0).
+    never delays another. Ctrl-C or SIGTERM ends it (exit 0). Every tap read is kept in the
+    history archive (an audit trail of the cards seen), unless --no-save.
 
       --reader NAME     watch readers whose name contains NAME (repeatable)
       --exec CMD        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
                         input and TRANSIT_READER set; one at a time, never delaying a read; its
                         output goes to stderr
+      --no-save         keep nothing in the history archive
       --dialect, --config, --verbose, --exchange-timeout, --read-timeout, --stations   as for scan
     """
 
@@ -145,5 +160,41 @@ enum HelpText {
 
       --config FILE     plugins.conf to use (see transit scan --help)
       --json            print a JSON array
+    """
+
+    static let cards = """
+    transit cards — the cards kept in the history archive ($XDG_DATA_HOME/transit/history.db,
+    ~/.local/share/transit/history.db when unset): name, number, last balance, last read, and how
+    many records its timeline keeps.
+
+      --json            print a JSON array
+    """
+
+    static let history = """
+    transit history — a card's whole timeline, oldest first: every record of every read, merged
+    past the card's own slots, each once, with the balance after it when the card stores one.
+    Without CARD, every card's. CARD is the number as printed, any unambiguous prefix of it, or
+    the IDm. A read that contradicted the timeline is kept apart and listed after it.
+
+      --since DATE      records from DATE (YYYY-MM-DD) on
+      --json            print [{card fields, "readsApart", "transactions": [...]}]
+    """
+
+    static let export = """
+    transit export — write a card's timeline (every card's without CARD), oldest first, for a
+    spreadsheet or an expense claim. CSV (RFC 4180): card, date, time, type, amount, balance,
+    entry_station, entry_station_name, exit_station, exit_station_name, currency; amounts and
+    balances in major units (trips and purchases negative). JSON: what history --json prints.
+
+      --format csv|json default csv
+      --out FILE        write to FILE (created 0600, never through a symlink) instead of stdout
+      --since DATE      records from DATE (YYYY-MM-DD) on
+      --stations FILE   a station table, as for scan (repeatable): names for the codes the reads
+                        did not name; the tables of the data folders are read too
+    """
+
+    static let forget = """
+    transit forget — remove a card, all its reads and its timeline from the history archive.
+    CARD is the number as printed, an unambiguous prefix of it, or the IDm (see transit cards).
     """
 }

@@ -5,15 +5,16 @@ extension TransitCommand {
     /// `transit scan`: the card on a reader (or a card image), printed as text or JSON.
     func scan(_ args: [String]) throws {
         let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "log"]),
-                              flags: ["json", "verbose"])
-        let reading = try readCard(a, logPath: a.value("log")).reading
-        try show(reading, a, stations: stationLibrary(a))
+                              flags: ["json", "verbose", "no-save"])
+        let read = try readCard(a, logPath: a.value("log"))
+        let reading = try show(read.reading, a, stations: stationLibrary(a))
+        save(reading, command: "scan", reader: read.reader, save: !a.has("no-save"))
     }
 
     /// Reads the card `--card` or the reader names, writing the log bundle to `logPath` when given.
     /// A log that cannot be written is said on stderr and the read goes on (`logWritten` false).
     /// Shared by scan and verify.
-    func readCard(_ a: Arguments, logPath: String?) throws -> (reading: CardReading, logWritten: Bool) {
+    func readCard(_ a: Arguments, logPath: String?) throws -> (reading: CardReading, logWritten: Bool, reader: String) {
         let dialect = try Self.dialect(a.value("dialect"))
         let worker = try pluginWorker(a)
         let outcome = try withChannel(a) { channel in
@@ -29,12 +30,12 @@ extension TransitCommand {
                 standardError("transit: \((error as? TransitError)?.message ?? "\(error)")")
             }
         }
-        return (try outcome.result.get(), logWritten)
+        return (try outcome.result.get(), logWritten, outcome.bundle.reader)
     }
 
     /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.
     func replay(_ args: [String]) throws {
-        let a = try Arguments(args, command: "replay", valued: Self.readOptions, flags: ["json", "verbose"], operands: 1)
+        let a = try Arguments(args, command: "replay", valued: Self.readOptions, flags: ["json", "verbose", "save"], operands: 1)
         guard a.operands.count == 1, let path = a.operands.first else { throw TransitError(.usage, "replay takes one log file") }
         let log = try LogBundle.load(path)
         let config = try PluginConfig.load(explicit: a.value("config"))
@@ -46,15 +47,17 @@ extension TransitCommand {
             return WorkerMessages.Plugin(entry, path: config.resolve(entry))
         }
         let outcome = try pluginWorker(a, plugins: plugins).perform(on: try ReplayChannel(log), dialect: nil, firstGuess: log.firstDialect)
-        try show(try outcome.result.get(), a, stations: stationLibrary(a))
+        let reading = try show(try outcome.result.get(), a, stations: stationLibrary(a))
+        save(reading, command: "replay", reader: log.reader, save: a.has("save"))
     }
 
     /// `transit decode FILE…`: each card file read as `--card` would, one JSON line each.
     func decode(_ args: [String]) throws {
-        let a = try Arguments(args, command: "decode", valued: Self.readOptions, flags: [], operands: .max)
+        let a = try Arguments(args, command: "decode", valued: Self.readOptions, flags: ["save"], operands: .max)
         guard !a.operands.isEmpty else { throw TransitError(.usage, "decode takes one or more card files") }
         let worker = try pluginWorker(a)
         let stations = stationLibrary(a)
+        let settings = ArchiveSettings.load()
         var firstFailure: TransitError?
         for path in a.operands {
             struct Line: Encodable { let file: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
@@ -69,7 +72,10 @@ extension TransitCommand {
                 result = .failure(TransitError(.config, "\(path): \(error)"))
             }
             switch result {
-            case .success(let r): standardOutput(JSONOutput.encode(Line(file: path, card: try StationNaming.named(r, stations), error: nil)))
+            case .success(let raw):
+                let r = try StationNaming.named(raw, stations)
+                standardOutput(JSONOutput.encode(Line(file: path, card: r, error: nil)))
+                save(r, command: "decode", reader: "Card image", save: a.has("save"), settings: settings)
             case .failure(let e):
                 firstFailure = firstFailure ?? e
                 standardOutput(JSONOutput.encode(Line(file: path, card: nil, error: .init(e))))

@@ -42,6 +42,10 @@ struct TransitCommand {
             case "verify": try verify(rest)
             case "watch": try watch(rest)
             case "doctor": try doctor(rest)
+            case "cards": try cards(rest)
+            case "history": try history(rest)
+            case "export": try export(rest)
+            case "forget": try forget(rest)
             default: throw TransitError(.usage, "unknown command \(command) (see transit --help)")
             }
             return 0
@@ -67,6 +71,10 @@ struct TransitCommand {
         case "verify": return HelpText.verify
         case "watch": return HelpText.watch
         case "doctor": return HelpText.doctor
+        case "cards": return HelpText.cards
+        case "history": return HelpText.history
+        case "export": return HelpText.export
+        case "forget": return HelpText.forget
         default: return HelpText.main
         }
     }

@@ -8,11 +8,11 @@ extension TransitCommand {
     /// "Log: not written" in text); the exit code stays the verification's (0 or 1).
     func verify(_ args: [String]) throws {
         let a = try Arguments(args, command: "verify", valued: Self.readOptions.union(["reference", "reader", "dialect", "wait", "card", "log"]),
-                              flags: ["json", "verbose"])
+                              flags: ["json", "verbose", "no-save"])
         guard let refPath = a.value("reference") else { throw TransitError(.usage, "verify needs --reference FILE") }
         let reference = try Reference.load(refPath)
         let logPath = a.value("log") ?? Self.logPath(beside: refPath)
-        let (raw, logWritten) = try readCard(a, logPath: logPath)
+        let (raw, logWritten, reader) = try readCard(a, logPath: logPath)
         let reading = try StationNaming.named(raw, stationLibrary(a))
         let mismatches = reference.mismatches(reading)
         let status = mismatches.isEmpty ? "fully verified" : "read"
@@ -26,6 +26,7 @@ extension TransitCommand {
             for m in mismatches { standardOutput("  mismatch: \(TerminalText.escape(m))") }
             standardOutput(logWritten ? "Log: \(TerminalText.escape(logPath))" : "Log: not written")
         }
+        save(reading, command: "verify", reader: reader, save: !a.has("no-save"))
         // A read that does not match the reference is not an error of the read, but scripts must tell.
         if !mismatches.isEmpty { throw QuietExit(code: 1) }
     }

@@ -6,11 +6,13 @@ extension TransitCommand {
     /// a slow or stuck reader never delays a tap on another. Readers come and go; a pcscd restart is
     /// waited out.
     func watch(_ args: [String]) throws {
-        let a = try Arguments(args, command: "watch", valued: Self.readOptions.union(["reader", "dialect", "exec"]), flags: ["json", "verbose"])
+        let a = try Arguments(args, command: "watch", valued: Self.readOptions.union(["reader", "dialect", "exec"]),
+                              flags: ["json", "verbose", "no-save"])
         let dialect = try Self.dialect(a.value("dialect"))
         let specs = try pluginSpecs(a.value("config"))
         let limits = try limits(a)
         let stations = stationLibrary(a)
+        let settings = ArchiveSettings.load()
         Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
         var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
         var lanes = [String: ReaderLane]()
@@ -34,6 +36,10 @@ extension TransitCommand {
                     let named = result.map { Self.named($0, stations) }
                     standardOutput(Self.watchLine(tap.reader, named, json: a.has("json")))
                     exec?.run(json: Self.watchLine(tap.reader, named, json: true), reader: tap.reader)
+                    // Every tap is kept: a kiosk's audit trail (each lane stores on its own connection).
+                    if case .success(let reading) = named {
+                        save(reading, command: "watch", reader: tap.reader, save: !a.has("no-save"), settings: settings)
+                    }
                 }
             }
         }

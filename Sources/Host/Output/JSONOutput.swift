@@ -12,7 +12,7 @@ enum JSONOutput {
     /// The encoder escapes C0 controls but leaves DEL and C1 (U+0080–U+009F) raw, which a terminal
     /// may act on: they are escaped here (`\u007F`, `\u009B`). They can only stand inside strings, so the JSON
     /// stays valid and decodes to the same text.
-    private static func escapingDELAndC1(_ json: String) -> String {
+    static func escapingDELAndC1(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: TerminalText.isControl) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {

@@ -16,6 +16,16 @@ enum Money {
         return f.symbol.isEmpty ? "\(sign)\(whole)\(fraction) \(currency)" : "\(sign)\(f.symbol)\(whole)\(fraction)"
     }
 
+    /// A plain decimal in major units, as spreadsheets read it: `-1.60` (SGD), `160` (JPY).
+    static func decimal(_ minor: Int64, _ currency: String) -> String {
+        let digits = (formats[currency] ?? (symbol: "", digits: 2)).digits
+        guard digits > 0 else { return String(minor) }
+        var scale: UInt64 = 1
+        for _ in 0 ..< digits { scale *= 10 }
+        let magnitude = minor.magnitude
+        return (minor < 0 ? "-" : "") + String(magnitude / scale) + "." + padded(magnitude % scale, digits)
+    }
+
     private static func grouped(_ v: UInt64) -> String {
         var digits = Array(String(v))
         var i = digits.count - 3

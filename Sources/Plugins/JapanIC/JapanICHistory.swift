@@ -5,7 +5,8 @@ import PluginKit
 ///   0 console type · 1 process type · 4–5 date (7 bits year − 2000, 4 bits month, 5 bits day)
 ///   6–9 entry and exit station (line, station), or bus line and stop codes, or for product sales a
 ///       time in 6–7 (5 bits hour, 6 bits minute, 5 unknown bits) · 10–11 balance little-endian
-///   12–14 sequence number · 15 regions (entry bits 7–6, exit bits 5–4).
+///   12 unknown · 13–14 the record's sequence number (big-endian; metadata `sequence`, which lets an
+///   archive tell records apart) · 15 regions (entry bits 7–6, exit bits 5–4).
 enum JapanICHistory {
     /// Process types that add to the balance (spec: 02h charge, 07h new issue, 14h/15h auto-charge at
     /// entry/exit, 17h bus auto-charge, 1Fh bus charge, 48h bonus charge, 49h register charge).
@@ -44,6 +45,7 @@ enum JapanICHistory {
             }
         }
         t.date = try date(b, withTime: isProductSale)
+        t.metadata["sequence"] = String(try b.be(13, 2))
 
         let region = try b.u8(15)
         if console == busConsole {

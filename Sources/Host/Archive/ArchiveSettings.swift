@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where the history archive lives and whether reads are kept: `$XDG_DATA_HOME/transit/history.db`
+/// (`~/.local/share/transit/history.db` when XDG_DATA_HOME is unset or not absolute), and the
+/// `save = yes|no` line of `transit.conf` — `$XDG_CONFIG_HOME/transit/transit.conf` (or
+/// `~/.config/transit/transit.conf`), else `/etc/transit/transit.conf`; the first that exists.
+struct ArchiveSettings {
+    /// The archive's folder (created 0700 when missing).
+    var folder: String
+    /// False when transit.conf says `save = no` (or cannot be understood: nothing is kept then).
+    var save = true
+    /// What was wrong with transit.conf, said on stderr by the commands that would store.
+    var problem: String?
+
+    static let fileName = "history.db"
+    static let sizeLimit = 64 * 1024
+
+    var databasePath: String { folder + "/" + Self.fileName }
+
+    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> ArchiveSettings {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        var settings = ArchiveSettings(folder: dataHome + "/transit")
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+        for path in [configHome + "/transit/transit.conf", "/etc/transit/transit.conf"] where FileManager.default.fileExists(atPath: path) {
+            settings.read(path)
+            break
+        }
+        return settings
+    }
+
+    /// Reads `key = value` lines; `#` starts a comment. A file that cannot be read or understood
+    /// turns saving off (the user meant something) and is reported.
+    private mutating func read(_ path: String) {
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let data = try? handle.read(upToCount: Self.sizeLimit + 1), data.count <= Self.sizeLimit else {
+            save = false
+            problem = "\(path): cannot be read or is over \(Self.sizeLimit / 1024) KiB; reads are not saved"
+            return
+        }
+        for (index, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            switch (parts.first, parts.count == 2 ? parts[1].lowercased() : nil) {
+            case ("save", "yes"?): save = true
+            case ("save", "no"?): save = false
+            default:
+                save = false
+                problem = "\(path) line \(index + 1): expected save = yes or save = no, not \"\(trimmed)\"; reads are not saved"
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// `transit cards`, `history`, `export` and `forget`: the history archive read back.
+extension TransitCommand {
+    /// `transit cards`: every card the archive knows, with its last balance and read.
+    func cards(_ args: [String]) throws {
+        let a = try Arguments(args, command: "cards", valued: [], flags: ["json"])
+        let cards = try openArchive()?.cards() ?? []
+        if a.has("json") { standardOutput(HistoryOutput.cardsJSON(cards)); return }
+        guard !cards.isEmpty else {
+            standardOutput("No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath))).")
+            return
+        }
+        standardOutput(HistoryOutput.cardsText(cards))
+    }
+
+    /// `transit history [CARD] [--since DATE] [--json]`: a card's whole timeline (every card's
+    /// without CARD), oldest first.
+    func history(_ args: [String]) throws {
+        let a = try Arguments(args, command: "history", valued: ["since"], flags: ["json"], operands: 1)
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
+        if a.has("json") { finalOutput(HistoryOutput.historyJSON(histories)); return }
+        guard !histories.isEmpty else {
+            standardOutput("No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath))).")
+            return
+        }
+        finalOutput(histories.map(HistoryOutput.historyText).joined(separator: "\n\n"))
+    }
+
+    /// `transit export [CARD] --format csv|json [--out FILE]`: the timeline for a spreadsheet or a
+    /// program; a file is written 0600 through `PrivateFile`.
+    func export(_ args: [String]) throws {
+        let a = try Arguments(args, command: "export", valued: ["format", "out", "since", "stations"], flags: [], operands: 1)
+        let format = a.value("format") ?? "csv"
+        guard format == "csv" || format == "json" else { throw TransitError(.usage, "--format must be csv or json") }
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
+        // Station names: those the reads carried, and those of the tables there are now.
+        let library = stationLibrary(a)
+        let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored : .from(try library.table())
+        let text = format == "csv" ? HistoryOutput.csv(histories, names: names) : HistoryOutput.historyJSON(histories) + "\n"
+        guard let out = a.value("out") else {
+            // On a terminal, control characters are shown escaped; a pipe gets the exact text.
+            let shown = isatty(1) != 0 ? TerminalText.escape(text).replacingOccurrences(of: #"\r\n"#, with: "\n") : text
+            Termination.shared.write(shown, to: stdout, final: true)
+            return
+        }
+        do {
+            try PrivateFile.write(Data(text.utf8), to: out)
+        } catch {
+            throw TransitError(.config, "cannot write \(out): \(error)")
+        }
+        standardError("transit: wrote \(histories.reduce(0) { $0 + $1.records.count }) records to \(out)")
+    }
+
+    /// `transit forget CARD`: the card, its reads and its timeline removed from the archive.
+    func forget(_ args: [String]) throws {
+        let a = try Arguments(args, command: "forget", valued: [], flags: [], operands: 1)
+        guard let name = a.operands.first else { throw TransitError(.usage, "forget takes the card's number (see transit cards)") }
+        guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+        let card = try archive.cards(matching: name)
+        try Archive.retryingWhileBusy { try archive.forget(card: card.id) }
+        standardOutput(TerminalText.escape("Forgot \(card.displayName) card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
+            + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))
+    }
+
+    private func openArchive() throws -> Archive? {
+        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
+    }
+
+    /// The timelines of the card named (every card without a name), from `since` on.
+    private func cardHistories(card name: String?, since: String?) throws -> [HistoryOutput.CardHistory] {
+        guard let archive = try openArchive() else {
+            if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+            return []
+        }
+        let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
+        return try cards.map { card in
+            var records = try archive.timeline(card: card.id)
+            if let since {
+                // From the first record dated on or after `since`; undated records after it stay.
+                let first = records.firstIndex { ($0.date.map { String($0.prefix(10)) } ?? "") >= since } ?? records.count
+                records = records[first...].filter { $0.date == nil || String($0.date!.prefix(10)) >= since }
+            }
+            return HistoryOutput.CardHistory(card: card, records: records, apart: try archive.readsApart(card: card.id))
+        }
+    }
+
+    /// `--since YYYY-MM-DD`.
+    private static func sinceDate(_ a: Arguments) throws -> String? {
+        try a.value("since").map { text in
+            let digits = text.split(separator: "-")
+            guard text.count == 10, digits.count == 3, digits.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+                throw TransitError(.usage, "--since takes a date, YYYY-MM-DD")
+            }
+            return text
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The archive never costs a read: whatever is wrong with it, the read is printed with its own exit
+/// code and one line on stderr. Private files, no symlink followed, versioned schema.
+final class HistoryArchiveSafetyTests: XCTestCase {
+    var archive: ArchiveFixture!
+    let suica = BuildProducts.sample("suica.json")
+    override func setUp() { archive = ArchiveFixture() }
+    override func tearDown() { archive.remove() }
+
+    private func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    /// The read was printed in full, exit 0, and stderr says the archive's trouble.
+    private func assertReadPrintedDespite(_ run: CommandRun, _ words: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stdout.contains("Balance: ¥2,010"), run.stdout, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains("not saved"), run.stderr, file: file, line: line)
+        XCTAssertTrue(run.stderr.contains(words), run.stderr, file: file, line: line)
+    }
+
+    func testTheFolderIs0700AndTheFile0600() throws {
+        try FileManager.default.createDirectory(atPath: archive.folder.path, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        XCTAssertEqual(try archive.scan(suica).status, 0)
+        XCTAssertEqual(try mode(archive.folder.path), 0o700)
+        for name in try FileManager.default.contentsOfDirectory(atPath: archive.folder.path) {
+            XCTAssertEqual(try mode(archive.folder.appendingPathComponent(name).path), 0o600, name)
+        }
+    }
+
+    func testASymlinkPlantedAtTheDatabaseIsNotFollowed() throws {
+        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        let target = archive.directory.appendingPathComponent("precious")
+        try "precious".write(to: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: archive.database, withDestinationPath: target.path)
+        assertReadPrintedDespite(try archive.scan(suica), "symbolic link")
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "precious")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: archive.database), target.path)
+    }
+
+    func testADatabaseFromANewerTransitIsRefusedAndLeftAlone() throws {
+        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        _ = try archive.sql("PRAGMA user_version = 99")
+        assertReadPrintedDespite(try archive.scan(suica), "newer transit (schema version 99")
+        XCTAssertEqual(try archive.sql("PRAGMA user_version"), "99\n")
+        XCTAssertEqual(try archive.transit(["cards"]).status, 2, "the listings refuse it too")
+    }
+
+    func testAReadOnlyDatabaseIsAnErrorAndTheReadIsPrinted() throws {
+        XCTAssertEqual(try archive.scan(suica).status, 0)
+        chmod(archive.database, 0o400)
+        assertReadPrintedDespite(try archive.scan(BuildProducts.sample("suica.json")), "read-only")
+        let cards = try archive.transit(["cards"])
+        XCTAssertEqual(cards.status, 0, cards.stderr)
+        XCTAssertTrue(cards.stdout.contains("012E4CD8A1B2C3D4"), "still listed")
+    }
+
+    func testACorruptDatabaseIsAnErrorAndTheReadIsPrinted() throws {
+        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        let garbage = Data((0 ..< 4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: archive.database))
+        assertReadPrintedDespite(try archive.scan(suica), "not a database")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: archive.database)), garbage, "left as it was")
+        XCTAssertEqual(try archive.transit(["history"]).status, 2)
+    }
+
+    func testAnEmptyFileAndAVersionZeroDatabaseAreMigrated() throws {
+        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        for prepare in ["", "CREATE TABLE IF NOT EXISTS unrelated_but_harmless (x)"] {
+            try? FileManager.default.removeItem(atPath: archive.database)
+            FileManager.default.createFile(atPath: archive.database, contents: Data())
+            if !prepare.isEmpty { _ = try archive.sql(prepare) }
+            XCTAssertEqual(try archive.scan(suica).stderr, "")
+            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "1\n")
+            XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM records"), "5\n")
+        }
+    }
+
+    func testAVersionOneDatabaseOpensAndGrows() throws {
+        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        let dump = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/archive-v1.sql"), encoding: .utf8)
+        let script = "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.close()"
+        XCTAssertEqual(try CommandRun.run("/usr/bin/python3", ["-c", script, archive.database, dump]).status, 0)
+        XCTAssertEqual((try archive.history().first?["transactions"] as? [Any])?.count, 5)
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("edy.json")).stderr, "")
+        XCTAssertEqual(try archive.history().count, 2)
+    }
+
+    func testScansWritingAtOnceNeverCorruptOrWaitForever() throws {
+        let cards = [suica, BuildProducts.sample("edy.json")]
+        let runs = 25
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            for _ in 0 ..< runs {
+                let run = try? archive.scan(cards[lane])
+                if run?.status != 0 || run?.stderr.isEmpty != true { failures.add("lane \(lane): exit \(run?.status ?? -1) \(run?.stderr ?? "")") }
+            }
+        }
+        XCTAssertEqual(failures.all, [])
+        XCTAssertEqual(try archive.sql("PRAGMA integrity_check"), "ok\n")
+        XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM reads"), "\(2 * runs)\n")
+        let timelines = try archive.history().map { ($0["transactions"] as? [Any])?.count ?? 0 }
+        XCTAssertEqual(timelines.count, 2)
+        XCTAssertEqual(timelines.first, 5, "every Suica record once")
+    }
+
+    func testNoSaveAndTheConfigKeepNothing() throws {
+        XCTAssertEqual(try archive.scan(suica, ["--no-save"]).status, 0)
+        XCTAssertEqual(try archive.transit(["decode", suica]).status, 0, "decode keeps nothing without --save")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.database))
+        try archive.configure("# a kiosk that keeps nothing\nsave = no\n")
+        XCTAssertEqual(try archive.scan(suica).stderr, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.database))
+        try archive.configure("save = maybe\n")
+        let unclear = try archive.scan(suica)
+        XCTAssertEqual(unclear.status, 0)
+        XCTAssertTrue(unclear.stderr.contains("transit.conf line 1"), unclear.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: archive.database))
+        try archive.configure("save = yes\n")
+        XCTAssertEqual(try archive.transit(["decode", "--save", suica]).status, 0)
+        XCTAssertEqual(try archive.sql("SELECT command FROM reads"), "decode\n")
+    }
+
+    func testTestsKeepTheirArchiveAwayFromTheDevelopersOwn() throws {
+        // A transit started with no environment of its own inherits the tests' XDG_DATA_HOME.
+        XCTAssertEqual(ProcessInfo.processInfo.environment["XDG_DATA_HOME"], BuildProducts.testDataHome.path)
+        XCTAssertEqual(try CommandRun.transit(["scan", "--card", suica]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: BuildProducts.testDataHome.appendingPathComponent("transit/history.db").path))
+    }
+}
+
+/// What failed, collected from several threads.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failures = [String]()
+    func add(_ failure: String) { lock.lock(); failures.append(failure); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return failures }
+}

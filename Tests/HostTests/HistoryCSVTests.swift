@@ -1,0 +1,26 @@
+@testable import Host
+import TestSupport
+import XCTest
+
+/// RFC 4180 quoting, read back by an independent parser (python3's csv module).
+final class HistoryCSVTests: XCTestCase {
+    func testStationNamesWithCommasQuotesAndLineBreaksReadBack() throws {
+        let card = Archive.Card(id: 1, family: "japan-ic", serial: "0114", idm: "", name: nil, currency: "JPY", lastBalance: nil,
+                                lastRead: nil, records: 1, reads: 1, readsApart: 0)
+        let record = Archive.TimelineRecord(date: "2026-11-04T13:45:00+09:00", type: "trip", amount: 160, balance: 840,
+                                            entry: "E33B", entryName: nil, exit: "E621", exitName: nil, json: "{}")
+        let odd = "Shinjuku, \"West\"\r\nexit"
+        // A station table loaded at export time, through the hook.
+        let names = HistoryOutput.StationNames { _, r in (r.entry == "E33B" ? odd : nil, "Shibuya") }
+        let csv = HistoryOutput.csv([.init(card: card, records: [record], apart: [])], names: names)
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("out.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let script = "import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
+        let rows = try JSONSerialization.jsonObject(with: Data(CommandRun.run("/usr/bin/python3", ["-c", script, file.path]).stdout.utf8)) as? [[String]]
+        XCTAssertEqual(rows?.last, ["0114", "2026-11-04", "13:45:00", "trip", "-160", "840", "E33B", odd, "E621", "Shibuya", "JPY"])
+        XCTAssertEqual(HistoryOutput.quoted("plain"), "plain")
+        XCTAssertEqual(HistoryOutput.quoted("a\"b"), "\"a\"\"b\"")
+    }
+}
