@@ -37,7 +37,7 @@ def main():
             s = subprocess.Popen([sim, "--card", str(ROOT / "samples" / f"{card}.json")],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                r = subprocess.run([transit, "scan", "--json", "--config", str(ROOT / "plugins.conf"), "--reader", READER, "--wait", "5", "--log",
+                r = subprocess.run([transit, "scan", "--json", "--no-save", "--config", str(ROOT / "plugins.conf"), "--reader", READER, "--wait", "5", "--log",
                                     str(out / f"{card}.log.json")], cwd=ROOT, capture_output=True, text=True)
                 print(f"{card}: exit {r.returncode}")
             finally:

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build
-.build/debug/transit scan --config plugins.conf --card samples/suica.json
+# --no-save: the sample card is not kept in your history archive (transit history)
+.build/debug/transit scan --config plugins.conf --no-save --card samples/suica.json

@@ -1,18 +1,23 @@
 # bash completion for transit(1)                                    -*- shell-script -*-
 # Installed as share/bash-completion/completions/transit; works without bash-completion too.
 
-_transit_commands="scan decode replay dump verify watch readers doctor plugins"
+_transit_commands="scan decode replay dump verify watch cards history export forget readers doctor plugins"
 _transit_dialects="pn532 acs-direct part3"
+_transit_formats="csv json"
 
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --log --exchange-timeout --read-timeout --stations --help" ;;
-        decode)  echo "--config --read-timeout --stations --help" ;;
-        replay)  echo "--config --json --verbose --read-timeout --stations --help" ;;
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --log --no-save --exchange-timeout --read-timeout --stations --help" ;;
+        decode)  echo "--config --read-timeout --stations --save --help" ;;
+        replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
         dump)    echo "--out --reader --dialect --wait --config --card --verbose --exchange-timeout --read-timeout --help" ;;
-        verify)  echo "--reference --reader --dialect --wait --config --card --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
-        watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --stations --help" ;;
+        verify)  echo "--reference --reader --dialect --wait --no-save --config --card --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
+        watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --stations --no-save --help" ;;
+        cards)   echo "--json --help" ;;
+        history) echo "--since --json --help" ;;
+        export)  echo "--format --out --since --stations --help" ;;
+        forget)  echo "--help" ;;
         readers) echo "--json --help" ;;
         doctor)  echo "--config --json --help" ;;
         plugins) echo "--config --json --help" ;;
@@ -30,9 +35,10 @@ _transit_files() {
 _transit_values() {
     case $1 in
         --dialect) COMPREPLY=($(compgen -W "$_transit_dialects" -- "$2")) ;;
+        --format) COMPREPLY=($(compgen -W "$_transit_formats" -- "$2")) ;;
         --config | --card | --log | --out | --reference | --stations) _transit_files "$2" ;;
         --exec) COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
-        --reader | --wait | --exchange-timeout | --read-timeout) ;; # a reader name or seconds: nothing to offer
+        --reader | --wait | --exchange-timeout | --read-timeout | --since) ;; # a reader name, seconds or a date: nothing to offer
         *) return 1 ;;
     esac
     return 0
@@ -73,6 +79,7 @@ _transit() {
         # decode FILE..., replay LOG
         _transit_files "$cur"
     fi
+    # history [CARD], export [CARD], forget CARD: a card's number (transit cards), nothing to offer.
     return 0
 }
 

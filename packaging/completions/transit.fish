@@ -1,6 +1,6 @@
 # fish completion for transit(1). Installed as share/fish/vendor_completions.d/transit.fish.
 
-set -l commands scan decode replay dump verify watch readers doctor plugins
+set -l commands scan decode replay dump verify watch cards history export forget readers doctor plugins
 
 # Does the command line name COMMAND (one of $argv) as transit's command?
 function __transit_command_is
@@ -17,6 +17,10 @@ complete -c transit -n "not __fish_seen_subcommand_from $commands" -a replay -d 
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a dump -d 'Write everything public on the card into a card image'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a verify -d 'Compare the card with a reference'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a watch -d 'Read every tap on every reader'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a cards -d 'List the cards kept in the history archive'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a history -d 'Print the whole timeline of a card'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a export -d 'Write the timeline of a card as CSV or JSON'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Remove a card and its reads from the history archive'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a readers -d 'List the PC/SC readers and the card on each'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Check pcscd, readers, plugins.conf and each plugin'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a plugins -d 'List the plugins of plugins.conf in probe order'
@@ -28,16 +32,22 @@ complete -c transit -n '__transit_command_is scan dump verify watch' -l reader -
 complete -c transit -n '__transit_command_is scan dump verify watch' -l dialect -x -a 'pn532 acs-direct part3' -d 'How FeliCa frames travel'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch doctor plugins' -l config -r -F -d 'plugins.conf to use'
 complete -c transit -n '__transit_command_is scan dump verify' -l wait -x -d 'Wait up to SECONDS for a reader and a card'
-complete -c transit -n '__transit_command_is scan replay verify watch readers doctor plugins' -l json -d 'Print JSON'
+complete -c transit -n '__transit_command_is scan replay verify watch cards history readers doctor plugins' -l json -d 'Print JSON'
 complete -c transit -n '__transit_command_is scan replay dump verify watch' -l verbose -d "Log each plugin's steps on stderr"
 complete -c transit -n '__transit_command_is scan dump verify' -l card -r -F -d 'Read a card file instead of a reader'
 complete -c transit -n '__transit_command_is scan verify' -l log -r -F -d 'Write a JSON log bundle of the read'
 complete -c transit -n '__transit_command_is dump' -l out -r -F -d 'Where to write the card image'
+complete -c transit -n '__transit_command_is export' -l out -r -F -d 'Write to FILE instead of stdout'
+complete -c transit -n '__transit_command_is export' -l format -x -a 'csv json' -d 'CSV (the default) or JSON'
+complete -c transit -n '__transit_command_is history export' -l since -x -d 'Records from DATE (YYYY-MM-DD) on'
+complete -c transit -n '__transit_command_is scan verify watch' -l no-save -d 'Keep nothing in the history archive'
+complete -c transit -n '__transit_command_is decode replay' -l save -d 'Keep the read in the history archive'
 complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The reference to compare with'
 complete -c transit -n '__transit_command_is watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD for each tap, its JSON line on stdin'
 complete -c transit -n '__transit_command_is scan dump verify watch' -l exchange-timeout -x -d 'Longest one exchange may take (default 5)'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch' -l read-timeout -x -d 'Longest the whole read may take (default 20)'
-complete -c transit -n '__transit_command_is scan decode replay verify watch' -l stations -r -F -d 'A station table (CSV) for station names'
+complete -c transit -n '__transit_command_is scan decode replay verify watch export' -l stations -r -F -d 'A station table (CSV) for station names'
 
-# Operands: decode FILE..., replay LOG.
+# Operands: decode FILE..., replay LOG; history [CARD], export [CARD] and forget CARD take a card's
+# number (transit cards), nothing to offer.
 complete -c transit -n '__transit_command_is decode replay' -F
