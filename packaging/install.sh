@@ -9,6 +9,7 @@
 # No installed file names the toolchain or the build folder. The list of installed files goes to
 # lib/transit/install-manifest, which `make uninstall` follows.
 set -euo pipefail
+umask 022 # installed folders and files readable by every user, whatever the caller's umask
 cd "$(dirname "$0")/.."
 : "${BIN:?BIN: the release build folder (swift build -c release --show-bin-path)}"
 PREFIX=${PREFIX:-/usr/local}
@@ -58,7 +59,8 @@ for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/tr
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
-sed -e "s|@PREFIX@|$PREFIX|g" packaging/transit-plugin.pc.in > "$pc"
+version=$(sed -n 's/.*static let version = "transit \([0-9.]*\).*/\1/p' Sources/Host/CLI/HelpText.swift)
+sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
 put 0644 "$pc" "$PREFIX/lib/pkgconfig/transit-plugin.pc"
 rm -f "$pc"
 

@@ -4,6 +4,7 @@
 # /usr/lib/transit, and transit-watch.service (disabled: nothing enables it). Depends are the
 # Debian packages that own the libraries the binaries load from outside the package, plus pcscd.
 set -euo pipefail
+umask 022 # installed folders and files readable by every user, whatever the caller's umask
 cd "$(dirname "$0")/.."
 : "${BIN:?BIN: the release build folder}"
 version=$(sed -n 's/.*static let version = "transit \([0-9.]*\).*/\1/p' Sources/Host/CLI/HelpText.swift)

@@ -120,8 +120,12 @@ final class InstallTests: XCTestCase {
         let run = try make("uninstall", ["DESTDIR": stage.path, "PREFIX": prefix])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let left = (FileManager.default.enumerator(atPath: stage.path)?.compactMap { $0 as? String } ?? []).sorted()
-        XCTAssertEqual(left, ["usr", "usr/local", "usr/local/etc", "usr/local/etc/transit", "usr/local/etc/transit/plugins.conf.d",
-                              "usr/local/etc/transit/plugins.conf.d/90-mine.conf"])
+        let files = left.filter { !(((try? FileManager.default.attributesOfItem(atPath: stage.appendingPathComponent($0).path))?[.type]
+                                       as? FileAttributeType) == .typeDirectory) }
+        XCTAssertEqual(files, ["usr/local/etc/transit/plugins.conf.d/90-mine.conf"], "only what the administrator added")
+        for own in ["usr/local/lib/transit", "usr/local/include/transit", "usr/local/share/doc/transit"] {
+            XCTAssertFalse(left.contains(own), "\(own) is removed")
+        }
     }
 
     func testTheDebCarriesTheFilesDependsConffilesAndADisabledUnit() throws {

@@ -98,3 +98,19 @@ final class ResultValueTests: XCTestCase {
         XCTAssertTrue(builder.setTransactionField("balance", "9223372036854775807"))
     }
 }
+
+final class XDGFoldersTests: XCTestCase {
+    func testAHomeOfAnotherUserIsNeverUsedAndRelativeXDGValuesAreIgnored() throws {
+        try XCTSkipUnless(getuid() == 0, "needs root to make a folder another user owns")
+        let other = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: other) }
+        XCTAssertEqual(chown(other.path, 65534, 65534), 0)
+        // As under sudo with the invoking user's HOME kept: root's own home is used instead.
+        let rootHome = String(cString: getpwuid(0).pointee.pw_dir)
+        XCTAssertEqual(XDGFolders.home(["HOME": other.path]), rootHome)
+        XCTAssertEqual(XDGFolders.dataHome(["HOME": other.path]), rootHome + "/.local/share")
+        // A relative XDG value would put the current folder on the path: ignored.
+        XCTAssertEqual(XDGFolders.configHome(["HOME": rootHome, "XDG_CONFIG_HOME": "conf"]), rootHome + "/.config")
+        XCTAssertEqual(XDGFolders.configHome(["HOME": rootHome, "XDG_CONFIG_HOME": "/etc/xdg-test"]), "/etc/xdg-test")
+    }
+}

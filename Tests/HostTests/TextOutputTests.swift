@@ -45,7 +45,7 @@ final class TextOutputTests: XCTestCase {
         XCTAssertTrue(verbose.contains("IDm: 0116B0C1D2E3F405"), verbose)
         let suica = try scan("suica.json").stdout
         for hidden in ["Region", "region", "busLineCode", "raw"] { XCTAssertFalse(suica.contains(hidden), hidden) }
-        XCTAssertTrue(try scan("suica.json", ["--verbose"]).stdout.contains("E33B → E621, region 2 → 1, raw type 1601"))
+        XCTAssertTrue(try scan("suica.json", ["--verbose"]).stdout.contains("E33B → E621, region 2 → 1, sequence 6, raw type 1601"))
         let edy = try scan("edy.json").stdout
         XCTAssertTrue(edy.hasPrefix("Rakuten Edy  1234 5678 9012 3456\nBalance: ¥1,234\nValid from: 2019-04-01\n"), edy)
         XCTAssertTrue(edy.contains("2026-11-10 12:34:56  purchase    -¥330   ¥1,234"), "Edy records keep their seconds: \(edy)")

@@ -1,3 +1,4 @@
+import Foundation
 /// Reading the archive back: the cards it knows, a card named on the command line, a card's
 /// timeline, and forgetting a card.
 extension Archive {
@@ -87,6 +88,15 @@ extension Archive {
             for table in ["records", "reads"] { try db.prepare("DELETE FROM \(table) WHERE card = ?").run([.integer(card)]) }
             try db.prepare("DELETE FROM cards WHERE id = ?").run([.integer(card)])
         }
-        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // The checkpoint reports, rather than throws, that a reader kept it from emptying the log
+        // (its first column, "busy"): try again for a while, then say that a copy may remain.
+        let deadline = Date().addingTimeInterval(Double(Archive.busyTimeoutMilliseconds) / 1000)
+        while try db.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 1 {
+            guard Date() < deadline else {
+                throw TransitError(.config, "\(path): the card was removed, but another transit kept its write-ahead log busy; "
+                                   + "run transit forget again when no other transit runs")
+            }
+            usleep(50_000)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import CardSimulation
 
 /// Where the history archive lives and whether reads are kept: `$XDG_DATA_HOME/transit/history.db`
 /// (`~/.local/share/transit/history.db` when XDG_DATA_HOME is unset or not absolute), and the
@@ -18,10 +19,8 @@ struct ArchiveSettings {
     var databasePath: String { folder + "/" + Self.fileName }
 
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> ArchiveSettings {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        var settings = ArchiveSettings(folder: dataHome + "/transit")
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+        var settings = ArchiveSettings(folder: XDGFolders.dataHome(environment) + "/transit")
+        let configHome = XDGFolders.configHome(environment)
         for path in [configHome + "/transit/transit.conf", "/etc/transit/transit.conf"] where FileManager.default.fileExists(atPath: path) {
             settings.read(path)
             break
@@ -32,8 +31,8 @@ struct ArchiveSettings {
     /// Reads `key = value` lines; `#` starts a comment. A file that cannot be read or understood
     /// turns saving off (the user meant something) and is reported.
     private mutating func read(_ path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path),
-              let data = try? handle.read(upToCount: Self.sizeLimit + 1), data.count <= Self.sizeLimit else {
+        // Read as every input file is: a regular file (a FIFO never blocks), within its limit.
+        guard let data = try? BoundedFile.read(path, limit: Self.sizeLimit) else {
             save = false
             problem = "\(path): cannot be read or is over \(Self.sizeLimit / 1024) KiB; reads are not saved"
             return

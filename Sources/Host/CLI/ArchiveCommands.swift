@@ -37,11 +37,13 @@ extension TransitCommand {
         // Station names: those the reads carried, and those of the tables there are now.
         let library = stationLibrary(a)
         let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored : .from(try library.table())
-        let text = format == "csv" ? HistoryOutput.csv(histories, names: names) : HistoryOutput.historyJSON(histories) + "\n"
+        // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
+        // gets the exact text. JSON is escaped by its encoder either way.
+        let onTerminal = a.value("out") == nil && isatty(1) != 0
+        let text = format == "csv" ? HistoryOutput.csv(histories, names: names, forTerminal: onTerminal)
+            : HistoryOutput.historyJSON(histories) + "\n"
         guard let out = a.value("out") else {
-            // On a terminal, control characters are shown escaped; a pipe gets the exact text.
-            let shown = isatty(1) != 0 ? TerminalText.escape(text).replacingOccurrences(of: #"\r\n"#, with: "\n") : text
-            Termination.shared.write(shown, to: stdout, final: true)
+            Termination.shared.write(text, to: stdout, final: true)
             return
         }
         do {
@@ -88,10 +90,7 @@ extension TransitCommand {
     /// `--since YYYY-MM-DD`.
     private static func sinceDate(_ a: Arguments) throws -> String? {
         try a.value("since").map { text in
-            let digits = text.split(separator: "-")
-            guard text.count == 10, digits.count == 3, digits.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
-                throw TransitError(.usage, "--since takes a date, YYYY-MM-DD")
-            }
+            guard CalendarCheck.isDate(text) else { throw TransitError(.usage, "--since takes a date that exists, YYYY-MM-DD") }
             return text
         }
     }

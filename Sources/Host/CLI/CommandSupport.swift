@@ -21,10 +21,21 @@ extension TransitCommand {
     /// Prints a reading, with station names from the user's tables when it has codes they name.
     /// Prints the reading with its station names; returns it as printed (what the archive keeps).
     @discardableResult
-    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) throws -> CardReading {
-        let named = try StationNaming.named(reading, stations)
+    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) -> CardReading {
+        let named = Self.named(reading, stations)
         finalOutput(a.has("json") ? JSONOutput.encode(named) : TextOutput.render(named, style: .forOutput(verbose: a.has("verbose"))))
         return named
+    }
+
+    /// The reading with the names its station tables hold. A table that cannot be used never costs
+    /// the read: it is said on stderr and the reading keeps its codes.
+    static func named(_ r: CardReading, _ stations: StationLibrary) -> CardReading {
+        do {
+            return try StationNaming.named(r, stations)
+        } catch {
+            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: stderr)
+            return r
+        }
     }
 
     /// The station tables of `--stations` and the data folders, loaded when a reading needs names.

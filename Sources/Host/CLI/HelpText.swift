@@ -30,7 +30,8 @@ enum HelpText {
     Exit codes: 0 read; 2 usage, configuration, or output that cannot be written; 3 no reader, no card or pcscd unavailable;
     4 card of no known family; 5 card refused, communication or malformed answer (and plugin
     faults); 6 card removed during the read; 7 replay diverged from its log; 130 cancelled;
-    verify: 1 when the card was read but does not match the reference.
+    verify: 1 when the card was read but does not match the reference; doctor: 1 when something
+    a read needs is wrong.
 
     Every read by scan, watch and verify is kept in $XDG_DATA_HOME/transit/history.db
     (~/.local/share/transit/history.db): the card's number, balance and records. --no-save, or

@@ -7,7 +7,7 @@ extension TransitCommand {
         let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "log"]),
                               flags: ["json", "verbose", "no-save"])
         let read = try readCard(a, logPath: a.value("log"))
-        let reading = try show(read.reading, a, stations: stationLibrary(a))
+        let reading = show(read.reading, a, stations: stationLibrary(a))
         save(reading, command: "scan", reader: read.reader, save: !a.has("no-save"))
     }
 
@@ -47,7 +47,7 @@ extension TransitCommand {
             return WorkerMessages.Plugin(entry, path: config.resolve(entry))
         }
         let outcome = try pluginWorker(a, plugins: plugins).perform(on: try ReplayChannel(log), dialect: nil, firstGuess: log.firstDialect)
-        let reading = try show(try outcome.result.get(), a, stations: stationLibrary(a))
+        let reading = show(try outcome.result.get(), a, stations: stationLibrary(a))
         save(reading, command: "replay", reader: log.reader, save: a.has("save"))
     }
 
@@ -73,7 +73,7 @@ extension TransitCommand {
             }
             switch result {
             case .success(let raw):
-                let r = try StationNaming.named(raw, stations)
+                let r = Self.named(raw, stations)
                 standardOutput(JSONOutput.encode(Line(file: path, card: r, error: nil)))
                 save(r, command: "decode", reader: "Card image", save: a.has("save"), settings: settings)
             case .failure(let e):

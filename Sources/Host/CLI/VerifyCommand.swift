@@ -13,7 +13,7 @@ extension TransitCommand {
         let reference = try Reference.load(refPath)
         let logPath = a.value("log") ?? Self.logPath(beside: refPath)
         let (raw, logWritten, reader) = try readCard(a, logPath: logPath)
-        let reading = try StationNaming.named(raw, stationLibrary(a))
+        let reading = Self.named(raw, stationLibrary(a))
         let mismatches = reference.mismatches(reading)
         let status = mismatches.isEmpty ? "fully verified" : "read"
         Termination.shared.disarm()

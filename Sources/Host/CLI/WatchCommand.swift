@@ -47,15 +47,6 @@ extension TransitCommand {
 
     /// A tap's reading with station names; a table that cannot be used is said once per tap on
     /// stderr and the watch goes on without names.
-    static func named(_ r: CardReading, _ stations: StationLibrary) -> CardReading {
-        do {
-            return try StationNaming.named(r, stations)
-        } catch {
-            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: stderr)
-            return r
-        }
-    }
-
     /// One tap's line; as text, one line whatever the reader's name and the plugin's strings hold.
     static func watchLine(_ reader: String, _ result: Result<CardReading, TransitError>, json: Bool) -> String {
         struct Line: Encodable { let reader: String; let card: CardReading?; let error: LogBundle.ErrorBody? }

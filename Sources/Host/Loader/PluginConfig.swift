@@ -91,10 +91,9 @@ struct PluginConfig: Equatable {
 
     /// Where a conf is looked for when no --config is given, in order.
     static func searchPath(environment: [String: String], executableDirectory: String) -> [String] {
-        let xdg = environment["XDG_CONFIG_HOME"].map { $0 + "/transit/plugins.conf" }
-            ?? environment["HOME"].map { $0 + "/.config/transit/plugins.conf" }
+        let xdg = XDGFolders.configHome(environment) + "/transit/plugins.conf"
         let installed = ((executableDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("etc/transit/plugins.conf")
-        return [xdg, "/etc/transit/plugins.conf", installed, executableDirectory + "/plugins.conf"].compactMap { $0 }
+        return [xdg, "/etc/transit/plugins.conf", installed, executableDirectory + "/plugins.conf"]
     }
 
     /// Where a library path points: absolute as written; relative to the folder of the conf file

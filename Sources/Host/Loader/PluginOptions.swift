@@ -15,8 +15,10 @@ enum PluginOptions {
                 }
             case TRANSIT_OPTION_BOOLEAN:
                 guard value == "true" || value == "false" else { return "option \(key) takes true or false, not \"\(value)\"" }
-            default:
+            case TRANSIT_OPTION_TEXT:
                 break
+            default:
+                return "option \(key) has a value type this transit does not know (\(type)); the plugin needs a newer transit"
             }
         }
         return nil

@@ -103,8 +103,12 @@ enum HistoryOutput {
 
     /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF, quotes doubled.
     /// Amounts and balances are decimals in major units; trips and purchases are negative.
-    static func csv(_ histories: [CardHistory], names: StationNames = .stored) -> String {
-        var out = csvHeader.joined(separator: ",") + "\r\n"
+    /// The CSV; `forTerminal` escapes each field's control characters (a line break inside a quoted
+    /// field would otherwise start a line of its own on the screen) and ends lines with "\n".
+    static func csv(_ histories: [CardHistory], names: StationNames = .stored, forTerminal: Bool = false) -> String {
+        let end = forTerminal ? "\n" : "\r\n"
+        let field: (String) -> String = forTerminal ? { quoted(TerminalText.escape($0)) } : quoted
+        var out = csvHeader.joined(separator: ",") + end
         for h in histories {
             let c = h.card
             for r in h.records {
@@ -113,7 +117,7 @@ enum HistoryOutput {
                 let amount = r.amount.map { (sign(r.type) == "-" ? "-" : "") + Money.decimal($0, c.currency) } ?? ""
                 let fields = [c.serial, date, time, r.type, amount, r.balance.map { Money.decimal($0, c.currency) } ?? "",
                               r.entry ?? "", entryName ?? "", r.exit ?? "", exitName ?? "", c.currency]
-                out += fields.map(quoted).joined(separator: ",") + "\r\n"
+                out += fields.map(field).joined(separator: ",") + end
             }
         }
         return out

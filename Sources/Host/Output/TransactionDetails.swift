@@ -4,7 +4,7 @@
 enum TransactionDetails {
     /// Metadata said elsewhere (stations) or only when verbose.
     private static let stationKeys: Set<String> = ["entryLine", "exitLine", "entryOperator", "exitOperator"]
-    private static let verboseKeys: Set<String> = ["entryRegion", "exitRegion", "usageAmount", "chargeAmount"]
+    private static let verboseKeys: Set<String> = ["entryRegion", "exitRegion", "usageAmount", "chargeAmount", "sequence"]
 
     static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style) -> String {
         let e = TerminalText.escape
