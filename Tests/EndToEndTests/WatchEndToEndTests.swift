@@ -96,5 +96,8 @@ final class WatchEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(tap["reader"] as? String, VirtualReaderHarness.secondReaderName)
         XCTAssertEqual((tap["card"] as? [String: Any])?["balance"] as? Int, 897)
         XCTAssertEqual(try String(contentsOfFile: out + ".readers", encoding: .utf8), VirtualReaderHarness.secondReaderName + "\n")
+        // The tap is kept in the history archive too (a kiosk's audit trail).
+        let cards = try CommandRun.transit(["cards", "--json"])
+        XCTAssertTrue(cards.stdout.contains("\"1009123456789012\""), "the EZ-Link tap is in the archive: \(cards.stdout)")
     }
 }
