@@ -16,19 +16,35 @@ struct FeliCaDumper {
         var blocksPerRead = 12 // common Suica and ICOCA chips take 12 (FeliCa Card User's Manual); 15 never fits a Part 3 answer
         var systems = [CardImage.FeliCaSystemImage]()
         for (index, code) in codes.enumerated() {
-            var systemIDm = idm
-            if index > 0 { systemIDm[0] = systemIDm[0] & 0x0F | UInt8(index & 0x0F) << 4 }
+            var derived = idm
+            if index > 0 { derived[0] = derived[0] & 0x0F | UInt8(index & 0x0F) << 4 }
+            var systemIDm = derived
+            let found: [UInt16]
+            do {
+                found = try searchServices(systemIDm)
+            } catch let e as TransitError where e.kind == .noAnswer && index > 0 {
+                // Silent to the derived IDm (a phone): the IDm Polling for the system returns.
+                systemIDm = try polledIDm(code)
+                found = try searchServices(systemIDm)
+            }
             var services = [String: [String]](), locked = [String]()
-            for service in try searchServices(systemIDm) {
+            for service in found {
                 let name = HexFormat.string(service)
                 guard service & 0x01 == 1 else { locked.append(name); continue }
                 services[name] = try readService(systemIDm, service, &blocksPerRead).map { HexFormat.string($0) }
             }
-            systems.append(.init(code: HexFormat.string(code), services: services,
-                                 lockedServices: locked))
+            systems.append(.init(code: HexFormat.string(code), services: services, lockedServices: locked,
+                                 idm: systemIDm == derived ? nil : HexFormat.string(systemIDm)))
         }
         return CardImage(description: "transit dump of \(session.channel.readerName)",
                          felica: .init(idm: HexFormat.string(idm), maxBlocksPerRead: blocksPerRead, systems: systems))
+    }
+
+    /// Polling (command 00) for `code`, one slot, no request data: the IDm the system answers with.
+    private func polledIDm(_ code: UInt16) throws -> [UInt8] {
+        let answer = try session.felica([6, 0x00, UInt8(code >> 8), UInt8(code & 0xFF), 0x00, 0x00])
+        guard answer.count >= 18, answer[1] == 0x01 else { throw TransitError(.malformedResponse, "Polling answer") }
+        return Array(answer[2 ..< 10])
     }
 
     private func searchServices(_ idm: [UInt8]) throws -> [UInt16] {
