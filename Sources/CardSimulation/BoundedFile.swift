@@ -9,6 +9,12 @@ public enum BoundedFile {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw BoundedFileError("\(path): cannot be read: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        return try read(descriptor: fd, name: path, limit: limit)
+    }
+
+    /// The same for a file already open (the loader's, checked through that very descriptor);
+    /// `name` is the path errors name.
+    public static func read(descriptor fd: Int32, name path: String, limit: Int) throws -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw BoundedFileError("\(path): cannot be read: \(String(cString: strerror(errno)))") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw BoundedFileError("\(path): not a regular file") }

@@ -41,12 +41,6 @@ final class CardSessionTests: XCTestCase {
         XCTAssertEqual(CardTechnology(atr: [0x3B, 0x85, 0x80, 0x01, 0x80, 0x73, 0xC8, 0x21, 0x10, 0x0E]), .iso7816)
     }
 
-    func testCancellationStopsTheNextExchange() {
-        let session = CardSession(channel: ListChannel(answers: [[0x90, 0x00]]), dialect: nil)
-        session.cancellation.cancel()
-        XCTAssertThrowsError(try session.apdu([0x00, 0xA4, 0x00, 0x00])) { XCTAssertEqual(($0 as? TransitError)?.kind, .cancelled) }
-    }
-
     private let felicaATR: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0, 0, 0, 0, 0x42]
 
     func testARefusedDialectFallsBackToTheNextOnTheSameFrame() throws {

@@ -65,13 +65,13 @@ final class StationTableTests: XCTestCase {
         try "not a table".write(to: xdg.appendingPathComponent("readme.txt"), atomically: true, encoding: .utf8)
         try "0,1,1,Op,L,Prefix駅\n0,1,2,Op,L,Prefix駅2\n".write(to: prefix.appendingPathComponent("b.csv"), atomically: true, encoding: .utf8)
         let library = StationLibrary(explicit: [], environment: ["XDG_DATA_HOME": dir.appendingPathComponent("data").path],
-                                     executable: dir.appendingPathComponent("usr/bin/transit").path)
+                                     executableDirectory: dir.appendingPathComponent("usr/bin").path)
         XCTAssertEqual(try library.paths(), [xdg.appendingPathComponent("a.csv").path, prefix.appendingPathComponent("b.csv").path])
         let t = try library.table()
         XCTAssertEqual(t.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅", "the user's own table wins")
         XCTAssertEqual(t.station(area: 0, line: 1, code: 2, on: nil)?.name, "Prefix駅2")
         // HOME/.local/share when XDG_DATA_HOME is unset.
-        let home = StationLibrary(explicit: [], environment: ["HOME": "/nonexistent-home"], executable: "/nonexistent/bin/transit")
+        let home = StationLibrary(explicit: [], environment: ["HOME": "/nonexistent-home"], executableDirectory: "/nonexistent/bin")
         XCTAssertEqual(try home.paths(), [])
         // A FIFO is refused without blocking; a missing file is a config error naming it.
         let fifo = dir.appendingPathComponent("fifo.csv").path

@@ -19,7 +19,7 @@ extension Archive {
     func store(_ reading: CardReading, command: String, reader: String, at time: Date = Date()) throws -> Stored {
         guard writable else { throw TransitError(.config, "\(path): is read-only") }
         let readingJSON = JSONOutput.encode(reading)
-        let records = Array(IncomingRecord.all(reading, json: readingJSON).reversed()) // oldest first
+        let records = Array(IncomingRecord.all(reading).reversed()) // oldest first
         return try db.transaction {
             let card = try cardID(reading)
             try db.prepare("INSERT INTO reads (card, read_at, command, reader, balance, merged, reading) VALUES (?, ?, ?, ?, ?, 1, ?)")

@@ -1,9 +1,7 @@
 import Foundation
 
 /// A transaction of a read as the archive stores it: its identity for merging, the columns the
-/// listings use, and its JSON as `scan --json` prints it. Keys a reading may carry beyond today's
-/// `CardReading.TransactionRecord` — `balance` (the balance after the record) and
-/// `entryStationName` / `exitStationName` (from a station table) — are read from the reading's JSON.
+/// listings use, and its JSON as `scan --json` prints it.
 struct IncomingRecord {
     var merge: TimelineMerge.Record
     var type: String
@@ -18,25 +16,17 @@ struct IncomingRecord {
         [.text(type), .init(amount), .init(balance), .init(date), .init(entry), .init(entryName), .init(exit), .init(exitName), .text(json)]
     }
 
-    /// The fields read from the JSON rather than from `CardReading`.
-    private struct Extras: Decodable {
-        struct Transaction: Decodable { var balance: Int64?; var entryStationName: String?; var exitStationName: String? }
-        var transactions: [Transaction]
-    }
-
-    /// The reading's transactions (newest first, as the reading has them); `json` is the reading's JSON.
-    static func all(_ reading: CardReading, json: String) -> [IncomingRecord] {
-        let extras = (try? JSONDecoder().decode(Extras.self, from: Data(json.utf8)))?.transactions ?? []
+    /// The reading's transactions (newest first, as the reading has them).
+    static func all(_ reading: CardReading) -> [IncomingRecord] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return reading.transactions.enumerated().map { i, t in
-            let extra = i < extras.count ? extras[i] : Extras.Transaction()
+        return reading.transactions.map { t in
             let text = (try? encoder.encode(t)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let identity = t.rawPayload.map { "\(t.rawType ?? "")/\($0)" } ?? text
             return IncomingRecord(
                 merge: .init(identity: identity, sequence: t.metadata["sequence"].flatMap { Int64($0) }, date: t.date),
-                type: t.type, amount: t.amount.map { Int64(clamping: $0) }, balance: extra.balance, date: t.date,
-                entry: t.entryStation, entryName: extra.entryStationName, exit: t.exitStation, exitName: extra.exitStationName, json: text)
+                type: t.type, amount: t.amount.map { Int64(clamping: $0) }, balance: t.balance, date: t.date,
+                entry: t.entryStation, entryName: t.entryStationName, exit: t.exitStation, exitName: t.exitStationName, json: text)
         }
     }
 }

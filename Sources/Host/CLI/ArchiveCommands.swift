@@ -7,11 +7,7 @@ extension TransitCommand {
         let a = try Arguments(args, command: "cards", valued: [], flags: ["json"])
         let cards = try openArchive()?.cards() ?? []
         if a.has("json") { standardOutput(HistoryOutput.cardsJSON(cards)); return }
-        guard !cards.isEmpty else {
-            standardOutput("No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath))).")
-            return
-        }
-        standardOutput(HistoryOutput.cardsText(cards))
+        standardOutput(cards.isEmpty ? Self.nothingKept : HistoryOutput.cardsText(cards))
     }
 
     /// `transit history [CARD] [--since DATE] [--json]`: a card's whole timeline (every card's
@@ -20,11 +16,7 @@ extension TransitCommand {
         let a = try Arguments(args, command: "history", valued: ["since"], flags: ["json"], operands: 1)
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
         if a.has("json") { finalOutput(HistoryOutput.historyJSON(histories)); return }
-        guard !histories.isEmpty else {
-            standardOutput("No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath))).")
-            return
-        }
-        finalOutput(histories.map(HistoryOutput.historyText).joined(separator: "\n\n"))
+        finalOutput(histories.isEmpty ? Self.nothingKept : histories.map(HistoryOutput.historyText).joined(separator: "\n\n"))
     }
 
     /// `transit export [CARD] --format csv|json [--out FILE]`: the timeline for a spreadsheet or a
@@ -65,6 +57,10 @@ extension TransitCommand {
             + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))
     }
 
+    private static var nothingKept: String {
+        "No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath)))."
+    }
+
     private func openArchive() throws -> Archive? {
         try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
     }
@@ -80,8 +76,9 @@ extension TransitCommand {
             var records = try archive.timeline(card: card.id)
             if let since {
                 // From the first record dated on or after `since`; undated records after it stay.
-                let first = records.firstIndex { ($0.date.map { String($0.prefix(10)) } ?? "") >= since } ?? records.count
-                records = records[first...].filter { $0.date == nil || String($0.date!.prefix(10)) >= since }
+                let day = { (r: Archive.TimelineRecord) in r.date.map { String($0.prefix(10)) } }
+                let first = records.firstIndex { (day($0) ?? "") >= since } ?? records.count
+                records = records[first...].filter { day($0).map { $0 >= since } ?? true }
             }
             return HistoryOutput.CardHistory(card: card, records: records, apart: try archive.readsApart(card: card.id))
         }

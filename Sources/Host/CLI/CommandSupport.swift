@@ -13,12 +13,11 @@ extension TransitCommand {
         if let cardPath = a.value("card") { return try body(try EmulatedChannel(cardPath: cardPath)) }
         let wait = try Self.seconds(a, "wait") ?? 0
         let context = try PCSCContext()
-        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, cancellation: Cancellation())
+        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait)
         if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
         return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
     }
 
-    /// Prints a reading, with station names from the user's tables when it has codes they name.
     /// Prints the reading with its station names; returns it as printed (what the archive keeps).
     @discardableResult
     func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) -> CardReading {

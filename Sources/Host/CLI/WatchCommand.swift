@@ -18,7 +18,7 @@ extension TransitCommand {
         var lanes = [String: ReaderLane]()
         let exec = a.value("exec").map { TapCommand(command: $0, problem: { [standardError] in standardError("transit: \($0)") }) }
         while true {
-            for tap in watcher.nextTaps(cancellation: Cancellation(), onProblem: { standardError("transit: \($0)") }) {
+            for tap in watcher.nextTaps(onProblem: { standardError("transit: \($0)") }) {
                 let lane = try lanes[tap.reader] ?? ReaderLane(reader: tap.reader, worker: pluginWorker(a, plugins: specs))
                 lanes[tap.reader] = lane
                 lane.read { worker in

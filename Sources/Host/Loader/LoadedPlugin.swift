@@ -24,6 +24,12 @@ struct LoadedPlugin {
 
     var name: String { entry.name }
 
+    /// What a refused plugin's loader says on stderr; nil for any other state.
+    var refusal: String? {
+        guard case .refused(let why) = state else { return nil }
+        return "plugin \(name) (\(path)) refused: \(why)"
+    }
+
     var technology: CardTechnology? {
         switch descriptor?.pointee.technology {
         case TRANSIT_TECHNOLOGY_FELICA: return .felica

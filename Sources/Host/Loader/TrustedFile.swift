@@ -1,4 +1,5 @@
 import Foundation
+import CardSimulation
 
 /// A file `transit` will run or obey (a plugin library, plugins.conf), opened once and checked
 /// through the opened descriptor, so nothing can be swapped between the check and the use: the
@@ -38,19 +39,13 @@ final class TrustedFile {
 
     /// The whole file as text, when it holds at most `limit` bytes of UTF-8 (CRLF left to the reader).
     func text(limit: Int) -> Result<String, TrustProblem> {
-        guard size <= limit else { return .failure(TrustProblem("is larger than \(limit) bytes")) }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var got = 0
-        while got < bytes.count {
-            let n = bytes[got...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(got)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            got += n
+        let data: Data
+        do {
+            data = try BoundedFile.read(descriptor: fd, name: path, limit: limit)
+        } catch {
+            return .failure(TrustProblem("\(error)"))
         }
-        guard got <= limit else { return .failure(TrustProblem("is larger than \(limit) bytes")) }
-        guard let text = String(validatingUTF8: bytes.prefix(got).map { CChar(bitPattern: $0) } + [0]) else {
-            return .failure(TrustProblem("is not UTF-8 text"))
-        }
+        guard let text = String(data: data, encoding: .utf8) else { return .failure(TrustProblem("is not UTF-8 text")) }
         return .success(text)
     }
 

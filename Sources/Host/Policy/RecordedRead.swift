@@ -9,13 +9,12 @@ struct RecordedRead {
 
     /// The reading (or the error that ended the read) and the bundle that records it.
     /// `dialect` forces one; otherwise `firstGuess` (or the reader name's) is tried first.
-    func perform(on channel: ReaderChannel, dialect: FeliCaDialect?, firstGuess: FeliCaDialect? = nil,
-                 cancellation: Cancellation = Cancellation()) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
+    func perform(on channel: ReaderChannel, dialect: FeliCaDialect?, firstGuess: FeliCaDialect? = nil) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         let recorder = RecordingChannel(channel)
         var outcomes = [LogBundle.PluginOutcome]()
         var runner = ProbeRunner(plugins: plugins, log: log, budget: budget)
         runner.outcome = { outcomes.append(.init(name: $0, outcome: $1)) }
-        let session = CardSession(channel: recorder, dialect: dialect, firstGuess: firstGuess, cancellation: cancellation)
+        let session = CardSession(channel: recorder, dialect: dialect, firstGuess: firstGuess)
         let result = Self.read(session, with: runner)
         let bundle = LogBundle(read: result, channel: channel, recorder: recorder, dialect: session.dialect.rawValue,
                                refusedDialects: session.refusedDialects.map(\.rawValue), plugins: outcomes)

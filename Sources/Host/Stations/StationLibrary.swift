@@ -11,16 +11,16 @@ final class StationLibrary {
 
     let explicit: [String]
     private let environment: [String: String]
-    private let executable: String
+    private let executableDirectory: String
     private var loaded: StationTable?
     /// Watch reads on several readers at once.
     private let lock = NSLock()
 
     init(explicit: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-         executable: String = StationLibrary.executablePath) {
+         executableDirectory: String = PluginConfig.executableDirectory) {
         self.explicit = explicit
         self.environment = environment
-        self.executable = executable
+        self.executableDirectory = executableDirectory
     }
 
     /// Every table, merged; a config error names the file (and line) that cannot be used.
@@ -38,7 +38,7 @@ final class StationLibrary {
     func paths() throws -> [String] {
         var out = explicit
         let dataHome: String? = XDGFolders.dataHome(environment)
-        let prefix = URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent().path
+        let prefix = (executableDirectory as NSString).deletingLastPathComponent
         for folder in [dataHome.map { "\($0)/transit/stations" }, "\(prefix)/share/transit/stations"].compactMap({ $0 }) {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             out += names.filter { $0.hasSuffix(".csv") }.sorted().map { "\(folder)/\($0)" }
@@ -53,10 +53,5 @@ final class StationLibrary {
         } catch {
             throw TransitError(.config, "station table \(error)")
         }
-    }
-
-    /// The running binary, for the installed prefix.
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

@@ -14,24 +14,19 @@ final class CardSession {
     private let dialectForced: Bool
     /// Exchanges with the reader so far.
     private(set) var exchanges = 0
-    /// Set from a signal handler; the next exchange ends the read as cancelled.
-    let cancellation: Cancellation
     /// Receives the session's own log lines (a dialect refused and the next one tried).
     var log: (String) -> Void = { _ in }
 
     /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before, or one
     /// told by its name) is tried first and the others follow when the reader refuses it.
-    init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil,
-         cancellation: Cancellation = Cancellation()) {
+    init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil) {
         self.channel = channel
         technology = CardTechnology(atr: channel.atr)
         dialect = forced ?? firstGuess ?? FeliCaDialect.guess(forReader: channel.readerName)
         dialectForced = forced != nil
-        self.cancellation = cancellation
     }
 
     private func send(_ apdu: [UInt8]) throws -> [UInt8] {
-        if cancellation.isCancelled { throw TransitError(.cancelled, "cancelled") }
         exchanges += 1
         return try channel.transmit(apdu)
     }
@@ -133,12 +128,4 @@ final class CardSession {
         let hasLe = command.count == 5 || (command.count > 5 && command.count == 6 + Int(command[4]))
         return (hasLe ? Array(command.dropLast()) : command) + [le]
     }
-}
-
-/// A flag a signal handler's thread sets and the reading thread checks.
-final class Cancellation: @unchecked Sendable {
-    private var flag = false
-    private let lock = NSLock()
-    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return flag }
-    func cancel() { lock.lock(); flag = true; lock.unlock() }
 }

@@ -59,10 +59,10 @@ final class PCSCContext {
 
     /// The reader to use: the first whose name contains `filter` (case-insensitive), else the first
     /// with a card. Waits up to `wait` seconds for a reader and a card.
-    func waitForCard(readerFilter filter: String?, wait: Double, cancellation: Cancellation) throws -> String {
+    /// (Ctrl-C ends the process from its signal handler: see Termination.)
+    func waitForCard(readerFilter filter: String?, wait: Double) throws -> String {
         let deadline = Date().addingTimeInterval(wait)
         while true {
-            if cancellation.isCancelled { throw TransitError(.cancelled, "cancelled") }
             let all = try readers()
             let candidates = filter.map { f in all.filter { $0.lowercased().contains(f.lowercased()) } } ?? all
             if let ready = try states(candidates).first(where: { $0.present }) { return ready.reader }

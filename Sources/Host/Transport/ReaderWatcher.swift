@@ -28,7 +28,7 @@ struct ReaderWatcher {
     init(filters: [String]) { self.filters = filters }
 
     /// Waits up to about half a second for something to change and returns the new taps.
-    mutating func nextTaps(cancellation: Cancellation, onProblem: (String) -> Void) -> [Tap] {
+    mutating func nextTaps(onProblem: (String) -> Void) -> [Tap] {
         do {
             let ctx: PCSCContext
             if let context {
@@ -60,7 +60,7 @@ struct ReaderWatcher {
             if lastProblem != e.message { onProblem("\(e.message); waiting") }
             lastProblem = e.message
             context = nil
-            if !cancellation.isCancelled { Thread.sleep(forTimeInterval: 0.5) }
+            Thread.sleep(forTimeInterval: 0.5)
             return []
         } catch {
             context = nil

@@ -45,7 +45,7 @@ final class PluginWorker {
 
     private func performOnce(on channel: ReaderChannel, dialect: FeliCaDialect?, firstGuess: FeliCaDialect?) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         guard Self.enabled else {
-            for p in inProcessPlugins { if case .refused(let why) = p.state { problem("plugin \(p.name) (\(p.path)) refused: \(why)") } }
+            inProcessPlugins.compactMap(\.refusal).forEach(problem)
             var read = RecordedRead(plugins: inProcessPlugins, log: log)
             read.budget = ReadBudget(maxExchanges: limits.maxExchanges, maxSeconds: limits.readTimeout)
             return read.perform(on: channel, dialect: dialect, firstGuess: firstGuess)

@@ -41,9 +41,7 @@ enum WorkerProcess {
     private static func load(_ spec: WorkerMessages.Plugin, _ link: WorkerLink) -> LoadedPlugin {
         link.send(.plugin, Array(spec.name.utf8)) // loading runs the library's initialisers
         let plugin = PluginLoader.load(spec.entry, path: spec.library)
-        if case .refused(let why) = plugin.state {
-            link.send(.refused, Array("plugin \(spec.name) (\(spec.library)) refused: \(why)".utf8))
-        }
+        if let refusal = plugin.refusal { link.send(.refused, Array(refusal.utf8)) }
         return plugin
     }
 
