@@ -11,16 +11,18 @@ public struct TransitError: Error, Equatable {
         case noAnswer
         /// Another PC/SC client reset the card; the read starts again once. Reported as `communication`.
         case cardReset
+        /// The card is FeliCa and the reader passes no FeliCa frames (docs/readers.md).
+        case readerUnsupported
 
         /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
-        /// 5 card refused, communication or malformed; 6 card removed; 7 replay diverged; 130 cancelled;
-        /// plugin faults 5.
+        /// 5 card refused, communication, malformed or a reader that passes no FeliCa; 6 card removed;
+        /// 7 replay diverged; 130 cancelled; plugin faults 5.
         public var exitCode: Int32 {
             switch self {
             case .usage, .config: return 2
             case .noReader, .noCard: return 3
             case .tagNotSupported: return 4
-            case .cardRefused, .communication, .noAnswer, .cardReset, .malformedResponse, .plugin: return 5
+            case .cardRefused, .communication, .noAnswer, .cardReset, .malformedResponse, .plugin, .readerUnsupported: return 5
             case .sessionLost: return 6
             case .replayDiverged: return 7
             case .cancelled: return 130
@@ -28,7 +30,7 @@ public struct TransitError: Error, Equatable {
         }
 
         /// Kinds that end the read whatever a plugin makes of them: no further plugin runs.
-        var endsEveryRead: Bool { [.sessionLost, .cancelled, .replayDiverged, .cardReset].contains(self) }
+        var endsEveryRead: Bool { [.sessionLost, .cancelled, .replayDiverged, .cardReset, .readerUnsupported].contains(self) }
 
         /// The kind printed in JSON (usage errors are configuration errors to scripts).
         var reported: String {

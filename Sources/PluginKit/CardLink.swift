@@ -13,4 +13,11 @@ public protocol CardLink: AnyObject {
     func option(_ key: String) -> String?
     /// A line for the host's log.
     func log(_ message: String)
+    /// The longest FeliCa frame (length byte included) the reader carries both ways; nil when the
+    /// host does not say (frames of up to 255 bytes then travel).
+    var largestFeliCaFrame: Int? { get }
+}
+
+extension CardLink {
+    public var largestFeliCaFrame: Int? { nil }
 }

@@ -6,6 +6,15 @@ public enum FeliCa {
     public static let firstBlocksPerRead = 12
     /// Limits tried, in order, after a card answers "illegal number of blocks": common product limits.
     static let blockCountLadder = [12, 8, 4, 1]
+
+    /// The most blocks a first read names on a reader that carries frames of at most `largestFrame`
+    /// bytes: a Read Without Encryption of n blocks is answered with 13 + 16 n bytes (length, code
+    /// 07, IDm, two status flags, the block count, the blocks), and asked with 14 + 2 n for one
+    /// service. At least one block, at most `firstBlocksPerRead`.
+    public static func blocksPerRead(fitting largestFrame: Int?) -> Int {
+        guard let largestFrame else { return firstBlocksPerRead }
+        return max(1, min(firstBlocksPerRead, (largestFrame - 13) / 16, (largestFrame - 14) / 2))
+    }
     /// Status flag 2 for "illegal number of blocks" (FeliCa Card User's Manual, status flag table).
     public static let illegalBlockCount: UInt8 = 0xA2
 

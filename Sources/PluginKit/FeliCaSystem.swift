@@ -4,12 +4,16 @@ public final class FeliCaSystem {
     public let card: CardLink
     /// The IDm the commands go to: after a read, the one the card answered.
     public private(set) var idm: [UInt8]
-    /// The most blocks a read asks for; lowered when the card answers "illegal number of blocks".
-    public private(set) var blocksPerRead = FeliCa.firstBlocksPerRead
+    /// The most blocks a read asks for: what fits the reader's frames, lowered when the card answers
+    /// "illegal number of blocks".
+    public private(set) var blocksPerRead: Int
     /// The system code to poll when a derived IDm meets silence; nil once the card answered the IDm.
     private var unconfirmedCode: UInt16?
 
-    public init(card: CardLink, idm: [UInt8]) { self.card = card; self.idm = idm }
+    public init(card: CardLink, idm: [UInt8]) {
+        self.card = card; self.idm = idm
+        blocksPerRead = FeliCa.blocksPerRead(fitting: card.largestFeliCaFrame)
+    }
 
     /// Reaches `systemCode` on the card. When the host knows the card's systems, the system's IDm is
     /// first taken as the polled IDm with the system number in the upper four bits of its first byte

@@ -18,6 +18,14 @@ final class HostCardLink: CardLink {
         return Array(UnsafeBufferPointer(start: p, count: api.pointee.system_code_count))
     }
 
+    /// `max_felica_frame`, read only from a host whose table carries it (TRANSIT_HOST_HAS).
+    var largestFeliCaFrame: Int? {
+        guard let offset = MemoryLayout<transit_host_api>.offset(of: \.max_felica_frame),
+              Int(api.pointee.struct_size) >= offset + MemoryLayout<Int>.size else { return nil }
+        let value = api.pointee.max_felica_frame
+        return value > 0 ? value : nil
+    }
+
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
         guard let fn = api.pointee.felica_transceive else { throw PluginError.internal("host has no FeliCa transceive") }
         return try exchange(fn, frame, "FeliCa command \(Hex.string(frame.prefix(2)))")

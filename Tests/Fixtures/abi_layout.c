@@ -35,7 +35,8 @@ PIN(transit_host_api, ats, 160);
 PIN(transit_host_api, ats_length, 168);
 PIN(transit_host_api, historical_bytes, 176);
 PIN(transit_host_api, historical_bytes_length, 184);
-_Static_assert(sizeof(transit_host_api) == 192, "transit_host_api grew without a pin");
+PIN(transit_host_api, max_felica_frame, 192);
+_Static_assert(sizeof(transit_host_api) == 200, "transit_host_api grew without a pin");
 
 PIN(transit_plugin_descriptor, struct_size, 0);
 PIN(transit_plugin_descriptor, abi_version, 4);

@@ -3,12 +3,14 @@ import XCTest
 
 /// A reader channel that answers from a list and records commands.
 final class ListChannel: ReaderChannel {
-    let readerName = "test reader"
+    let readerName: String
     let atr: [UInt8]
     var answers: [[UInt8]]
     var commands = [[UInt8]]()
 
-    init(atr: [UInt8] = [0x3B, 0x80, 0x80, 0x01, 0x01], answers: [[UInt8]]) { self.atr = atr; self.answers = answers }
+    init(reader: String = "test reader", atr: [UInt8] = [0x3B, 0x80, 0x80, 0x01, 0x01], answers: [[UInt8]]) {
+        readerName = reader; self.atr = atr; self.answers = answers
+    }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
         commands.append(apdu)
@@ -34,13 +36,6 @@ final class CardSessionTests: XCTestCase {
         XCTAssertEqual(CardSession.withLe([0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00, 0x00], 0x20), [0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00, 0x20])
     }
 
-    func testTechnologyComesFromTheATR() {
-        XCTAssertEqual(CardTechnology(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0, 0, 0, 0, 0x42]), .felica)
-        // Same storage-card ATR with standard 03 (ISO 14443 A part 3, e.g. MIFARE) is not FeliCa.
-        XCTAssertEqual(CardTechnology(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x01, 0, 0, 0, 0, 0x6A]), .iso7816)
-        XCTAssertEqual(CardTechnology(atr: [0x3B, 0x85, 0x80, 0x01, 0x80, 0x73, 0xC8, 0x21, 0x10, 0x0E]), .iso7816)
-    }
-
     private let felicaATR: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0, 0, 0, 0, 0x42]
 
     func testARefusedDialectFallsBackToTheNextOnTheSameFrame() throws {
@@ -63,18 +58,22 @@ final class CardSessionTests: XCTestCase {
     func testAForcedOrConfirmedDialectIsNeverSwitched() throws {
         let forced = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x6A, 0x81]]), dialect: .part3)
         XCTAssertThrowsError(try forced.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication) }
-        let confirmed = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x63, 0x00], [0x6A, 0x81]]), dialect: nil,
-                                    firstGuess: .acsDirect)
+        // Once acs-direct carried a frame, its 63 00 is the card's silence, and a refusal an error.
+        let confirmed = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x02, 0x0D, 0x90, 0x00], [0x63, 0x00], [0x6A, 0x81]]),
+                                    dialect: nil, firstGuess: .acsDirect)
+        XCTAssertEqual(try confirmed.felica([0x02, 0x0C]), [0x02, 0x0D])
         XCTAssertThrowsError(try confirmed.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .noAnswer) }
         XCTAssertThrowsError(try confirmed.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication) }
     }
 
-    func testEveryDialectRefusedIsACommunicationError() {
+    func testEveryDialectRefusedSaysTheReaderPassesNoFeliCa() {
         let channel = ListChannel(atr: felicaATR, answers: [[0x6A, 0x81], [0x6E, 0x00], [0x6D, 0x00]])
         let session = CardSession(channel: channel, dialect: nil)
         XCTAssertThrowsError(try session.felica([0x02, 0x0C])) {
-            XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
-            XCTAssertEqual(($0 as? TransitError)?.kind.exitCode, 5)
+            let e = $0 as? TransitError
+            XCTAssertEqual(e?.kind, .readerUnsupported)
+            XCTAssertEqual(e?.kind.exitCode, 5)
+            XCTAssertTrue(e?.message.contains("test reader passes no FeliCa commands") == true, "\(String(describing: e))")
         }
         XCTAssertEqual(channel.commands.count, 3)
     }

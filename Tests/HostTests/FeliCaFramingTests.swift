@@ -29,10 +29,35 @@ final class FeliCaFramingTests: XCTestCase {
         }
     }
 
-    func testDialectFollowsTheReaderName() {
-        XCTAssertEqual(FeliCaDialect.guess(forReader: "ACS ACR122U PICC Interface 00 00"), .pn532)
-        XCTAssertEqual(FeliCaDialect.guess(forReader: "ACS ACR1252 Dual Reader [ACR1252 Dual Reader PICC] 00 00"), .acsDirect)
-        XCTAssertEqual(FeliCaDialect.guess(forReader: "Identiv uTrust 3700 F CL Reader 00 00"), .part3)
+    func testTheACR122UReadExampleInBothItsForms() throws {
+        // ACR122U API v2.04 7.3: the same Read Without Encryption inside D4 40 01 and bare.
+        XCTAssertEqual(FeliCaFraming.wrap(ReaderVectors.acr122uReadFrame, .pn532), ReaderVectors.acr122uReadPN532)
+        XCTAssertEqual(FeliCaFraming.wrap(ReaderVectors.acr122uReadFrame, .bareFrame), ReaderVectors.acr122uReadFrame)
+        XCTAssertEqual(try FeliCaFraming.unwrap(ReaderVectors.acr122uAnswerPN532, .pn532), .frame(ReaderVectors.acr122uAnswerFrame))
+        XCTAssertEqual(try FeliCaFraming.unwrap(ReaderVectors.acr122uAnswerBare, .bareFrame), .frame(ReaderVectors.acr122uAnswerFrame))
+        // The ACR1252U log: the direct transmit of a read, and the card's answer with status flags 01 A6.
+        let frame = Array(ReaderVectors.acr1252Read.dropFirst(5))
+        XCTAssertEqual(FeliCaFraming.wrap(frame, .acsDirect), ReaderVectors.acr1252Read)
+        XCTAssertEqual(try FeliCaFraming.unwrap(ReaderVectors.acr1252Answer, .acsDirect), .frame(Array(ReaderVectors.acr1252Answer.dropLast(2))))
+    }
+
+    func testManageSessionIsThePart3Command() {
+        XCTAssertEqual(FeliCaFraming.startSession, ReaderVectors.startSession)
+        XCTAssertEqual(FeliCaFraming.endSession, ReaderVectors.endSession)
+        XCTAssertTrue(FeliCaFraming.sessionStarted(ReaderVectors.sessionTaken))
+        for refusal: [UInt8] in [[0x6A, 0x81], [0x6D, 0x00], [0xC0, 0x03, 0x01, 0x6A, 0x81, 0x90, 0x00], [0x90]] {
+            XCTAssertFalse(FeliCaFraming.sessionStarted(refusal), HexFormat.string(refusal))
+        }
+    }
+
+    func testTheLargestFrameFitsTheReadersCommandsBothWays() {
+        // A 54-byte command (the TWN4's 64-byte CCID messages): Part 3 adds 16 bytes to a command
+        // (5 header, 7 timer, 95 81 LL, Le) and at most 17 to an answer.
+        XCTAssertEqual(FeliCaFraming.largestFrame(.part3, maxCommand: 54), 37)
+        XCTAssertEqual(FeliCaFraming.largestFrame(.acsDirect, maxCommand: 54), 49)
+        XCTAssertEqual(FeliCaFraming.largestFrame(.pn532, maxCommand: 261), 253)
+        XCTAssertEqual(FeliCaFraming.largestFrame(.part3, maxCommand: 1024), 255)
+        XCTAssertEqual(FeliCaFraming.largestFrame(.part3, maxCommand: 4), 0)
     }
 
     func testBERTLVReadsMultiByteTagsAndEveryLengthForm() throws {

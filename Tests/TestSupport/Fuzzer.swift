@@ -29,7 +29,7 @@ public final class Fuzzer {
         random = SplitMix64(seed: seed)
     }
 
-    static let documented: Set<TransitError.Kind> = [.tagNotSupported, .cardRefused, .communication, .malformedResponse, .plugin]
+    static let documented: Set<TransitError.Kind> = [.tagNotSupported, .cardRefused, .communication, .malformedResponse, .plugin, .readerUnsupported]
 
     public func run(_ iterations: Int) throws -> Report {
         var report = Report()

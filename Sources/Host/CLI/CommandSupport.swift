@@ -79,7 +79,7 @@ extension TransitCommand {
 
     static func dialect(_ name: String?) throws -> FeliCaDialect? {
         try name.map { name in
-            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of pn532, acs-direct, part3") }
+            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of \(FeliCaDialect.names)") }
             return d
         }
     }

@@ -9,9 +9,21 @@ extension TransitCommand {
         guard let out = a.value("out") else { throw TransitError(.usage, "dump needs --out FILE") }
         let worker = try pluginWorker(a)
         let image = try withChannel(a) { channel in
-            let session = CardSession(channel: channel, dialect: try Self.dialect(a.value("dialect")))
-            if session.technology == .felica { return try FeliCaDumper(session: session).dump() }
-            let recorded = worker.perform(on: channel, dialect: session.dialect, firstGuess: nil)
+            let dialect = try Self.dialect(a.value("dialect"))
+            let session = CardSession(channel: channel, dialect: dialect)
+            session.log = verboseLog(a)
+            if try session.technologyFromATR ?? session.identify() == .felica {
+                try session.identify()
+                do {
+                    let image = try FeliCaDumper(session: session).dump()
+                    session.finish(after: nil)
+                    return image
+                } catch let e as TransitError {
+                    session.finish(after: e)
+                    throw e
+                }
+            }
+            let recorded = worker.perform(on: channel, dialect: dialect, firstGuess: nil)
             if case .failure(let e) = recorded.result, e.kind.endsEveryRead { throw e }
             return ISODumpRecorder.image(from: recorded.bundle)
         }

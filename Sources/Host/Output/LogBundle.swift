@@ -29,7 +29,11 @@ struct LogBundle: Codable, Equatable {
     var tool: String
     var abiVersion: Int
     var reader: String
-    /// The dialect FeliCa frames travelled in at the end of the read.
+    /// The reader's line in the reader table (docs/readers.md); absent in logs of older versions.
+    var readerProfile: String?
+    /// The largest command the reader's driver reported (SCARD_ATTR_MAXINPUT), when it did.
+    var maxCommand: Int?
+    /// The dialect FeliCa frames travelled in at the end of the read ("none": the reader passed none).
     var dialect: String
     /// Dialects the reader refused the pass-through in, in the order tried (absent when none).
     var refusedDialects: [String]?

@@ -31,6 +31,7 @@ final class PluginInvocation {
     func run(uid: [UInt8], systemCodes: [UInt16]?) -> transit_status {
         guard let read = plugin.descriptor?.pointee.read else { return TRANSIT_STATUS_INTERNAL }
         let technology = session.technology == .felica ? TRANSIT_TECHNOLOGY_FELICA : TRANSIT_TECHNOLOGY_ISO7816
+        let largestFrame = session.technology == .felica ? session.largestFeliCaFrame ?? 0 : 0
         let codes = systemCodes ?? []
         let atr = session.channel.atr
         let historical = ATR.historicalBytes(atr) ?? []
@@ -69,7 +70,8 @@ final class PluginInvocation {
                         // The ATS is not asked for (it would cost every ISO card an exchange).
                         ats: nil, ats_length: 0,
                         historical_bytes: historical.isEmpty ? nil : historicalBuffer.baseAddress,
-                        historical_bytes_length: historical.count))
+                        historical_bytes_length: historical.count,
+                        max_felica_frame: largestFrame))
                     return read(table)
                     }
                   }

@@ -13,23 +13,22 @@ struct ProbeRunner {
     /// The reading and the plugin that made it.
     func read(_ session: CardSession) throws -> (reading: CardReading, plugin: String) {
         try checkConfiguration()
-        var uid = [UInt8]()
+        log("reader: \(session.channel.readerName), profile \(session.profile.summary)")
+        let technology = try session.identify()
+        let uid = session.uid
         var systems: [UInt16]?
-        if session.technology == .felica {
-            uid = try session.readFeliCaIDm()
+        if technology == .felica {
             // One Request System Code per card lets FeliCa plugins whose system is absent be skipped
             // without RF traffic.
             systems = try session.systemCodes(idm: uid)
-            log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map(HexFormat.string).joined(separator: " ") } ?? "unknown")")
+            log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map(HexFormat.string).joined(separator: " ") } ?? "unknown")"
+                + " (dialect \(session.dialect?.rawValue ?? "none"))")
         } else {
-            // The UID too, as for FeliCa cards, so the log bundle carries it; a reader that will not
-            // give it (a non-9000 answer) does not cost the read.
-            uid = try session.readUIDIfGiven() ?? []
             log("card: ISO 14443-4, ATR \(HexFormat.string(session.channel.atr)), UID \(HexFormat.string(uid))")
         }
         var tried = [String]()
         var skipped = false
-        for plugin in plugins where plugin.state == .loaded && plugin.technology == session.technology {
+        for plugin in plugins where plugin.state == .loaded && plugin.technology == technology {
             if let systems, !plugin.systemCodes.isEmpty, !plugin.systemCodes.contains(where: systems.contains) {
                 log("\(plugin.name): skipped, the card has none of its systems")
                 outcome(plugin.name, "skipped")
@@ -52,7 +51,7 @@ struct ProbeRunner {
                 throw error
             }
         }
-        let what = session.technology == .felica ? "FeliCa" : "ISO 14443-4"
+        let what = technology == .felica ? "FeliCa" : "ISO 14443-4"
         var notes = [String]()
         if let systems { notes.append("systems \(systems.isEmpty ? "none" : systems.map(HexFormat.string).joined(separator: " "))") }
         if !tried.isEmpty {

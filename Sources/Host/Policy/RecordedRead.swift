@@ -16,7 +16,7 @@ struct RecordedRead {
         runner.outcome = { outcomes.append(.init(name: $0, outcome: $1)) }
         let session = CardSession(channel: recorder, dialect: dialect, firstGuess: firstGuess)
         let result = Self.read(session, with: runner)
-        let bundle = LogBundle(read: result, channel: channel, recorder: recorder, dialect: session.dialect.rawValue,
+        let bundle = LogBundle(read: result, channel: channel, recorder: recorder, dialect: session.dialect?.rawValue ?? "none",
                                refusedDialects: session.refusedDialects.map(\.rawValue), plugins: outcomes)
         return (result, bundle)
     }
@@ -26,13 +26,16 @@ extension RecordedRead {
     /// The probe on `session`, every failure as a `TransitError`: the in-process read and the worker's.
     static func read(_ session: CardSession, with runner: ProbeRunner) -> Result<CardReading, TransitError> {
         session.log = runner.log
+        let result: Result<CardReading, TransitError>
         do {
-            return .success(try runner.read(session).reading)
+            result = .success(try runner.read(session).reading)
         } catch let e as TransitError {
-            return .failure(e)
+            result = .failure(e)
         } catch {
-            return .failure(TransitError(.communication, "\(error)"))
+            result = .failure(TransitError(.communication, "\(error)"))
         }
+        if case .failure(let e) = result { session.finish(after: e) } else { session.finish(after: nil) }
+        return result
     }
 }
 
@@ -40,7 +43,8 @@ extension LogBundle {
     /// The bundle of a read that ended with `read`, its exchanges as `recorder` kept them.
     init(read: Result<CardReading, TransitError>, channel: ReaderChannel, recorder: RecordingChannel, dialect: String,
          refusedDialects: [String], plugins: [PluginOutcome]) {
-        self.init(tool: HelpText.version, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName, dialect: dialect,
+        self.init(tool: HelpText.version, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName,
+                  readerProfile: ReaderProfile.matching(channel.readerName).name, maxCommand: channel.maxCommand, dialect: dialect,
                   refusedDialects: refusedDialects.isEmpty ? nil : refusedDialects, atr: HexFormat.string(channel.atr),
                   uid: recorder.uid, initialAID: recorder.initialAID, plugins: plugins, exchanges: recorder.exchanges,
                   outcome: "read", result: nil, error: nil)

@@ -1,29 +1,44 @@
 import Foundation
 
-/// The card under the reader as plugins need it: FeliCa frames in the reader's dialect, APDUs
-/// with 61xx / 6Cxx handled, and the facts learned once per card (technology, UID, systems).
+/// The card under the reader as plugins need it: FeliCa frames through the reader's pass-through,
+/// APDUs with 61xx / 6Cxx handled, and the facts learned once per card (technology, UID, systems).
 final class CardSession {
     let channel: ReaderChannel
-    let technology: CardTechnology
-    /// The dialect FeliCa frames travel in now: the first guess until the reader refuses it.
-    private(set) var dialect: FeliCaDialect
-    /// Dialects the reader refused the pass-through in, in the order tried.
-    private(set) var refusedDialects = [FeliCaDialect]()
-    /// True once the reader carried a frame (or the card's silence) in `dialect`; it is then kept.
-    private(set) var dialectConfirmed = false
-    private let dialectForced: Bool
+    /// The reader's line in `ReaderTable` (or `ReaderProfile.unknown`).
+    var profile: ReaderProfile { passThrough.profile }
+    /// What the ATR says of the card.
+    let verdict: ATRVerdict
+    /// The card's technology and UID (FeliCa: the IDm of system 0), once `identify` has run.
+    private(set) var technology: CardTechnology?
+    private(set) var uid = [UInt8]()
+    private let passThrough: FeliCaPassThrough
     /// Exchanges with the reader so far.
     private(set) var exchanges = 0
     /// Receives the session's own log lines (a dialect refused and the next one tried).
-    var log: (String) -> Void = { _ in }
+    var log: (String) -> Void = { _ in } {
+        didSet { passThrough.log = log }
+    }
 
-    /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before, or one
-    /// told by its name) is tried first and the others follow when the reader refuses it.
+    /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before) is
+    /// tried first and the reader's profile gives the rest.
     init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil) {
         self.channel = channel
-        technology = CardTechnology(atr: channel.atr)
-        dialect = forced ?? firstGuess ?? FeliCaDialect.guess(forReader: channel.readerName)
-        dialectForced = forced != nil
+        verdict = ATRVerdict(atr: channel.atr)
+        passThrough = FeliCaPassThrough(profile: .matching(channel.readerName), readerName: channel.readerName,
+                                        forced: forced, firstGuess: firstGuess)
+    }
+
+    /// The dialect FeliCa frames travel in now (nil: the reader passes none).
+    var dialect: FeliCaDialect? { passThrough.dialect }
+    /// Dialects that did not work on this reader, in the order tried.
+    var refusedDialects: [FeliCaDialect] { passThrough.refused.map(\.dialect) }
+
+    /// The longest FeliCa frame, length byte included, that fits the reader's commands and answers
+    /// in the current dialect: from the smaller of what the driver reports (SCARD_ATTR_MAXINPUT)
+    /// and the profile's limit; nil when neither says.
+    var largestFeliCaFrame: Int? {
+        guard let dialect, let limit = [channel.maxCommand, profile.maxCommand].compactMap({ $0 }).min() else { return nil }
+        return FeliCaFraming.largestFrame(dialect, maxCommand: limit)
     }
 
     private func send(_ apdu: [UInt8]) throws -> [UInt8] {
@@ -31,75 +46,97 @@ final class CardSession {
         return try channel.transmit(apdu)
     }
 
-    /// `FF CA 00 00 00`: the UID, or the IDm of a FeliCa card (PC/SC Part 3, Get Data).
-    func readUID() throws -> [UInt8] {
-        let answer = try send([0xFF, 0xCA, 0x00, 0x00, 0x00])
-        guard answer.count >= 2, answer.suffix(2) == [0x90, 0x00] else {
-            throw TransitError(.communication, "the reader gave no UID (answer \(HexFormat.string(answer)))")
+    /// The technology the ATR alone tells; nil when only `identify` can (a memory card, an ATR of
+    /// no known form).
+    var technologyFromATR: CardTechnology? {
+        switch verdict {
+        case .felica: return .felica
+        case .iso14443: return .iso7816
+        case .storage, .unknown: return nil
         }
-        return Array(answer.dropLast(2))
     }
 
-    /// The UID of an ISO card, or nil when the reader answers `FF CA` with an error status (the
-    /// command is optional for it); transport failures, removal and cancellation are thrown.
+    /// The card's technology and UID: from the ATR and one `FF CA`. A memory card no family reads
+    /// ends here (`tagNotSupported`, no exchange); an ATR of no known form costs one Polling: an
+    /// 8-byte UID that a FeliCa Polling answers is FeliCa, anything else ISO 14443-4.
+    @discardableResult
+    func identify() throws -> CardTechnology {
+        if let technology { return technology }
+        let technology: CardTechnology
+        switch verdict {
+        case .storage(let name):
+            throw TransitError(.tagNotSupported, "no transit family reads this card: \(name), a memory card (ATR \(HexFormat.string(channel.atr)))")
+        case .felica(let how, let atrIDm):
+            uid = try readUIDIfGiven() ?? []
+            if uid.count != 8, let atrIDm {
+                log("card: the reader gave no IDm to FF CA; taking the one its ATR carries")
+                uid = atrIDm
+            }
+            guard uid.count == 8 else {
+                throw TransitError(uid.isEmpty ? .communication : .malformedResponse,
+                                   uid.isEmpty ? "the reader gave no FeliCa IDm (FF CA)" : "the reader gave a FeliCa IDm of \(uid.count) bytes")
+            }
+            log("card: FeliCa by its ATR (\(how))")
+            technology = .felica
+        case .iso14443:
+            // The UID too, as for FeliCa cards, so the log bundle carries it; a reader that will not
+            // give it (a non-9000 answer: a phone hands FF CA to the card) does not cost the read.
+            uid = try readUIDIfGiven() ?? []
+            technology = .iso7816
+        case .unknown:
+            uid = try readUIDIfGiven() ?? []
+            technology = try uid.count == 8 && answersFeliCaPolling() ? .felica : .iso7816
+            log("card: ATR \(HexFormat.string(channel.atr)) of no known form; \(technology == .felica ? "a FeliCa Polling answered" : "taken as ISO 14443-4")")
+        }
+        self.technology = technology
+        return technology
+    }
+
+    /// Polling for any system (FFFF), one slot: true when a FeliCa card answers it. A reader that
+    /// carries no FeliCa frame, or a silent card, is false.
+    private func answersFeliCaPolling() throws -> Bool {
+        do {
+            guard let answer = try passThrough.exchange([0x06, 0x00, 0xFF, 0xFF, 0x00, 0x00], send) else { return false }
+            return answer.count >= 18 && answer[1] == 0x01
+        } catch let e as TransitError where e.kind == .readerUnsupported || e.kind == .communication || e.kind == .malformedResponse {
+            return false
+        }
+    }
+
+    /// `FF CA 00 00 00`: the UID, or the IDm of a FeliCa card (PC/SC Part 3, Get Data); nil when the
+    /// reader answers with an error status (the command is optional for it). Transport failures,
+    /// removal and cancellation are thrown.
     func readUIDIfGiven() throws -> [UInt8]? {
         let answer = try send([0xFF, 0xCA, 0x00, 0x00, 0x00])
         guard answer.count >= 2, answer.suffix(2) == [0x90, 0x00] else { return nil }
         return Array(answer.dropLast(2))
     }
 
-    /// The polled FeliCa IDm (`FF CA`), which must be 8 bytes.
-    func readFeliCaIDm() throws -> [UInt8] {
-        let idm = try readUID()
-        guard idm.count == 8 else { throw TransitError(.malformedResponse, "the reader gave a FeliCa IDm of \(idm.count) bytes") }
-        return idm
-    }
-
-    /// One FeliCa frame through the reader's dialect. A silent card is `noAnswer`; a reader that
-    /// refuses every dialect, or fails, is `communication`.
+    /// One FeliCa frame through the reader's pass-through. A silent card is `noAnswer`; a reader that
+    /// passes no dialect is `readerUnsupported`; one that fails, `communication`.
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
-        guard let answer = try passThrough(frame) else {
+        guard let answer = try passThrough.exchange(frame, send) else {
             throw TransitError(.noAnswer, "the card did not answer FeliCa command \(HexFormat.string(frame.prefix(2).suffix(1)))")
         }
         return answer
     }
 
-    /// The card's frame, or nil when it stayed silent. Until a dialect has worked, a refusal of the
-    /// pass-through tries the next dialect on the same frame, one exchange each.
-    private func passThrough(_ frame: [UInt8]) throws -> [UInt8]? {
-        while true {
-            guard let apdu = FeliCaFraming.wrap(frame, dialect) else {
-                throw TransitError(.communication, "a FeliCa frame of \(frame.count) bytes does not fit one \(dialect.rawValue) command")
-            }
-            switch try FeliCaFraming.unwrap(send(apdu), dialect) {
-            case .frame(let answer):
-                dialectConfirmed = true
-                return answer
-            case .silent:
-                dialectConfirmed = true
-                return nil
-            case .refused(let why):
-                refusedDialects.append(dialect)
-                let next = FeliCaDialect.allCases.first { !refusedDialects.contains($0) }
-                guard !dialectForced, !dialectConfirmed, let next else {
-                    throw TransitError(.communication, "the reader refused the FeliCa pass-through in \(refusedDialects.map(\.rawValue).joined(separator: ", ")) (\(why))"
-                                       + (dialectForced ? "; try another --dialect" : ""))
-                }
-                log("reader: refused the \(dialect.rawValue) pass-through (\(why)); trying \(next.rawValue)")
-                dialect = next
-            }
-        }
-    }
-
     /// Request System Code (command 0C) for the polled IDm: the card's systems in card order,
-    /// or nil when the card does not say. A reader that refuses the pass-through ends the read here,
+    /// or nil when the card does not say. A reader that passes no FeliCa frames ends the read here,
     /// before any plugin could mistake it for "not this card".
     func systemCodes(idm: [UInt8]) throws -> [UInt16]? {
-        guard let answer = try passThrough([UInt8(10), 0x0C] + idm) else { return nil }
+        guard let answer = try passThrough.exchange([UInt8(10), 0x0C] + idm, send) else { return nil }
         guard answer.count >= 11, answer[1] == 0x0D, Array(answer[2 ..< 10]) == idm else { return nil }
         let n = Int(answer[10])
         guard answer.count == 11 + 2 * n else { return nil }
         return (0 ..< n).map { UInt16(answer[11 + 2 * $0]) << 8 | UInt16(answer[12 + 2 * $0]) }
+    }
+
+    /// Ends what the read opened on the reader (a Part 3 transparent session). Nothing is sent after
+    /// the card left or the read was cancelled.
+    func finish(after error: TransitError?) {
+        if let error, [.sessionLost, .cancelled].contains(error.kind) { return }
+        passThrough.finish(send)
     }
 
     /// One APDU; 61xx is followed by GET RESPONSE and 6Cxx re-sent with Le = xx (ISO 7816-4, 5.3.3),

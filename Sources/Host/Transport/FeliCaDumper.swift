@@ -10,10 +10,13 @@ struct FeliCaDumper {
     /// Search Service Code indexes tried per system at most.
     static let maxServices = 1024
 
+    /// The card's image; the session has identified the card as FeliCa.
     func dump() throws -> CardImage {
-        let idm = try session.readFeliCaIDm()
+        let idm = session.uid
         let codes = try session.systemCodes(idm: idm) ?? []
-        var blocksPerRead = 12 // common Suica and ICOCA chips take 12 (FeliCa Card User's Manual); 15 never fits a Part 3 answer
+        // Common Suica and ICOCA chips take 12 (FeliCa Card User's Manual); 15 never fits a Part 3
+        // answer. A reader of smaller frames gets what fits an answer of 13 + 16 n bytes.
+        var blocksPerRead = session.largestFeliCaFrame.map { max(1, min(12, ($0 - 13) / 16)) } ?? 12
         var systems = [CardImage.FeliCaSystemImage]()
         for (index, code) in codes.enumerated() {
             var derived = idm

@@ -24,6 +24,9 @@ enum FeliCaFraming {
         case .part3:
             guard let object = BERTLV.encode(tag: 0x95, frame) else { return nil }
             data = part3Timer + object
+        case .bareFrame:
+            // The frame is the APDU: its length byte stands as CLA (an APDU has at least four bytes).
+            return frame.count >= 4 && frame.count <= 255 ? frame : nil
         }
         guard data.count <= 255 else { return nil }
         let header: [UInt8] = dialect == .part3 ? [0xFF, 0xC2, 0x00, 0x01] : [0xFF, 0x00, 0x00, 0x00]
@@ -46,14 +49,15 @@ enum FeliCaFraming {
         let sw = Array(answer.suffix(2)), body = Array(answer.dropLast(2))
         if refusals.contains(sw) { return .refused("SW \(HexFormat.string(sw))") }
         // ACS direct transmit: 63 00 is "the operation failed", which these readers answer when the card
-        // stays silent (ACR1252U reference manual, direct transmit).
-        if dialect == .acsDirect, sw == [0x63, 0x00] { return .silent }
+        // stays silent (ACR1252U reference manual, direct transmit; ACR122U API v2.04, 4.1, for the bare
+        // frame too).
+        if dialect == .acsDirect || dialect == .bareFrame, sw == [0x63, 0x00] { return .silent }
         guard sw == [0x90, 0x00] else {
             throw TransitError(.communication, "the reader failed the FeliCa exchange (SW \(HexFormat.string(sw)))")
         }
         switch dialect {
         case .pn532: return try pn532(body)
-        case .acsDirect: return .frame(try frame(body))
+        case .acsDirect, .bareFrame: return .frame(try frame(body))
         case .part3: return try part3(body)
         }
     }
@@ -105,6 +109,52 @@ enum FeliCaFraming {
             throw malformed("Part 3 answer without a 97 frame")
         }
         return .frame(try frame(frameBytes))
+    }
+
+    /// True for answers that, to a dialect not yet confirmed on the reader, say nothing of the card:
+    /// `63 00`, ACS's "the operation failed" (ACR122U API v2.04, 4.1; what an ACS reader answers when
+    /// the card ignored a frame, and a wrapper the reader does not take reaches the card as one), and
+    /// a PN532 error status (PN532 User Manual 7.1: the PN532 could not carry the frame).
+    static func saysNothingOfTheCard(_ answer: [UInt8], _ dialect: FeliCaDialect) -> Bool {
+        if answer.suffix(2) == [0x63, 0x00] { return true }
+        return dialect == .pn532 && answer.count >= 5 && answer.suffix(2) == [0x90, 0x00] && answer[0] == 0xD5
+            && (answer[1] == 0x41 || answer[1] == 0x43) && answer[2] & 0x3F != 0
+    }
+
+    /// Bytes a dialect adds around a frame: to the command APDU, and to the reader's answer. Part 3
+    /// counts a two-byte BER-TLV length and the response status (96) and bit framing (92) objects
+    /// a reader may add before the frame.
+    static func overhead(_ dialect: FeliCaDialect) -> (command: Int, answer: Int) {
+        switch dialect {
+        case .pn532: return (5 + 3, 3 + 2)
+        case .acsDirect: return (5, 2)
+        case .bareFrame: return (0, 2)
+        case .part3: return (5 + part3Timer.count + 3 + 1, 5 + 3 + 4 + 3 + 2)
+        }
+    }
+
+    /// The longest FeliCa frame (length byte included) that travels both ways in `dialect` on a
+    /// reader that takes commands of at most `maxCommand` bytes (a CCID reader's messages bound
+    /// both directions); a frame's length byte caps it at 255.
+    static func largestFrame(_ dialect: FeliCaDialect, maxCommand: Int) -> Int {
+        let o = overhead(dialect)
+        return max(0, min(255, maxCommand - o.command, maxCommand - o.answer))
+    }
+
+    /// PC/SC Part 3, 3.2.2.1.1 Manage Session (`FF C2 00 00`, Le 00): data object 81 00 starts a
+    /// transparent session, 82 00 ends it; bytes as the public RC-S300 client sends them
+    /// (oyajun/pcsc-sample, src/pcsc/apdu.rs).
+    static let startSession: [UInt8] = [0xFF, 0xC2, 0x00, 0x00, 0x02, 0x81, 0x00, 0x00]
+    static let endSession: [UInt8] = [0xFF, 0xC2, 0x00, 0x00, 0x02, 0x82, 0x00, 0x00]
+
+    /// True when the reader took Manage Session: SW 90 00 and a generic error status `C0 03 00 90 00`
+    /// (or none). A refusal (6A 81, 6D 00, a C0 "not supported") or anything else is false: the
+    /// exchanges then go without a session.
+    static func sessionStarted(_ answer: [UInt8]) -> Bool {
+        guard answer.count >= 2, answer.suffix(2) == [0x90, 0x00],
+              let objects = try? BERTLV.decode(Array(answer.dropLast(2))) else { return false }
+        guard let status = objects.first(where: { $0.tag == 0xC0 })?.value else { return true }
+        return status.count == 3 && status.suffix(2) == [0x90, 0x00]
     }
 
     /// A FeliCa frame's first byte is its own length.

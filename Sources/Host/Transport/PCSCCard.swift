@@ -10,6 +10,8 @@ final class PCSCCard: ReaderChannel {
     let readerName: String
     /// The ATR of the connected card, from `SCardStatus` on this handle.
     private(set) var atr: [UInt8] = []
+    /// The largest command the reader takes, as its driver reports it (nil: it does not say).
+    private(set) var maxCommand: Int?
     /// Seconds one exchange may take.
     let exchangeTimeout: Double
     /// Set when a call did not return in time: the handle is never used or released again.
@@ -43,6 +45,7 @@ final class PCSCCard: ReaderChannel {
         pci = SCARD_IO_REQUEST(dwProtocol: UInt(proto), cbPciLength: UInt(MemoryLayout<SCARD_IO_REQUEST>.size))
         try beginTransaction()
         atr = try status()
+        maxCommand = try maxInput()
     }
 
     deinit {
@@ -87,6 +90,21 @@ final class PCSCCard: ReaderChannel {
         guard let (rv, atr) = answer else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
         guard rv == .success else { throw rv.error("reading the card's status") }
         return atr
+    }
+
+    /// SCARD_ATTR_MAXINPUT: libccid answers dwMaxCCIDMessageLength − 10 as a 4-byte little-endian
+    /// number (ccid src/ifdhandler.c); a driver without it (vpcd) answers an error: nil.
+    private func maxInput() throws -> Int? {
+        let answer: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout, { [handle] in
+            var value = [UInt8](repeating: 0, count: 8)
+            var length = DWORD(value.count)
+            let rv = SCardGetAttrib(handle, PCSC.attrMaxInput, &value, &length)
+            return (PCSCStatus(rv), Array(value.prefix(Int(min(length, 8)))))
+        }, late: giveBack)
+        guard let (rv, bytes) = answer else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
+        guard rv == .success, bytes.count == 4 || bytes.count == 8 else { return nil }
+        let value = bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
+        return (16 ... 65_544).contains(value) ? value : nil
     }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {

@@ -57,4 +57,6 @@ enum PCSC {
     static let statePresent: DWORD = 0x0020
     static let stateMute: DWORD = 0x0200
     static let autoAllocate = DWORD.max
+    /// SCARD_ATTR_MAXINPUT: SCARD_ATTR_VALUE(SCARD_CLASS_VENDOR_DEFINED = 7, 0xA007) (reader.h).
+    static let attrMaxInput: DWORD = 7 << 16 | 0xA007
 }

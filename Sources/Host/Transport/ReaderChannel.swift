@@ -3,6 +3,13 @@
 protocol ReaderChannel: AnyObject {
     var readerName: String { get }
     var atr: [UInt8] { get }
+    /// The largest command APDU the reader takes, as its driver reports it (SCARD_ATTR_MAXINPUT);
+    /// nil when it does not say.
+    var maxCommand: Int? { get }
     /// One APDU to the reader. Throws `TransitError` (sessionLost, communication, cancelled).
     func transmit(_ apdu: [UInt8]) throws -> [UInt8]
+}
+
+extension ReaderChannel {
+    var maxCommand: Int? { nil }
 }

@@ -9,6 +9,7 @@ final class RecordingChannel: ReaderChannel {
 
     var readerName: String { inner.readerName }
     var atr: [UInt8] { inner.atr }
+    var maxCommand: Int? { inner.maxCommand }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
         let start = Date()

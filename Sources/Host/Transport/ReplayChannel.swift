@@ -11,6 +11,8 @@ final class ReplayChannel: ReaderChannel {
 
     var readerName: String { log.reader }
     let atr: [UInt8]
+    /// What the reader's driver reported then, so the replay names the blocks the read named.
+    var maxCommand: Int? { log.maxCommand }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
         let asked = HexFormat.string(apdu)

@@ -57,10 +57,10 @@ final class PluginWorker {
         /// True when the deadline passed while the host itself waited on the reader.
         var hostWasWaiting = false
         let deadline = Date().addingTimeInterval(limits.readTimeout)
-        let start = WorkerMessages.Start(plugins: plugins, reader: channel.readerName, atr: channel.atr,
+        let start = WorkerMessages.Start(plugins: plugins, reader: channel.readerName, atr: channel.atr, maxCommand: channel.maxCommand,
                                          forcedDialect: dialect?.rawValue, firstGuess: firstGuess?.rawValue,
                                          maxExchanges: limits.maxExchanges, maxSeconds: limits.readTimeout)
-        let guessed = (dialect ?? firstGuess ?? FeliCaDialect.guess(forReader: channel.readerName)).rawValue
+        let guessed = FeliCaPassThrough.firstDialect(readerName: channel.readerName, forced: dialect, firstGuess: firstGuess)?.rawValue ?? "none"
         func fail(_ e: TransitError) { final = (.failure(e), guessed, []) }
         do {
             let link = try startedWorker(with: start)

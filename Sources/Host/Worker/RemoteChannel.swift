@@ -4,9 +4,10 @@ final class RemoteChannel: ReaderChannel {
     private let link: WorkerLink
     let readerName: String
     let atr: [UInt8]
+    let maxCommand: Int?
 
-    init(link: WorkerLink, readerName: String, atr: [UInt8]) {
-        self.link = link; self.readerName = readerName; self.atr = atr
+    init(link: WorkerLink, readerName: String, atr: [UInt8], maxCommand: Int?) {
+        self.link = link; self.readerName = readerName; self.atr = atr; self.maxCommand = maxCommand
     }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {

@@ -23,6 +23,8 @@ enum WorkerMessages {
         let plugins: [Plugin]
         let reader: String
         let atr: [UInt8]
+        /// The largest command the reader's driver reported, when it did.
+        let maxCommand: Int?
         let forcedDialect: String?
         let firstGuess: String?
         let maxExchanges: Int

@@ -51,7 +51,7 @@ enum WorkerProcess {
         runner.budget = ReadBudget(maxExchanges: start.maxExchanges, maxSeconds: start.maxSeconds)
         runner.outcome = { link.send(.outcome, json: LogBundle.PluginOutcome(name: $0, outcome: $1)) }
         runner.willRun = { link.send(.plugin, Array($0.utf8)) }
-        let session = CardSession(channel: RemoteChannel(link: link, readerName: start.reader, atr: start.atr),
+        let session = CardSession(channel: RemoteChannel(link: link, readerName: start.reader, atr: start.atr, maxCommand: start.maxCommand),
                                   dialect: start.forcedDialect.flatMap(FeliCaDialect.init(rawValue:)),
                                   firstGuess: start.firstGuess.flatMap(FeliCaDialect.init(rawValue:)))
         let result = RecordedRead.read(session, with: runner)
@@ -59,7 +59,7 @@ enum WorkerProcess {
         var failure: WorkerMessages.Failure?
         if case .failure(let e) = result { failure = .init(e) }
         return .init(reading: try? result.get(), failure: failure,
-                     dialect: session.dialect.rawValue,
+                     dialect: session.dialect?.rawValue ?? "none",
                      refusedDialects: session.refusedDialects.map(\.rawValue))
     }
 

@@ -209,6 +209,17 @@ typedef struct transit_host_api {
     const uint8_t *historical_bytes;
     /** Length of historical_bytes in bytes. */
     size_t historical_bytes_length;
+
+    /* Appended in ABI 1, after the ATR fields: check TRANSIT_HOST_HAS(host, max_felica_frame). */
+
+    /**
+     * FeliCa: the longest FeliCa frame, length byte included, that the reader
+     * carries both ways (its largest command, less what its pass-through adds),
+     * or 0 when the reader does not say (frames of up to 255 bytes are then
+     * sent). A Read Without Encryption of n blocks is answered with a frame of
+     * 13 + 16 n bytes: name no more blocks than fit.
+     */
+    size_t max_felica_frame;
 } transit_host_api;
 
 /**

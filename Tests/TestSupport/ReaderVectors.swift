@@ -1,0 +1,88 @@
+/// Byte vectors of real readers, copied by hand from their manuals, public traces and pcsc-tools'
+/// list of real cards' ATRs — never from transit's code. The host (ATR verdicts, pass-through) and
+/// the simulator's reader models are both checked against them.
+public enum ReaderVectors {
+    /// What an ATR says of the card.
+    public enum Kind: Equatable {
+        case felica, iso, storage(String), unknown
+    }
+
+    public struct ATRVector {
+        public let atr: [UInt8]
+        public let kind: Kind
+        public let source: String
+    }
+
+    /// An IDm for the forms that carry one: the IDm of the ACR122L manual's Polling example
+    /// (`D5 4B 01 01 14 01 01 01 05 01 86 04 02 02 …`, ACR122L user manual p.42).
+    public static let idm: [UInt8] = [0x01, 0x01, 0x05, 0x01, 0x86, 0x04, 0x02, 0x02]
+
+    /// The SCM/Identiv FeliCa ATR of `idm`: `3B 8C 80 01 04 43 FD <IDm> <timeout> TCK` (SCL3711
+    /// reference manual 5.3.3.4: card mode 04, card type 43 FeliCa, IFS FD, the IDm, the write
+    /// timeout, TCK the XOR of T0 … the last byte). The manual's example bytes are a picture; the
+    /// timeout 0x0A is ours.
+    public static let scmFeliCaATR: [UInt8] = {
+        let body: [UInt8] = [0x3B, 0x8C, 0x80, 0x01, 0x04, 0x43, 0xFD] + idm + [0x0A]
+        return body + [body.dropFirst().reduce(0, ^)]
+    }()
+
+    public static let atrs: [ATRVector] = [
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0xF0, 0x11, 0x00, 0x00, 0x00, 0x00, 0x8A],
+                  kind: .felica, source: "ACR122U API v2.04 3.1 (FeliCa 212K, card name F0 11); smartcard_list (Bangkok MRT)"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0xF0, 0x12, 0x00, 0x00, 0x00, 0x00, 0x89],
+                  kind: .felica, source: "ACR122U API v2.04 3.1 (FeliCa 424K, card name F0 12; TCK 89 by the XOR rule)"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0x00, 0x00, 0x00, 0x00, 0x42],
+                  kind: .felica, source: "ACM1252U-Y3 reference manual 5.2.6; smartcard_list (Suica, Octopus)"),
+        ATRVector(atr: scmFeliCaATR, kind: .felica, source: "SCL3711 reference manual 5.3.3.4; smartcard_list 3B 8C 80 01 04 43 FD …"),
+        ATRVector(atr: [0x3B, 0x8C, 0x80, 0x01, 0x50, 0x68, 0xDD, 0xA5, 0xB1, 0x1C, 0x00, 0x00, 0x11, 0x77, 0x81, 0x85, 0x82],
+                  kind: .iso, source: "smartcard_list (upstream pcsc-tools): EZ-Link, ACS type B form with the whole ATQB"),
+        ATRVector(atr: [0x3B, 0x8C, 0x80, 0x01, 0x50, 0x12, 0x23, 0x45, 0x56, 0x12, 0x53, 0x54, 0x4E, 0x33, 0x81, 0xC3, 0x55],
+                  kind: .iso, source: "ACR122U API v2.04 3.1.2 (type B example)"),
+        ATRVector(atr: [0x3B, 0x88, 0x80, 0x01, 0x1C, 0x2D, 0x94, 0x11, 0xF7, 0x71, 0x85, 0x00, 0xBE],
+                  kind: .iso, source: "smartcard_list: CEPAS (EZ-Link), PC/SC type B form"),
+        ATRVector(atr: [0x3B, 0x88, 0x80, 0x01, 0x04, 0x02, 0x00, 0x20, 0x00, 0x71, 0xC1, 0x40, 0xDF],
+                  kind: .iso, source: "smartcard_list: Seoul Citypass+ T-Money"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x4D, 0x54, 0x00, 0x02, 0x01, 0x00, 0xFF, 0xFF, 0x01, 0x14, 0x01, 0x34, 0x22, 0x07, 0x11, 0x00],
+                  kind: .iso, source: "smartcard_list (upstream pcsc-tools): HK Octopus – China T-Union, 14443A section"),
+        ATRVector(atr: [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80],
+                  kind: .iso, source: "smartcard_list: DESFire; a pcsc_scan log on an ACR1252U"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x6A],
+                  kind: .storage("MIFARE Classic 1K"), source: "smartcard_list: MIFARE Classic 1K (as per PCSC std part3)"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68],
+                  kind: .storage("MIFARE Ultralight"), source: "smartcard_list: MIFARE Ultralight"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0xF0, 0x04, 0x00, 0x00, 0x00, 0x00, 0x9F],
+                  kind: .storage("Topaz (NFC Forum type 1)"), source: "smartcard_list: NFC Forum type 1 tag (ACS card name F0 04)"),
+        ATRVector(atr: [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0xFF, 0x40, 0x00, 0x00, 0x00, 0x00, 0xD4],
+                  kind: .unknown, source: "smartcard_list: Nokia N9 (a card name of no list)"),
+        ATRVector(atr: [0x3B, 0xF9, 0x18, 0x00, 0x00, 0x00, 0x53, 0x43, 0x45, 0x37, 0x20, 0x03, 0x00, 0x20, 0x46],
+                  kind: .unknown, source: "smartcard_list: G+D FIPS 201 SCE 7.0 (a contact card)"),
+    ]
+
+    /// ACR122U API v2.04 7.3: Read Without Encryption of block 0 of service 0109, to `idm`.
+    public static let acr122uReadFrame: [UInt8] = [0x10, 0x06] + idm + [0x01, 0x09, 0x01, 0x01, 0x80, 0x00]
+    /// The same read inside the PN532's InDataExchange: `FF 00 00 00 13 D4 40 01 <frame>`.
+    public static let acr122uReadPN532: [UInt8] = [0xFF, 0x00, 0x00, 0x00, 0x13, 0xD4, 0x40, 0x01] + acr122uReadFrame
+    /// The card's answer: status flags 00 00, one block `00 AA 55 AA …`.
+    public static let acr122uAnswerFrame: [UInt8] = [0x1D, 0x07] + idm + [0x00, 0x00, 0x01, 0x00]
+        + [0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55, 0xAA, 0x55, 0xAA]
+    /// …as the reader answers it in the pn532 form, `D5 41 00 <frame> 90 00`, and bare, `<frame> 90 00`.
+    public static let acr122uAnswerPN532: [UInt8] = [0xD5, 0x41, 0x00] + acr122uAnswerFrame + [0x90, 0x00]
+    public static let acr122uAnswerBare: [UInt8] = acr122uAnswerFrame + [0x90, 0x00]
+
+    /// An opensc-tool log on an ACR1252U: FF CA gives the IDm; a direct-transmit read the card
+    /// answered with status flags 01 A6.
+    public static let acr1252IDm: [UInt8] = [0x01, 0x01, 0x0A, 0x10, 0x8E, 0x1B, 0xAD, 0x39]
+    public static let acr1252Read: [UInt8] = [0xFF, 0x00, 0x00, 0x00, 0x10, 0x10, 0x06] + acr1252IDm + [0x01, 0x09, 0x01, 0x01, 0x80, 0x00]
+    public static let acr1252Answer: [UInt8] = [0x0C, 0x07] + acr1252IDm + [0x01, 0xA6, 0x90, 0x00]
+
+    /// PC/SC Part 3 Manage Session, as the public RC-S300 client sends it (oyajun/pcsc-sample):
+    /// start transparent session (81 00) and end it (82 00), Le 00; a reader that takes it answers
+    /// the generic error status `C0 03 00 90 00` and SW 90 00.
+    public static let startSession: [UInt8] = [0xFF, 0xC2, 0x00, 0x00, 0x02, 0x81, 0x00, 0x00]
+    public static let endSession: [UInt8] = [0xFF, 0xC2, 0x00, 0x00, 0x02, 0x82, 0x00, 0x00]
+    public static let sessionTaken: [UInt8] = [0xC0, 0x03, 0x00, 0x90, 0x00, 0x90, 0x00]
+
+    /// Identiv's load-keys / change-reader-PIN command begins so (uTrust 3720F manual p.77): no
+    /// command that begins so may reach an Identiv reader.
+    public static let identivPINPrefix: [UInt8] = [0xFF, 0x00, 0x00, 0x00]
+}
