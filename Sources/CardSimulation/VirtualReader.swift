@@ -8,6 +8,8 @@ public enum SimulatedDialect: String, CaseIterable, Sendable {
     /// PC/SC 2.02 Part 3 Transparent Exchange: `FF C2 00 01 Lc <95 transceive object> [Le]` →
     /// `C0 03 00 90 00 97 <length> <frame> 90 00`, lengths in BER-TLV (81 LL from 128 bytes).
     case part3
+    /// ACR122U: the FeliCa frame as the whole APDU → `<frame> 90 00` (ACR122U API v2.04, 7.3).
+    case bareFrame = "bare-frame"
 }
 
 /// A contactless reader with one card on it, emulated from a card image: answers the reader-level
@@ -16,15 +18,23 @@ public enum SimulatedDialect: String, CaseIterable, Sendable {
 public final class VirtualReader {
     private var felica: FeliCaEmulator?
     private var iso: ISO7816Emulator?
-    /// The one dialect accepted, or nil for all three.
+    /// The reader answered as.
+    public let model: ReaderModel
+    /// The one dialect accepted (of those the model takes), or nil for all the model takes.
     public let dialect: SimulatedDialect?
     /// APDUs answered since the card was put on the reader.
     public private(set) var exchanges = 0
+    /// A transparent session is open (PC/SC Part 3 Manage Session).
+    private var sessionOpen = false
 
-    public init(image: CardImage, dialect: SimulatedDialect? = nil) throws {
+    public init(image: CardImage, dialect: SimulatedDialect? = nil, model: ReaderModel = .pcsc) throws {
         if let f = image.felica { felica = try FeliCaEmulator(f) }
         if let i = image.iso7816 { iso = try ISO7816Emulator(i) }
         guard felica != nil || iso != nil else { throw CardImageError("card image holds no card") }
+        if model == .phone, felica != nil {
+            throw CardImageError("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not FeliCa")
+        }
+        self.model = model
         self.dialect = dialect
         historical = try image.iso7816?.historicalBytes.map(HexText.bytes) ?? [0x80, 0x73, 0xC8, 0x21, 0x10]
         guard historical.count <= 15 else { throw CardImageError("an ATR holds at most 15 historical bytes") }
@@ -34,23 +44,19 @@ public final class VirtualReader {
     private let historical: [UInt8]
     private let uid: [UInt8]
 
-    /// The ATR a PC/SC reader builds for the card (PC/SC Part 3, section 3.1.3.2.3):
-    /// FeliCa as a storage card with standard byte 11h and card name 003Bh; an ISO 14443-4 card
-    /// with its historical bytes.
+    /// The ATR the reader builds for the card: FeliCa in the model's form (PC/SC Part 3, section
+    /// 3.1.3.2.3, by default); an ISO 14443-4 card with its historical bytes, `3B 8n 80 01 … TCK`
+    /// (a type B card's ATQB, as ACS readers put it, comes from the image's historical bytes).
     public var atr: [UInt8] {
-        let body: [UInt8]
-        if felica != nil {
-            body = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0x00, 0x00, 0x00, 0x00]
-        } else {
-            body = [0x3B, 0x80 | UInt8(historical.count & 0x0F), 0x80, 0x01] + historical.prefix(15)
-        }
+        if felica != nil { return model.felicaATR(idm: uid) }
+        let body = [0x3B, 0x80 | UInt8(historical.count & 0x0F), 0x80, 0x01] + historical.prefix(15)
         return body + [body.dropFirst().reduce(0, ^)] // TCK: XOR of T0 … last historical byte
     }
 
     /// Answers one APDU from the host.
     public func transmit(_ apdu: [UInt8]) -> [UInt8] {
         exchanges += 1
-        if apdu.starts(with: [0xFF, 0xCA, 0x00, 0x00]) { return uid + [0x90, 0x00] }
+        if model.answersGetData, apdu.starts(with: [0xFF, 0xCA, 0x00, 0x00]) { return uid + [0x90, 0x00] }
         if let felica { return felicaPassThrough(felica, apdu) }
         return iso?.answer(apdu) ?? [0x6F, 0x00]
     }
@@ -58,9 +64,32 @@ public final class VirtualReader {
     private func felicaPassThrough(_ card: FeliCaEmulator, _ apdu: [UInt8]) -> [UInt8] {
         // A reader that does not know a pseudo-APDU answers "function not supported" (ISO 7816-4).
         let unsupported: [UInt8] = [0x6A, 0x81]
+        if let session = Self.manageSession(apdu) {
+            guard model.dialects.contains(.part3) else { return unsupported }
+            sessionOpen = session
+            return [0xC0, 0x03, 0x00, 0x90, 0x00, 0x90, 0x00]
+        }
         guard let (form, frame) = Self.felicaFrame(in: apdu) else { return unsupported }
-        if let dialect, dialect != form { return unsupported }
-        return Self.passThroughAnswer(card.answer(frame), form)
+        guard model.dialects.contains(form), dialect.map({ $0 == form }) ?? true else { return model.refusal(of: form) }
+        // A Transparent Exchange outside a session: "conditions of use not satisfied" (ISO 7816-4;
+        // what the RC-S300 answers is unpublished).
+        if form == .part3, model.needsSession, !sessionOpen { return [0x69, 0x85] }
+        let answer = Self.passThroughAnswer(card.answer(frame), form)
+        if let limit = model.maxMessage, apdu.count > limit || answer.count > limit {
+            return [0x67, 0x00] // wrong length: the message does not fit the reader's CCID messages
+        }
+        return answer
+    }
+
+    /// True (start) or false (end) for a Part 3 Manage Session with data object 81 00 or 82 00
+    /// (PC/SC Part 3, 3.2.2.1.1); nil for any other APDU.
+    static func manageSession(_ apdu: [UInt8]) -> Bool? {
+        guard apdu.count >= 7, apdu.starts(with: [0xFF, 0xC2, 0x00, 0x00, 0x02]) else { return nil }
+        switch (apdu[5], apdu[6]) {
+        case (0x81, 0x00): return true
+        case (0x82, 0x00): return false
+        default: return nil
+        }
     }
 
     /// The reader's answer carrying the card's frame, or saying the card stayed silent (nil).
@@ -69,7 +98,7 @@ public final class VirtualReader {
         case .pn532:
             // Status 01: "time out, the target has not answered" (PN532 User Manual, 7.1).
             return answer.map { [0xD5, 0x41, 0x00] + $0 + [0x90, 0x00] } ?? [0xD5, 0x41, 0x01, 0x90, 0x00]
-        case .acsDirect:
+        case .acsDirect, .bareFrame:
             return answer.map { $0 + [0x90, 0x00] } ?? [0x63, 0x00]
         case .part3:
             // Generic error status C0 03 <object number> SW1 SW2: 00 90 00 success; 01 64 01 the card
@@ -81,6 +110,8 @@ public final class VirtualReader {
 
     /// The dialect and FeliCa frame of a pass-through APDU, or nil when it is none.
     static func felicaFrame(in apdu: [UInt8]) -> (SimulatedDialect, [UInt8])? {
+        // The bare frame: its first byte, its length, stands as CLA.
+        if apdu.count >= 4, apdu[0] != 0xFF, Int(apdu[0]) == apdu.count { return (.bareFrame, apdu) }
         guard apdu.count >= 6, apdu[0] == 0xFF else { return nil }
         let lc = Int(apdu[4])
         // Case 3 (no Le) or case 4 (one Le byte after the data).

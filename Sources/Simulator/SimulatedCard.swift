@@ -5,6 +5,7 @@ import Foundation
 struct SimulatedCard {
     let image: CardImage
     let dialect: SimulatedDialect?
+    let model: ReaderModel
     let latency: Double
     let removeAfter: Int?
     /// After this many answers the card never answers again, staying on the reader (a stuck reader).
@@ -12,7 +13,7 @@ struct SimulatedCard {
     let log: String?
 
     func serve(_ link: VPCDLink) throws {
-        var reader = try VirtualReader(image: image, dialect: dialect)
+        var reader = try VirtualReader(image: image, dialect: dialect, model: model)
         var answered = 0
         let logHandle = try log.map { path -> FileHandle in
             if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
@@ -24,7 +25,7 @@ struct SimulatedCard {
             if message.count == 1 {
                 switch message[0] {
                 case 4: try link.send(reader.atr)
-                case 0, 2: reader = try VirtualReader(image: image, dialect: dialect) // power off / reset: fresh card state
+                case 0, 2: reader = try VirtualReader(image: image, dialect: dialect, model: model) // power off / reset: fresh card state
                 default: break
                 }
                 continue

@@ -5,12 +5,15 @@ import Foundation
 /// client) sees it as a card on "Virtual PCD 00 00".
 enum SimulatorCommand {
     static let usage = """
-    transit-sim --card FILE [--port 35963] [--dialect pn532|acs-direct|part3] [--latency-ms N]
+    transit-sim --card FILE [--port 35963] [--reader-model M] [--dialect D] [--latency-ms N]
                 [--remove-after N] [--hang-after N] [--log FILE]
 
       --card FILE       the card image (docs/card-image.md)
       --port N          vpcd's port on 127.0.0.1 (35963 is the first virtual reader, 35964 the second)
-      --dialect D       accept FeliCa frames only in this dialect (default: all three)
+      --reader-model M  answer as this reader does: \(ReaderModel.allCases.map(\.rawValue).joined(separator: ", "))
+                        (its ATR, pass-throughs and refusals; docs/readers.md); default pcsc
+      --dialect D       accept FeliCa frames only in this one of the model's dialects
+                        (pn532, acs-direct, part3, bare-frame)
       --latency-ms N    wait N ms before each answer, as a card in the field takes time
       --remove-after N  answer N APDUs, then pull the card away (close the link) and exit
       --hang-after N    answer N APDUs, then never answer again, the card staying on the reader
@@ -36,8 +39,13 @@ enum SimulatorCommand {
                 guard let v = SimulatedDialect(rawValue: d) else { throw CardImageError("unknown dialect \(d)") }
                 return v
             }
+            let model = try options["reader-model"].map { m -> ReaderModel in
+                guard let v = ReaderModel(rawValue: m) else { throw CardImageError("unknown reader model \(m)") }
+                return v
+            } ?? .pcsc
+            _ = try VirtualReader(image: image, dialect: dialect, model: model) // a card the model cannot hold fails now
             let link = try VPCDLink(port: UInt16(options["port"] ?? "35963") ?? 35963)
-            let card = SimulatedCard(image: image, dialect: dialect,
+            let card = SimulatedCard(image: image, dialect: dialect, model: model,
                                      latency: Double(options["latency-ms"] ?? "0").map { $0 / 1000 } ?? 0,
                                      removeAfter: options["remove-after"].flatMap { Int($0) },
                                      hangAfter: options["hang-after"].flatMap { Int($0) },

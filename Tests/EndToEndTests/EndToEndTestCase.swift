@@ -2,34 +2,45 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// What every end-to-end class shares: pcscd with the vpcd readers (started for the class when not
-/// running, stopped after it), skipped where it cannot be had — except in CI, where that fails —
-/// and both virtual readers emptied after each test.
+/// What every end-to-end class shares: a pcscd of its own in private namespaces with the vpcd
+/// readers the class names (`readers`; started for the class, stopped after it), skipped where it
+/// cannot be had — except in CI, where that fails — and every virtual reader emptied after each test.
 class EndToEndTestCase: XCTestCase {
-    static let harness = VirtualReaderHarness()
-    static var available = false
+    /// The readers this class's pcscd has: vpcd's own name by default.
+    class var readers: [VirtualReaderHarness.Reader] { VirtualReaderHarness.defaultReaders }
 
-    override class func setUp() { available = (try? harness.startDaemon()) ?? false }
+    private static var harnesses = [ObjectIdentifier: VirtualReaderHarness]()
+    private static var availability = [ObjectIdentifier: Bool]()
+
+    /// This class's pcscd and simulators.
+    static var harness: VirtualReaderHarness {
+        if let h = harnesses[ObjectIdentifier(self)] { return h }
+        let h = VirtualReaderHarness(readers: readers)
+        harnesses[ObjectIdentifier(self)] = h
+        return h
+    }
+
+    override class func setUp() { availability[ObjectIdentifier(self)] = (try? harness.startDaemon()) ?? false }
     override class func tearDown() { harness.stop() }
 
     override func setUpWithError() throws {
-        if !Self.available, ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("pcscd with vsmartcard-vpcd is not available; .ci/run installs them")
+        let available = Self.availability[ObjectIdentifier(Self.self)] ?? false
+        if !available, ProcessInfo.processInfo.environment["CI"] == "true" {
+            XCTFail("pcscd with vsmartcard-vpcd in a namespace of its own is not available; .ci/run installs them and runs as root")
         }
-        try XCTSkipUnless(Self.available, "pcscd with vsmartcard-vpcd is not available")
+        try XCTSkipUnless(available, "pcscd with vsmartcard-vpcd in a namespace of its own needs root, pcscd, vsmartcard-vpcd and util-linux")
     }
 
     override func tearDown() {
-        Self.harness.removeCard()
-        Self.harness.removeCard(port: 35964)
+        for r in Self.readers {
+            Self.harness.removeCard(port: r.port)
+            Self.harness.removeCard(port: r.port + 1)
+        }
     }
 
     /// `transit watch ARGUMENTS` running, its stdout collected line by line.
     func startWatch(_ arguments: [String]) throws -> (process: Process, lines: WatchLines) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
-        p.arguments = ["watch"] + arguments
-        p.currentDirectoryURL = BuildProducts.packageRoot
+        let p = Self.harness.transitProcess(["watch"] + arguments)
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

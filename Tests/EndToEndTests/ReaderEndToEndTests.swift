@@ -7,7 +7,7 @@ import XCTest
 /// transit-sim. Skipped where pcscd or vpcd are not installed, except in CI, where that fails.
 final class ReaderEndToEndTests: EndToEndTestCase {
     func scan(_ extra: [String] = []) throws -> CommandRun {
-        try CommandRun.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5"] + extra)
+        try Self.harness.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5"] + extra)
     }
 
     func testJapanICCardInEachDialect() throws {
@@ -89,9 +89,9 @@ final class ReaderEndToEndTests: EndToEndTestCase {
             let live = try scan()
             XCTAssertEqual(live.status, 0, live.stderr)
             let out = dir.appendingPathComponent("\(name).json").path
-            let dump = try CommandRun.transit(["dump", "--out", out, "--reader", VirtualReaderHarness.readerName, "--wait", "5"])
+            let dump = try Self.harness.transit(["dump", "--out", out, "--reader", VirtualReaderHarness.readerName, "--wait", "5"])
             XCTAssertEqual(dump.status, 0, dump.stderr)
-            let back = try CommandRun.transit(["scan", "--json", "--card", out])
+            let back = try Self.harness.transit(["scan", "--json", "--card", out])
             XCTAssertEqual(back.stdout, live.stdout, name)
         }
     }
@@ -140,18 +140,16 @@ final class ReaderEndToEndTests: EndToEndTestCase {
     }
 
     func testNoCardIsExit3() throws {
-        let run = try CommandRun.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName])
+        let run = try Self.harness.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName])
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "noCard")
-        let none = try CommandRun.transit(["scan", "--json", "--reader", "No Such Reader"])
+        let none = try Self.harness.transit(["scan", "--json", "--reader", "No Such Reader"])
         XCTAssertEqual(none.status, 3)
         XCTAssertEqual((none.json?["error"] as? [String: Any])?["kind"] as? String, "noReader")
     }
 
     func testCtrlCWhileWaitingForACardIsCancelledExit130() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
-        p.arguments = ["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "20"]
+        let p = Self.harness.transitProcess(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "20"])
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

@@ -78,9 +78,7 @@ final class WatchEndToEndTests: EndToEndTestCase {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("taps.jsonl").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
-        p.arguments = ["watch", "--json", "--reader", "Virtual PCD", "--exec", "cat >> '\(out)'; echo \"$TRANSIT_READER\" >> '\(out).readers'"]
+        let p = Self.harness.transitProcess(["watch", "--json", "--reader", "Virtual PCD", "--exec", "cat >> '\(out)'; echo \"$TRANSIT_READER\" >> '\(out).readers'"])
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -97,7 +95,7 @@ final class WatchEndToEndTests: EndToEndTestCase {
         XCTAssertEqual((tap["card"] as? [String: Any])?["balance"] as? Int, 897)
         XCTAssertEqual(try String(contentsOfFile: out + ".readers", encoding: .utf8), VirtualReaderHarness.secondReaderName + "\n")
         // The tap is kept in the history archive too (a kiosk's audit trail).
-        let cards = try CommandRun.transit(["cards", "--json"])
+        let cards = try Self.harness.transit(["cards", "--json"])
         XCTAssertTrue(cards.stdout.contains("\"1009123456789012\""), "the EZ-Link tap is in the archive: \(cards.stdout)")
     }
 }

@@ -103,7 +103,7 @@ final class FeliCaPassThrough {
         if let forced, following == nil {
             throw TransitError(.communication, "the reader refused the FeliCa pass-through in \(forced.rawValue) (\(why)); try another --dialect")
         }
-        if let following { log("reader: \(failed.rawValue) did not work (\(why)); trying \(following.rawValue)") }
+        if let following { log("reader: the \(failed.rawValue) pass-through did not work (\(why)); trying \(following.rawValue)") }
         dialect = following
     }
 
