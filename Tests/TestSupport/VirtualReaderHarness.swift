@@ -132,6 +132,15 @@ public final class VirtualReaderHarness {
         simulators[port] = p
     }
 
+    /// Waits (up to five seconds) until pcscd sees a card on the slot behind `port`.
+    public func waitForCard(port: Int) {
+        let name = slotName(port: port)
+        for _ in 0 ..< 50 {
+            if let r = try? transit(["readers"]), r.stdout.contains("\(name)\tcard") { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
     /// The name pcscd gives the slot behind `port`.
     public func slotName(port: Int) -> String {
         guard let r = readers.first(where: { $0.port == port || $0.port + 1 == port }) else { return "" }

@@ -37,6 +37,14 @@ extension TransitCommand {
         case .success(let states)? where !states.isEmpty:
             checks.append(.init(check: "readers", ok: true,
                                 detail: states.map { "\($0.reader) (\($0.present ? "card" : "no card"))" }.joined(separator: ", "), fix: nil))
+            // Each reader's line of the reader table: how FeliCa cards will be read on it.
+            for row in states.map(ReaderRow.init) where !row.samInterface {
+                let p = row.profile
+                checks.append(.init(check: "reader \(row.name)", ok: true,
+                                    detail: p.summary + " (\(p.source))"
+                                        + (p.dialects.isEmpty ? "; it reads ISO 14443-4 cards only: FeliCa cards need a reader that passes FeliCa frames (docs/readers.md)" : ""),
+                                    fix: nil))
+            }
         case .success?:
             checks.append(.init(check: "readers", ok: false, detail: "none connected",
                                 fix: "plug in a reader; if it is connected, check `pcsc_scan` and the reader's driver (libccid)"))

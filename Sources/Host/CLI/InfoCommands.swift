@@ -1,14 +1,17 @@
 extension TransitCommand {
-    /// `transit readers`: the readers pcscd knows, with the card on each.
+    /// `transit readers`: the readers pcscd knows, the card on each, and each reader's line of the
+    /// reader table (docs/readers.md).
     func readers(_ args: [String]) throws {
         let a = try Arguments(args, command: "readers", valued: [], flags: ["json"])
         let context = try PCSCContext()
         let states = try context.states(try context.readers())
-        struct Row: Encodable { let name: String; let card: Bool; let atr: String? }
-        let rows = states.map { Row(name: $0.reader, card: $0.present, atr: $0.present ? HexFormat.string($0.atr) : nil) }
+        let rows = states.map(ReaderRow.init)
         guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
         if a.has("json") { standardOutput(JSONOutput.encode(rows)); return }
-        for r in rows { standardOutput("\(TerminalText.escape(r.name))\t\(r.card ? "card, ATR \(r.atr ?? "")" : "no card")") }
+        for r in rows {
+            let card = r.card ? "card (\(r.technology ?? "")), ATR \(r.atr ?? "")" : "no card"
+            standardOutput("\(TerminalText.escape(r.name))\t\(card)\t\(r.samInterface ? "SAM interface, used only when named" : r.profile.summary)")
+        }
     }
 
     /// `transit plugins`: the plugins of plugins.conf in probe order, with path, ABI version and state.
@@ -45,5 +48,52 @@ extension TransitCommand {
         }
         // A conf with a plugin that cannot be used is a configuration to fix: scripts must tell.
         if rows.contains(where: { $0.state != "loaded" }) { throw QuietExit(code: TransitError.Kind.config.exitCode) }
+    }
+}
+
+/// One reader as `transit readers` and `doctor` show it.
+struct ReaderRow: Encodable {
+    let name: String
+    let card: Bool
+    let atr: String?
+    /// What the ATR says: felica, iso14443, storage (a memory card) or unknown.
+    let technology: String?
+    let samInterface: Bool
+    let profile: Profile
+
+    /// The reader's line of the reader table.
+    struct Profile: Encodable {
+        let name: String
+        let dialects: [String]
+        let neverSent: [String]
+        let transparentSession: Bool
+        let maxCommand: Int?
+        let note: String
+        let source: String
+        let confidence: String
+        /// The line in words: the model, the dialects in order, the confidence.
+        let summary: String
+
+        init(_ p: ReaderProfile) {
+            name = p.name; dialects = p.dialects.map(\.rawValue); neverSent = p.unsafe.keys.map(\.rawValue).sorted()
+            transparentSession = p.transparentSession; maxCommand = p.maxCommand; note = p.note; source = p.source
+            confidence = p.confidence.rawValue; summary = p.summary
+        }
+    }
+
+    init(_ state: ReaderState) {
+        name = state.reader
+        card = state.present
+        atr = state.present ? HexFormat.string(state.atr) : nil
+        technology = state.present ? {
+            switch ATRVerdict(atr: state.atr) {
+            case .felica: return "felica"
+            case .iso14443: return "iso14443"
+            case .storage(let name): return "storage: \(name)"
+            case .unknown: return "unknown"
+            }
+        }() : nil
+        samInterface = ReaderProfile.isSAMSlot(state.reader)
+        profile = Profile(.matching(state.reader))
     }
 }

@@ -57,19 +57,23 @@ final class PCSCContext {
         }
     }
 
-    /// The reader to use: the first whose name contains `filter` (case-insensitive), else the first
-    /// with a card. Waits up to `wait` seconds for a reader and a card.
+    /// The reader to use: the first with a card of those whose name contains `filter`
+    /// (case-insensitive), or of all (a SAM interface only when named). Waits up to `wait` seconds
+    /// for a reader and a card.
     /// (Ctrl-C ends the process from its signal handler: see Termination.)
     func waitForCard(readerFilter filter: String?, wait: Double) throws -> String {
         let deadline = Date().addingTimeInterval(wait)
         while true {
             let all = try readers()
-            let candidates = filter.map { f in all.filter { $0.lowercased().contains(f.lowercased()) } } ?? all
+            let candidates = ReaderProfile.selected(all, by: filter.map { [$0] } ?? [])
             if let ready = try states(candidates).first(where: { $0.present }) { return ready.reader }
             if Date() >= deadline {
                 if all.isEmpty { throw TransitError(.noReader, "no reader is connected") }
+                if candidates.isEmpty, let filter {
+                    throw TransitError(.noReader, "no reader matches \"\(filter)\" (readers: \(all.joined(separator: ", ")))")
+                }
                 if candidates.isEmpty {
-                    throw TransitError(.noReader, "no reader matches \"\(filter ?? "")\" (readers: \(all.joined(separator: ", ")))")
+                    throw TransitError(.noReader, "only SAM interfaces are connected (\(all.joined(separator: ", "))); name one with --reader")
                 }
                 throw TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")"
                                    + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))

@@ -63,6 +63,17 @@ struct ReaderProfile: Equatable, Sendable {
         return interface.hasSuffix(" SAM") || interface.contains(" SAM READER") || interface.contains(" SAM SLOT")
     }
 
+    /// The readers of `names` that `filters` pick: those whose name contains one of them
+    /// (case-insensitive), all when there is none; a SAM interface only when a filter says "SAM".
+    static func selected(_ names: [String], by filters: [String]) -> [String] {
+        let wanted = filters.map { $0.lowercased() }
+        return names.filter { name in
+            let lower = name.lowercased()
+            guard wanted.isEmpty || wanted.contains(where: lower.contains) else { return false }
+            return !isSAMSlot(name) || wanted.contains { $0.contains("sam") }
+        }
+    }
+
     /// The line for people: the model, the dialects in order, the source's confidence.
     var summary: String {
         let order = dialects.isEmpty ? "passes no FeliCa frames" : dialects.map(\.rawValue).joined(separator: ", then ")

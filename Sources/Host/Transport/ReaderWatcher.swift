@@ -11,7 +11,7 @@ struct ReaderWatcher {
         let context: PCSCContext
     }
 
-    /// Reader name substrings to watch; empty: all.
+    /// Reader name substrings to watch; empty: all but SAM interfaces.
     let filters: [String]
     private var context: PCSCContext?
     /// What was reported of a reader's card: not reported again while it stays.
@@ -38,7 +38,7 @@ struct ReaderWatcher {
                 context = ctx
                 for key in reported.keys { reported[key]?.count = nil } // a new pcscd counts afresh
             }
-            let names = try ctx.readers().filter { name in filters.isEmpty || filters.contains { name.lowercased().contains($0.lowercased()) } }
+            let names = ReaderProfile.selected(try ctx.readers(), by: filters)
             let states = try ctx.states(names)
             lastProblem = nil
             var taps = [Tap]()
