@@ -152,7 +152,7 @@ final class ManAndCompletionTests: XCTestCase {
                     || (isFish && !Self.matches(#"(-l|--long-option)\s+"# + NSRegularExpression.escapedPattern(for: String(option.dropFirst(2))) + #"(?![A-Za-z0-9_-])"#, in: text).isEmpty)
                 XCTAssertTrue(found, "\(file) lacks \(option)")
             }
-            for dialect in ["pn532", "acs-direct", "part3"] {
+            for dialect in ["pn532", "acs-direct", "part3", "bare-frame"] {
                 XCTAssertTrue(Self.contains(text, word: dialect), "\(file) lacks the dialect \(dialect)")
             }
         }
@@ -212,8 +212,10 @@ final class ManAndCompletionTests: XCTestCase {
     func testBashCompletion() throws {
         XCTAssertEqual(try bashComplete(["transit", "sc"]), ["scan"])
         XCTAssertEqual(try bashComplete(["transit", "scan", "--dia"]), ["--dialect"])
-        XCTAssertEqual(Set(try bashComplete(["transit", "scan", "--dialect", ""])), ["pn532", "acs-direct", "part3"])
-        XCTAssertEqual(Set(try bashComplete(["transit", "scan", "--dialect", "=", ""])), ["pn532", "acs-direct", "part3"])
+        // Every dialect --dialect takes (its help text lists them), nothing else.
+        let dialects: Set<String> = ["pn532", "acs-direct", "part3", "bare-frame"]
+        XCTAssertEqual(Set(try bashComplete(["transit", "scan", "--dialect", ""])), dialects)
+        XCTAssertEqual(Set(try bashComplete(["transit", "scan", "--dialect", "=", ""])), dialects)
         XCTAssertEqual(try bashComplete(["transit", "decode", "Package.sw"]), ["Package.swift"])
         for option in ["--config", "--card", "--log"] {
             XCTAssertEqual(try bashComplete(["transit", "scan", option, "Package.sw"]), ["Package.swift"], option)
@@ -257,7 +259,7 @@ final class ManAndCompletionTests: XCTestCase {
                 XCTAssertTrue((offered[command] ?? []).isSuperset(of: expected),
                               "fish: transit \(command) --: missing \(expected.subtracting(offered[command] ?? []).sorted())")
             }
-            XCTAssertEqual(offered["dialect"], ["pn532", "acs-direct", "part3"])
+            XCTAssertEqual(offered["dialect"], ["pn532", "acs-direct", "part3", "bare-frame"])
         }
         if let zsh = Self.executable("zsh") {
             checked = true

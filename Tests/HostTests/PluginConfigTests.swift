@@ -56,6 +56,25 @@ final class PluginConfigTests: XCTestCase {
         }
     }
 
+    func testABuildTreeBinaryFindsItsPackagesConf() throws {
+        // `.build/release/transit scan`, as the README says it, from a checkout with nothing installed.
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bin = dir.appendingPathComponent(".build/x86_64-unknown-linux-gnu/release")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try "// swift-tools-version:6.0".write(to: dir.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "package x.so".write(to: dir.appendingPathComponent("plugins.conf"), atomically: true, encoding: .utf8)
+        let env = ["XDG_CONFIG_HOME": dir.appendingPathComponent("none").path]
+        XCTAssertEqual(PluginConfig.searchPath(environment: env, executableDirectory: bin.path).last, dir.path + "/plugins.conf")
+        XCTAssertEqual(PluginConfig.buildTreePackage(of: dir.appendingPathComponent(".build/debug").path), dir.path)
+        if !FileManager.default.fileExists(atPath: "/etc/transit/plugins.conf") {
+            XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "package")
+        }
+        // Any other folder (an installed binary's) has no such candidate.
+        XCTAssertNil(PluginConfig.buildTreePackage(of: "/usr/bin"))
+        XCTAssertNil(PluginConfig.buildTreePackage(of: dir.appendingPathComponent("bin").path))
+    }
+
     func testCRLFLinesAreLines() throws {
         let conf = try PluginConfig.parse("# Windows line ends\r\njapan-ic libA.so\r\noctopus libB.so balance-offset=500\r\n", path: "c.conf")
         XCTAssertEqual(conf.entries.map(\.name), ["japan-ic", "octopus"])

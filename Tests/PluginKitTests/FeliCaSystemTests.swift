@@ -12,6 +12,8 @@ final class ScriptedFeliCaCard: CardLink {
     var maxBlocks = 15
     /// Thrown to a Polling instead of answering it.
     var pollingFailure: PluginError?
+    /// What the host says of the reader's frames (max_felica_frame); nil: it says nothing.
+    var largestFeliCaFrame: Int?
     var frames = [[UInt8]]()
 
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
@@ -185,5 +187,21 @@ final class FeliCaSystemTests: XCTestCase {
         _ = try system.read([(0x1317, [0])])
         XCTAssertEqual(card.frames.map { $0[1] }, [0x00, 0x06])
         XCTAssertEqual(system.idm, phoneIDm)
+    }
+
+    func testAReaderOfSmallFramesGetsNoMoreBlocksThanFitItsAnswer() throws {
+        // A read of n blocks is answered with 13 + 16 n bytes (FeliCa Card User's Manual).
+        XCTAssertEqual(FeliCa.blocksPerRead(fitting: nil), 12)
+        XCTAssertEqual(FeliCa.blocksPerRead(fitting: 255), 12)
+        XCTAssertEqual(FeliCa.blocksPerRead(fitting: 61), 3)
+        XCTAssertEqual(FeliCa.blocksPerRead(fitting: 37), 1)
+        XCTAssertEqual(FeliCa.blocksPerRead(fitting: 4), 1)
+        let card = ScriptedFeliCaCard()
+        card.largestFeliCaFrame = 61
+        let system = try FeliCaSystem.open(card, systemCode: 0x0003)
+        _ = try system.read([(service: 0x090F, blocks: Array(0 ..< 7))])
+        let counts = card.frames.filter { $0[1] == 0x06 }.map { Int($0[13]) }
+        XCTAssertEqual(counts, [3, 2, 2], "seven blocks in the fewest reads of at most three")
+        XCTAssertTrue(card.frames.allSatisfy { $0.count <= 61 })
     }
 }

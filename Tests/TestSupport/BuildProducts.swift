@@ -17,17 +17,15 @@ public enum BuildProducts {
         return dir
     }()
 
-    /// The built `transit`, with the repository's plugins.conf beside it as an installed default
+    /// The built `transit`, which finds the repository's plugins.conf as a build-tree binary does
     /// (transit never reads ./plugins.conf; bare library names resolve beside the binary).
     /// Every way a test starts `transit` goes through this path, so this is also where the test
     /// process points XDG_DATA_HOME at a temporary folder (`testDataHome`): a `transit` started by a
     /// test inherits it and never writes into the developer's own history archive.
     public static let transit: String = {
         isolateDataHome()
-        let conf = directory.appendingPathComponent("plugins.conf")
-        try? FileManager.default.removeItem(at: conf)
-        try? FileManager.default.copyItem(at: packageRoot.appendingPathComponent("plugins.conf"), to: conf)
-        chmod(conf.path, 0o644)
+        // Earlier versions of the suite copied the conf beside the binary: it would shadow the package's.
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("plugins.conf"))
         return directory.appendingPathComponent("transit").path
     }()
     /// The history archive's XDG_DATA_HOME for every `transit` a test starts without its own;

@@ -2,7 +2,7 @@
 # Installed as share/bash-completion/completions/transit; works without bash-completion too.
 
 _transit_commands="scan decode replay dump verify watch cards history export forget readers doctor plugins"
-_transit_dialects="pn532 acs-direct part3"
+_transit_dialects="pn532 acs-direct part3 bare-frame"
 _transit_formats="csv json"
 
 # The options each command takes (transit COMMAND --help).

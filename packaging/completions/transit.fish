@@ -29,7 +29,7 @@ complete -c transit -l help -d 'Show the help'
 
 # Options, by the commands that take them.
 complete -c transit -n '__transit_command_is scan dump verify watch' -l reader -x -d 'Reader whose name contains NAME'
-complete -c transit -n '__transit_command_is scan dump verify watch' -l dialect -x -a 'pn532 acs-direct part3' -d 'How FeliCa frames travel'
+complete -c transit -n '__transit_command_is scan dump verify watch' -l dialect -x -a 'pn532 acs-direct part3 bare-frame' -d 'How FeliCa frames travel'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch doctor plugins' -l config -r -F -d 'plugins.conf to use'
 complete -c transit -n '__transit_command_is scan dump verify' -l wait -x -d 'Wait up to SECONDS for a reader and a card'
 complete -c transit -n '__transit_command_is scan replay verify watch cards history readers doctor plugins' -l json -d 'Print JSON'

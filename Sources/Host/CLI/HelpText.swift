@@ -6,7 +6,7 @@ enum HelpText {
     transit — read the balance and history of contactless transit and e-money cards.
 
     Usage:
-      transit scan [--reader NAME] [--dialect pn532|acs-direct|part3] [--config FILE]
+      transit scan [--reader NAME] [--dialect pn532|acs-direct|part3|bare-frame] [--config FILE]
                    [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE] [--no-save]
                    [--exchange-timeout SECONDS] [--read-timeout SECONDS] [--stations FILE]...
       transit decode FILE... [--config FILE] [--read-timeout S] [--stations FILE]... [--save]
@@ -42,11 +42,12 @@ enum HelpText {
     transit scan — read the card on a reader (or a card image) and print it.
 
       --reader NAME     use the first reader whose name contains NAME (case-insensitive);
-                        default: the first reader with a card
-      --dialect D       how FeliCa frames travel: pn532 (ACR122U), acs-direct (ACR1252U and
-                        later ACS readers), part3 (PC/SC 2.02 Transparent Exchange);
-                        default: guessed from the reader's name, the others tried when the
-                        reader refuses it
+                        default: the first reader with a card (SAM interfaces only when named)
+      --dialect D       how FeliCa frames travel: pn532 or bare-frame (ACR122U), acs-direct
+                        (ACR1252U and later ACS readers), part3 (PC/SC 2.02 Transparent
+                        Exchange); default: the reader's line of the reader table
+                        (docs/readers.md), the next tried when one does not work; a dialect
+                        the line marks unsafe is never sent
       --config FILE     plugins.conf to use (default lookup: $XDG_CONFIG_HOME/transit/,
                         /etc/transit/, the installed default; never the current folder)
       --wait SECONDS    wait up to SECONDS for a reader and a card (default 0: the card must
@@ -151,9 +152,14 @@ enum HelpText {
     """
 
     static let readers = """
-    transit readers — list the PC/SC readers pcscd knows, with the card on each.
+    transit readers — list the PC/SC readers pcscd knows: the card on each and what its ATR
+    says, and the reader's line of the reader table (the FeliCa dialects in order and how the
+    line was checked; docs/readers.md).
 
-      --json            print a JSON array of {"name", "card", "atr"}
+      --json            print a JSON array of {"name", "card", "atr", "technology",
+                        "samInterface", "profile": {"name", "dialects", "neverSent",
+                        "transparentSession", "maxCommand", "note", "source", "confidence",
+                        "summary"}}
     """
 
     static let plugins = """

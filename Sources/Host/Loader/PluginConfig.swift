@@ -47,8 +47,10 @@ struct PluginConfig: Equatable {
 
     /// Finds and reads the conf: `--config FILE`, else $XDG_CONFIG_HOME/transit/plugins.conf (or
     /// ~/.config/transit/plugins.conf), else /etc/transit/plugins.conf, else the installed default
-    /// (`<bin>/../etc/transit/plugins.conf`, then `plugins.conf` beside the binary). Never the
-    /// current folder: a plugins.conf shipped beside a downloaded dump would decide what code runs.
+    /// (`<bin>/../etc/transit/plugins.conf`, then `plugins.conf` beside the binary), else, for a
+    /// binary in a SwiftPM build folder (`<package>/.build/<triple>/<configuration>`), the
+    /// package's own. Never the current folder: a plugins.conf shipped beside a downloaded dump
+    /// would decide what code runs.
     /// Then the drop-ins: `plugins.conf.d/*.conf` beside it, in name order, after its own lines.
     /// Every file is opened once and checked through that descriptor.
     static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -94,6 +96,21 @@ struct PluginConfig: Equatable {
         let xdg = XDGFolders.configHome(environment) + "/transit/plugins.conf"
         let installed = ((executableDirectory as NSString).deletingLastPathComponent as NSString).appendingPathComponent("etc/transit/plugins.conf")
         return [xdg, "/etc/transit/plugins.conf", installed, executableDirectory + "/plugins.conf"]
+            + (buildTreePackage(of: executableDirectory).map { [$0 + "/plugins.conf"] } ?? [])
+    }
+
+    /// The package a SwiftPM build folder belongs to: `<package>/.build/<triple>/<configuration>`
+    /// (or `.build/<configuration>`, the symlink) with a Package.swift beside `.build`; nil for any
+    /// other folder (an installed binary's).
+    static func buildTreePackage(of executableDirectory: String) -> String? {
+        var folder = executableDirectory as NSString
+        for _ in 0 ..< 2 {
+            folder = folder.deletingLastPathComponent as NSString
+            guard folder.lastPathComponent == ".build" else { continue }
+            let package = folder.deletingLastPathComponent
+            return FileManager.default.fileExists(atPath: package + "/Package.swift") ? package : nil
+        }
+        return nil
     }
 
     /// Where a library path points: absolute as written; relative to the folder of the conf file

@@ -13,7 +13,6 @@ struct ProbeRunner {
     /// The reading and the plugin that made it.
     func read(_ session: CardSession) throws -> (reading: CardReading, plugin: String) {
         try checkConfiguration()
-        log("reader: \(session.channel.readerName), profile \(session.profile.summary)")
         let technology = try session.identify()
         let uid = session.uid
         var systems: [UInt16]?

@@ -62,6 +62,7 @@ final class CardSession {
     @discardableResult
     func identify() throws -> CardTechnology {
         if let technology { return technology }
+        log("reader: \(channel.readerName), line \(profile.summary)")
         let technology: CardTechnology
         switch verdict {
         case .storage(let name):
