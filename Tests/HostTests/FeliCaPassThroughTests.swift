@@ -104,6 +104,18 @@ final class FeliCaPassThroughTests: XCTestCase {
         XCTAssertTrue(channel.commands.isEmpty)
     }
 
+    func testTheDriversMaxInputIsReadAsLibccidWritesIt() {
+        // libccid answers SCARD_ATTR_MAXINPUT with dwMaxCCIDMessageLength − 10 as a 4-byte
+        // little-endian number: 261 for the ACR122U (271), 54 for the TWN4 (64), 1024 for the
+        // uTrust 3700 F (1034) (ccid src/ifdhandler.c; readers/*.txt).
+        XCTAssertEqual(PCSCCard.maxInput(attribute: [0x05, 0x01, 0x00, 0x00]), 261)
+        XCTAssertEqual(PCSCCard.maxInput(attribute: [0x36, 0x00, 0x00, 0x00]), 54)
+        XCTAssertEqual(PCSCCard.maxInput(attribute: [0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]), 1024)
+        for odd: [UInt8] in [[], [0x05, 0x01], [0x00, 0x00, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xFF], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]] {
+            XCTAssertNil(PCSCCard.maxInput(attribute: odd), "\(odd)")
+        }
+    }
+
     func testTheLargestFrameComesFromTheSmallerOfDriverAndTable() throws {
         final class Sized: ReaderChannel {
             let readerName: String, atr: [UInt8], maxCommand: Int?

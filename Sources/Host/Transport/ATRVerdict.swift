@@ -13,6 +13,16 @@ enum ATRVerdict: Equatable {
     /// Fits no form above.
     case unknown
 
+    /// The verdict in a word, for listings: felica, iso14443, "storage: NAME" or unknown.
+    var word: String {
+        switch self {
+        case .felica: return "felica"
+        case .iso14443: return "iso14443"
+        case .storage(let name): return "storage: \(name)"
+        case .unknown: return "unknown"
+        }
+    }
+
     /// RID of the PC/SC Workgroup in a storage card's ATR: `80` category, `4F 0C` AID of 12 bytes,
     /// then `A0 00 00 03 06`, the standard byte SS, the card name C0 C1 and four RFU bytes
     /// (PC/SC Part 3, 3.1.3.2.3.2).

@@ -102,9 +102,15 @@ final class PCSCCard: ReaderChannel {
             return (PCSCStatus(rv), Array(value.prefix(Int(min(length, 8)))))
         }, late: giveBack)
         guard let (rv, bytes) = answer else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
-        guard rv == .success, bytes.count == 4 || bytes.count == 8 else { return nil }
-        let value = bytes.reversed().reduce(0) { $0 << 8 | Int($1) }
-        return (16 ... 65_544).contains(value) ? value : nil
+        return rv == .success ? Self.maxInput(attribute: bytes) : nil
+    }
+
+    /// The attribute's value: 4 (or 8) bytes, least significant first; nil for any other size or
+    /// a value no reader has (below 16 bytes, above an extended APDU's 65,544).
+    static func maxInput(attribute bytes: [UInt8]) -> Int? {
+        guard bytes.count == 4 || bytes.count == 8 else { return nil }
+        let value = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return (16 ... 65_544).contains(value) ? Int(value) : nil
     }
 
     func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
