@@ -52,6 +52,25 @@ final class RealReaderEndToEndTests: EndToEndTestCase {
         }
     }
 
+    func testADumpOnTheRCS300AndTheTWN4ReadsBackToTheSameCard() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let direct = try Self.harness.transit(["scan", "--json", "--no-save", "--card", BuildProducts.sample("suica.json")])
+        for (reader, model) in [(Self.rcs300, "rc-s300"), (Self.twn4, "twn4"), (Self.acr122u, "acr122u")] {
+            let simLog = dir.appendingPathComponent("\(model).log").path, out = dir.appendingPathComponent("\(model).json").path
+            try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--reader-model", model, "--log", simLog], port: reader.port)
+            let dump = try Self.harness.transit(["dump", "--out", out, "--reader", reader.name, "--wait", "5"])
+            Self.harness.removeCard(port: reader.port)
+            XCTAssertEqual(dump.status, 0, "\(model): \(dump.stderr)")
+            let back = try Self.harness.transit(["scan", "--json", "--no-save", "--card", out])
+            XCTAssertEqual(back.json?["balance"] as? Int, 2010, "\(model): \(back.stdout)")
+            XCTAssertEqual(back.stdout, direct.stdout, "\(model): the dump reads as the card itself")
+            let exchanges = try String(contentsOfFile: simLog, encoding: .utf8).split(separator: "\n")
+            if model == "rc-s300" { XCTAssertTrue(exchanges.last?.hasPrefix("FFC2000002820000") == true, "the session closed: \(exchanges.suffix(2))") }
+            if model == "twn4" { XCTAssertTrue(exchanges.allSatisfy { !$0.hasSuffix("-> 6700") }, "every message fits 54 bytes") }
+        }
+    }
+
     func testAnIdentivReaderNeverSeesFF000000() throws {
         let (run, exchanges, _) = try read(BuildProducts.sample("suica.json"), on: Self.utrust, as: "utrust-3700f")
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -12,8 +12,8 @@ extension TransitCommand {
             let dialect = try Self.dialect(a.value("dialect"))
             let session = CardSession(channel: channel, dialect: dialect)
             session.log = verboseLog(a)
-            if try session.technologyFromATR ?? session.identify() == .felica {
-                try session.identify()
+            // A FeliCa card is dumped here; an ISO card is read by the plugins, whose exchanges make its image.
+            if session.technologyFromATR != .iso7816, try session.identify() == .felica {
                 do {
                     let image = try FeliCaDumper(session: session).dump()
                     session.finish(after: nil)
