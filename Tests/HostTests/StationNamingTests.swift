@@ -92,6 +92,7 @@ final class StationNamingTests: XCTestCase {
     /// Every station code of the three Japan IC dumps, with its region (shared/cards README and the
     /// dumps' records), named by a generated table: each comes out by name.
     func testEveryStationOfTheSharedDumpsComesOutByNameAreaAndDateAware() throws {
+        try XCTSkipIf(BuildProducts.sharedCards == nil, "../shared/cards is not on this machine")
         let cards = try XCTUnwrap(BuildProducts.sharedCards, "no shared cards")
         let suica = ["E33B", "E621", "E336", "E338", "E537", "E33D", "E33E", "F101", "F218", "F21A", "1603", "2507", "F038",
                      "F108", "E629", "E52B", "030D", "CE1F", "CE26"]
