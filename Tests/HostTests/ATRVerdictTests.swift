@@ -18,7 +18,7 @@ final class ATRVerdictTests: XCTestCase {
     }
 
     func testTheSCMFormCarriesTheIDm() {
-        XCTAssertEqual(ATRVerdict(atr: ReaderVectors.scmFeliCaATR), .felica(how: "SCM/Identiv ATR (04 43 FD)", idm: ReaderVectors.idm))
+        XCTAssertEqual(ATRVerdict(atr: ReaderVectors.scmFeliCaATR), .felica(how: "SCM/Identiv form, 04 43 FD", idm: ReaderVectors.idm))
     }
 
     func testShortOrOddATRsAreUnknownNeverATrap() {

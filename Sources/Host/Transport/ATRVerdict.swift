@@ -44,7 +44,7 @@ enum ATRVerdict: Equatable {
         // card (SCL3711 reference manual, 5.3.3.4; pcsc-tools' smartcard_list: "3B 8C 80 01 04 43 FD
         // … RFID - NFC Forum tag type 3 (FeliCa)"; liblogicalaccess atrparser.cpp takes the same prefix).
         if historical.starts(with: [0x04, 0x43, 0xFD]) {
-            self = .felica(how: "SCM/Identiv ATR (04 43 FD)", idm: historical.count >= 11 ? Array(historical[3 ..< 11]) : nil)
+            self = .felica(how: "SCM/Identiv form, 04 43 FD", idm: historical.count >= 11 ? Array(historical[3 ..< 11]) : nil)
             return
         }
         self = .iso14443
@@ -56,9 +56,9 @@ enum ATRVerdict: Equatable {
     /// kbps) under standard byte 03 (ACR122U API v2.04, 3.1 and 7.3; smartcard_list: `… 03 06 03 F0
     /// 11 … 8A`). Any other known name is a memory card; an unknown one is `unknown`.
     private static func storageCard(standard: UInt8, name: UInt16) -> ATRVerdict {
-        if name == 0x003B || standard == 0x11 { return .felica(how: "PC/SC storage-card ATR (FeliCa)", idm: nil) }
+        if name == 0x003B || standard == 0x11 { return .felica(how: "PC/SC storage-card form", idm: nil) }
         if standard == 0x03, name == 0xF011 || name == 0xF012 {
-            return .felica(how: "ACS storage-card ATR (\(name == 0xF011 ? "FeliCa 212K" : "FeliCa 424K"))", idm: nil)
+            return .felica(how: "ACS form, \(name == 0xF011 ? "FeliCa 212K" : "FeliCa 424K")", idm: nil)
         }
         if let known = memoryCardNames[name] { return .storage(name: known) }
         return .unknown

@@ -77,7 +77,7 @@ final class CardSession {
                 throw TransitError(uid.isEmpty ? .communication : .malformedResponse,
                                    uid.isEmpty ? "the reader gave no FeliCa IDm (FF CA)" : "the reader gave a FeliCa IDm of \(uid.count) bytes")
             }
-            log("card: FeliCa by its ATR (\(how))")
+            log("card: FeliCa by its ATR, \(how)")
             technology = .felica
         case .iso14443:
             // The UID too, as for FeliCa cards, so the log bundle carries it; a reader that will not
