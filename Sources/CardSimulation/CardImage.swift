@@ -32,9 +32,14 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var lockedServices: [String]?
         /// The system's own IDm (16 hex digits), as phones answer: the derived IDm then gets silence.
         public var idm: String?
+        /// Key versions by node (4 hex digits each): services, areas, and FFFF for the system itself,
+        /// as Request Service answers them. A node listed here and nowhere else is an area.
+        public var keyVersions: [String: String]?
 
-        public init(code: String, services: [String: [String]], lockedServices: [String]? = nil, idm: String? = nil) {
+        public init(code: String, services: [String: [String]], lockedServices: [String]? = nil, idm: String? = nil,
+                    keyVersions: [String: String]? = nil) {
             self.code = code; self.services = services; self.lockedServices = lockedServices; self.idm = idm
+            self.keyVersions = keyVersions
         }
     }
 
@@ -88,42 +93,29 @@ public struct CardImage: Codable, Equatable, Sendable {
     /// 21,824 bytes; 4 MiB holds about 190 times as much, some 26,000 blocks of 16 bytes.
     public static let fileLimit = 4 << 20
 
-    /// Reads a card file: the project's card image, a Flipper Zero FeliCa dump, or a Metrodroid /
-    /// FareBot JSON export, recognised from the content, and checks that it describes a usable
-    /// card. Every problem is a `CardImageError` naming the file.
+    /// Reads a card file of one card (CardFile says which formats): every problem, a file of
+    /// several cards and a card of another technology included, is a `CardImageError` naming the
+    /// file.
     public static func load(_ path: String) throws -> CardImage {
         do {
-            let image = try parse(try BoundedFile.read(path, limit: fileLimit))
-            try image.validate()
-            return image
-        } catch let e as BoundedFileError {
+            return try CardFile.load(path).card(index: nil)
+        } catch let e as CardFileTechnologyError {
             throw CardImageError(e.description)
-        } catch let e as CardImageError {
-            throw CardImageError("\(path): \(e.description)")
         }
     }
 
     /// Checks what parsing cannot: field sizes, hex, system count, as the emulators need them.
     public func validate() throws { _ = try VirtualReader(image: self) }
 
-    /// Recognises the format from the content and converts it.
+    /// The one card of a file's bytes.
     public static func parse(_ data: Data) throws -> CardImage {
-        if let text = String(data: data, encoding: .utf8), FlipperDump.isFlipper(text) { return try FlipperDump.parse(text) }
-        guard let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw CardImageError("neither a card image, a Flipper NFC file nor a Metrodroid export")
+        let (format, entries) = try CardFile.parse(data)
+        guard entries.count == 1, let entry = entries.first else { throw CardImageError("\(format) of \(entries.count) cards") }
+        switch entry {
+        case .card(let image): return image
+        case .otherTechnology(let what): throw CardImageError("\(what): no transit family reads this technology")
+        case .unusable(let why): throw CardImageError("\(format): \(why)")
         }
-        if MetrodroidDump.isMetrodroid(json) { return try MetrodroidDump.parse(json) }
-        let image: CardImage
-        do {
-            image = try JSONDecoder().decode(CardImage.self, from: data)
-        } catch {
-            throw CardImageError("not a card image: \(error)")
-        }
-        guard image.format == currentFormat else { throw CardImageError("format \(image.format) is not \(currentFormat)") }
-        guard (image.felica == nil) != (image.iso7816 == nil) else {
-            throw CardImageError("a card image holds exactly one of felica and iso7816")
-        }
-        return image
     }
 }
 
@@ -149,6 +141,9 @@ enum HexText {
     }
 
     static func string(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+
+    /// A 16-bit code as four hex digits (FeliCa system and service codes).
+    static func string16(_ code: UInt16) -> String { string([UInt8(code >> 8), UInt8(code & 0xFF)]) }
 
     private static func nibble(_ c: UInt8) -> UInt8? {
         switch c {

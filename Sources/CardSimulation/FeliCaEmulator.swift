@@ -7,6 +7,8 @@ struct FeliCaEmulator {
         let idm: [UInt8]
         let blocks: [UInt16: [[UInt8]]]
         let locked: Set<UInt16>
+        /// Key versions by node (services, areas, FFFF the system).
+        let keyVersions: [UInt16: UInt16]
     }
 
     let systems: [System]
@@ -36,8 +38,10 @@ struct FeliCaEmulator {
                 guard systemIDm.count == 8 else { throw CardImageError("IDm of system \(s.code) must be 8 bytes") }
                 guard index > 0 || systemIDm == idm else { throw CardImageError("system 0's IDm is the card's idm") }
             }
+            var keyVersions = [UInt16: UInt16]()
+            for (node, version) in s.keyVersions ?? [:] { keyVersions[try Self.code(node)] = try Self.code(version) }
             return System(code: try Self.code(s.code), idm: systemIDm, blocks: blocks,
-                          locked: Set(try (s.lockedServices ?? []).map(Self.code)))
+                          locked: Set(try (s.lockedServices ?? []).map(Self.code)), keyVersions: keyVersions)
         }
         guard Set(systems.map { $0.idm }).count == systems.count else { throw CardImageError("two FeliCa systems share an IDm") }
     }
@@ -81,14 +85,14 @@ struct FeliCaEmulator {
         var out: [UInt8] = [n]
         for i in 0 ..< Int(n) {
             let node = UInt16(body[1 + 2 * i]) | UInt16(body[2 + 2 * i]) << 8
-            let known = s.blocks[node] != nil || s.locked.contains(node) || isArea(node, s)
-            out += known ? [0x00, 0x00] : [0xFF, 0xFF]
+            // Key versions travel little-endian, FFFF for a node the card does not have (FeliCa Card
+            // User's Manual, Request Service); area 0000 and the system (FFFF) always exist.
+            let known = s.blocks[node] != nil || s.locked.contains(node) || node == 0x0000 || node == 0xFFFF
+            let version = s.keyVersions[node] ?? (known ? 0x0000 : 0xFFFF)
+            out += [UInt8(version & 0xFF), UInt8(version >> 8)]
         }
         return reply(0x03, s, out)
     }
-
-    /// Area 0000 always exists; other areas are not modelled.
-    private func isArea(_ node: UInt16, _ s: System) -> Bool { node == 0x0000 }
 
     private func read(_ s: System, _ body: [UInt8]) -> [UInt8]? {
         guard let ns = body.first, ns >= 1, ns <= 16, body.count >= 1 + 2 * Int(ns) + 1 else { return nil }

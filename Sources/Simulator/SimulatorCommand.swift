@@ -5,10 +5,11 @@ import Foundation
 /// client) sees it as a card on "Virtual PCD 00 00".
 enum SimulatorCommand {
     static let usage = """
-    transit-sim --card FILE [--port 35963] [--reader-model M] [--dialect D] [--latency-ms N]
+    transit-sim --card FILE [--index N] [--port 35963] [--reader-model M] [--dialect D] [--latency-ms N]
                 [--remove-after N] [--hang-after N] [--log FILE]
 
-      --card FILE       the card image (docs/card-image.md)
+      --card FILE       the card image, or a dump of another app (docs/card-image.md)
+      --index N         the card of a file that holds several (1 is the first)
       --port N          vpcd's port on 127.0.0.1 (35963 is the first virtual reader, 35964 the second)
       --reader-model M  answer as this reader does: \(ReaderModel.allCases.map(\.rawValue).joined(separator: ", "))
                         (its ATR, pass-throughs and refusals; docs/readers.md); default pcsc
@@ -34,7 +35,12 @@ enum SimulatorCommand {
         }
         guard let path = options["card"] else { print(usage); return 2 }
         do {
-            let image = try CardImage.load(path)
+            let index = try options["index"].map { text -> Int in
+                guard let n = Int(text), n >= 1 else { throw CardImageError("--index takes a card's number in the file, 1 or more") }
+                return n
+            }
+            let image: CardImage
+            do { image = try CardFile.load(path).card(index: index) } catch let e as CardFileTechnologyError { throw CardImageError(e.description) }
             let dialect = try options["dialect"].map { d -> SimulatedDialect in
                 guard let v = SimulatedDialect(rawValue: d) else { throw CardImageError("unknown dialect \(d)") }
                 return v

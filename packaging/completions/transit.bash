@@ -8,11 +8,11 @@ _transit_formats="csv json"
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --log --no-save --exchange-timeout --read-timeout --stations --help" ;;
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --help" ;;
         decode)  echo "--config --read-timeout --stations --save --help" ;;
         replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
-        dump)    echo "--out --reader --dialect --wait --config --card --verbose --exchange-timeout --read-timeout --help" ;;
-        verify)  echo "--reference --reader --dialect --wait --no-save --config --card --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
+        dump)    echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
+        verify)  echo "--reference --reader --dialect --wait --no-save --config --card --index --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
         watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --stations --no-save --help" ;;
         cards)   echo "--json --help" ;;
         history) echo "--since --json --help" ;;

@@ -35,6 +35,7 @@ complete -c transit -n '__transit_command_is scan dump verify' -l wait -x -d 'Wa
 complete -c transit -n '__transit_command_is scan replay verify watch cards history readers doctor plugins' -l json -d 'Print JSON'
 complete -c transit -n '__transit_command_is scan replay dump verify watch' -l verbose -d "Log each plugin's steps on stderr"
 complete -c transit -n '__transit_command_is scan dump verify' -l card -r -F -d 'Read a card file instead of a reader'
+complete -c transit -n '__transit_command_is scan dump verify' -l index -x -d 'The card of a --card file that holds several'
 complete -c transit -n '__transit_command_is scan verify' -l log -r -F -d 'Write a JSON log bundle of the read'
 complete -c transit -n '__transit_command_is dump' -l out -r -F -d 'Where to write the card image'
 complete -c transit -n '__transit_command_is export' -l out -r -F -d 'Write to FILE instead of stdout'

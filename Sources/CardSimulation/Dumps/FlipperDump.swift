@@ -1,8 +1,12 @@
 /// Flipper Zero "NFC device" files (version 4) of FeliCa cards, as the firmware that dumps every
-/// system writes them: `System NN: CCCC`, then per system `Service NNN: | Code CCCC | Attrib. AA |
-/// Public|Private | …` and `Block NNNN: | Service code CCCC | Block index II | Data: <16 bytes> |`.
-/// Private services are locked (no blocks dumped); public services answer their dumped blocks.
-/// Lines end in LF or CRLF. Parsed in one pass over the bytes, in time linear in the file's size.
+/// system writes them (lib/nfc/protocols/felica/felica.c, data format versions 2–4):
+/// `System NN: CCCC [| Key version KKKK |]`, then per system `Area NNN: | Code CCCC | [End EEEE |]
+/// Services #F-#L | [Key version KKKK |]`, `Service NNN: | Code CCCC | Attrib. AA | Public|Private |
+/// … [| Key version KKKK |]` and `Block NNNN: | Service code CCCC | Block index II | Data: <16 bytes> |`.
+/// Private services are locked (no blocks dumped); public services answer their dumped blocks; key
+/// versions (FFFF: unknown) answer Request Service. Lines of other keys (`Directory Tree`, the tree
+/// itself, `System NN Key: …`) are skipped. Lines end in LF or CRLF. Parsed in one pass over the
+/// bytes, in time linear in the file's size.
 enum FlipperDump {
     static func isFlipper(_ text: String) -> Bool { text.hasPrefix("Filetype: Flipper NFC device") }
 
@@ -17,18 +21,26 @@ enum FlipperDump {
                 guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa Flipper dumps are supported, not \(string(line))") }
             } else if line.starts(with: "UID:".utf8) {
                 idm = hex(line.dropFirst(4))
-            } else if line.starts(with: "System ".utf8), !line.starts(with: "System found".utf8), let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-                systems.append(.init(code: hex(line[(colon + 1)...]), services: [:], lockedServices: []))
-            } else if line.starts(with: "Service ".utf8), !line.starts(with: "Service found".utf8), !systems.isEmpty {
-                let cells = line.split(separator: UInt8(ascii: "|")).map(trimmed)
+            } else if let cells = entry(line, "System ") {
+                // `System NN: CCCC | Key version KKKK |`: the code, then the system's key version.
+                guard let code = cells.first.map(string), code.utf8.count == 4 else {
+                    throw CardImageError("unreadable Flipper system line: \(string(line))")
+                }
+                systems.append(.init(code: code, services: [:], lockedServices: [], keyVersions: [:]))
+                if let version = keyVersion(cells) { systems[systems.count - 1].keyVersions?["FFFF"] = version }
+            } else if let cells = entry(line, "Area "), !systems.isEmpty {
+                if let code = cell(cells, "Code ").map(string), let version = keyVersion(cells) {
+                    systems[systems.count - 1].keyVersions?[code] = version
+                }
+            } else if let cells = entry(line, "Service "), !systems.isEmpty {
                 guard let code = cell(cells, "Code ").map(string) else { continue }
                 if cells.contains(where: { $0.elementsEqual("Private".utf8) }) {
                     systems[systems.count - 1].lockedServices?.append(code)
                 } else if systems[systems.count - 1].services[code] == nil {
                     systems[systems.count - 1].services[code] = []
                 }
-            } else if line.starts(with: "Block ".utf8), !systems.isEmpty {
-                let cells = line.split(separator: UInt8(ascii: "|")).map(trimmed)
+                if let version = keyVersion(cells) { systems[systems.count - 1].keyVersions?[code] = version }
+            } else if let cells = entry(line, "Block "), !systems.isEmpty {
                 guard let code = cell(cells, "Service code ").map(string), let index = cell(cells, "Block index ").flatMap({ Int(string($0), radix: 16) }),
                       let data = cell(cells, "Data:").map(hex)
                 else { throw CardImageError("unreadable Flipper block line: \(string(line))") }
@@ -41,12 +53,33 @@ enum FlipperDump {
             }
         }
         guard let idm, !systems.isEmpty else { throw CardImageError("Flipper dump without UID or systems") }
+        for i in systems.indices where systems[i].keyVersions?.isEmpty == true { systems[i].keyVersions = nil }
         return CardImage(description: "Flipper Zero FeliCa dump", felica: .init(idm: idm, systems: systems))
+    }
+
+    /// The `|` cells of a line `<label><hex digits>: …` (`System 00: 0003 | …`), the first cell being
+    /// what follows the colon; nil for any other line (`System found: 2`, `System 00 Key: …`).
+    private static func entry(_ line: Line, _ label: String) -> [Line]? {
+        guard line.starts(with: label.utf8) else { return nil }
+        let rest = line.dropFirst(label.utf8.count)
+        guard let colon = rest.firstIndex(of: UInt8(ascii: ":")), colon > rest.startIndex,
+              rest[..<colon].allSatisfy({ isHexDigit($0) }) else { return nil }
+        return rest[(colon + 1)...].split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map(trimmed).filter { !$0.isEmpty }
+    }
+
+    /// A `Key version KKKK` cell's four hex digits; nil when absent or FFFF (unknown to the dumper).
+    private static func keyVersion(_ cells: [Line]) -> String? {
+        guard let v = cell(cells, "Key version ").map(string), v.utf8.count == 4, v.utf8.allSatisfy(isHexDigit), v.uppercased() != "FFFF" else { return nil }
+        return v.uppercased()
+    }
+
+    private static func isHexDigit(_ c: UInt8) -> Bool {
+        (0x30 ... 0x39).contains(c) || (0x41 ... 0x46).contains(c) || (0x61 ... 0x66).contains(c)
     }
 
     /// What follows `label` in the first cell that starts with it.
     private static func cell(_ cells: [Line], _ label: String) -> Line? {
-        cells.first { $0.starts(with: label.utf8) }.map { $0.dropFirst(label.utf8.count) }
+        cells.first { $0.starts(with: label.utf8) }.map { trimmed($0.dropFirst(label.utf8.count)) }
     }
 
     /// Without the spaces and tabs around it, and the CR of a CRLF line end.

@@ -1,79 +1,138 @@
 import Foundation
 
-/// Metrodroid / FareBot JSON card exports:
-/// - `felica.systems.<decimal code>.services.<decimal code>` with `blocks` (a list of
-///   `{address, data}` or of hex strings) or `blocksMap` (`{address: hex}`);
-/// - `iso7816.applications`: `[type, {generic: {appName, appFci, files: {"#<aid>:<sfi>": {records:
-///   {n: hex}, fci}}}, …extras}]`, with the ksx6924 extra `balance` (the GET BALANCE answer).
+/// Metrodroid's JSON card export (kotlinx.serialization of its `Card`; facts from Metrodroid's
+/// card/felica, card/iso7816, card/cepas and serializers sources): byte strings in hex, map keys
+/// in decimal, the card's technology told by which key is present.
+/// - `tagId`: the UID, a FeliCa card's IDm;
+/// - `felica.systems.<code>.services.<code>`: `blocksMap` `{address: {data}}` (since Metrodroid
+///   7c4f17e62, December 2021), or the older `blocks` list (index = address); `skipped` for a
+///   service that needs a key;
+/// - `iso7816.applications`: `[type, {generic: {appName, appFci, files, sfiFiles}, …}]`, with the
+///   type's extras: `cepas` purses and histories (file 4000, no appName), `ksx6924` balance,
+///   `china` balances;
+/// - `mifareClassic`, `mifareUltralight`, `mifareDesfire`, `vicinity`: technologies no family reads.
 enum MetrodroidDump {
+    static let protocolKeys = ["felica", "iso7816", "mifareClassic", "mifareUltralight", "mifareDesfire", "vicinity", "cepasCompat"]
+
     static func isMetrodroid(_ json: [String: Any]) -> Bool {
-        json["format"] == nil && (json["felica"] is [String: Any] || json["iso7816"] is [String: Any])
+        json["format"] == nil && protocolKeys.contains { json[$0] != nil }
     }
 
-    static func parse(_ json: [String: Any]) throws -> CardImage {
-        if let felica = json["felica"] as? [String: Any] { return try parseFeliCa(felica, tagId: json["tagId"] as? String) }
-        if let iso = json["iso7816"] as? [String: Any] { return try parseISO(iso, tagId: json["tagId"] as? String) }
-        throw CardImageError("Metrodroid export holds no felica or iso7816 card")
+    /// The card's entries: one per technology the card carries (a FeliCa and ISO combo card gives two).
+    static func entries(_ json: [String: Any]) -> [CardFile.Entry] {
+        let tagId = json["tagId"] as? String
+        var out = [CardFile.Entry]()
+        if let felica = json["felica"] as? [String: Any] { out.append(CardFile.Entry { try parseFeliCa(felica, tagId: tagId) }) }
+        if let iso = json["iso7816"] as? [String: Any] { out.append(CardFile.Entry { try parseISO(iso, tagId: tagId) }) }
+        if let classic = json["mifareClassic"] as? [String: Any] {
+            out.append(.otherTechnology(classic["subType"] as? String == "PLUS" ? "MIFARE Plus card" : "MIFARE Classic card"))
+        }
+        if json["mifareUltralight"] != nil { out.append(.otherTechnology("MIFARE Ultralight card")) }
+        if json["mifareDesfire"] != nil { out.append(.otherTechnology("MIFARE DESFire card")) }
+        if json["vicinity"] != nil { out.append(.otherTechnology("NFC-V (ISO 15693) card")) }
+        if json["cepasCompat"] != nil {
+            out.append(.unusable("a CEPAS card in the old form, which keeps values read from the card, not its answers"))
+        }
+        return out.isEmpty ? [.unusable("no FeliCa or ISO 7816 data")] : out
     }
 
     private static func parseFeliCa(_ f: [String: Any], tagId: String?) throws -> CardImage {
-        guard let idm = (f["iDm"] as? String) ?? tagId, let systems = f["systems"] as? [String: Any] else {
-            throw CardImageError("Metrodroid FeliCa export without iDm or systems")
-        }
+        // The IDm is the tag ID (Metrodroid dropped felica.iDm in 2019; older files still carry it).
+        guard let idm = (f["iDm"] as? String) ?? tagId else { throw CardImageError("a FeliCa card without tagId (its IDm)") }
+        guard let systems = f["systems"] as? [String: Any] else { throw CardImageError("a FeliCa card without systems") }
         // Metrodroid keeps no system order; numeric order stands in for it.
-        let images = try systems.sorted { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }.map { key, value -> CardImage.FeliCaSystemImage in
-            guard let code = Int(key), let system = value as? [String: Any] else { throw CardImageError("bad system \(key)") }
-            var services = [String: [String]]()
+        let parts = try systems.sorted { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }.map { key, value -> CardImageAssembler.System in
+            guard let code = code(key), let system = value as? [String: Any] else { throw CardImageError("system \(key) is not a system code") }
+            var services = [CardImageAssembler.Service]()
             for (serviceKey, serviceValue) in system["services"] as? [String: Any] ?? [:] {
-                guard let service = Int(serviceKey), let s = serviceValue as? [String: Any] else { continue }
-                services[hex16(service)] = try blocks(s)
+                guard let service = Self.code(serviceKey), let s = serviceValue as? [String: Any] else {
+                    throw CardImageError("service \(serviceKey) of system \(key) is not a service code")
+                }
+                services.append(.init(code: service, blocks: try blocks(s), locked: s["skipped"] as? Bool == true))
             }
-            return .init(code: hex16(code), services: services)
+            return .init(code: code, services: services.sorted { $0.code < $1.code })
         }
-        return CardImage(description: "Metrodroid FeliCa export", felica: .init(idm: idm, pmm: f["pMm"] as? String, systems: images))
+        return try CardImageAssembler.felica(idm: try HexText.bytes(idm), pmm: try (f["pMm"] as? String).map(HexText.bytes), systems: parts,
+                                             description: "Metrodroid FeliCa export")
     }
 
-    /// A service's blocks in address order, from `blocks` or `blocksMap`.
-    private static func blocks(_ s: [String: Any]) throws -> [String] {
-        var byAddress = [Int: String]()
-        if let list = s["blocks"] as? [Any] {
+    /// A service's blocks by address, from `blocksMap` (`{address: {data}}`, or `{address: hex}`) or
+    /// the older `blocks` list (of `{data}` or hex, index = address; `{address, data}` as FareBot's).
+    private static func blocks(_ s: [String: Any]) throws -> [Int: [UInt8]] {
+        var byAddress = [Int: [UInt8]]()
+        func data(_ item: Any) -> String? { (item as? String) ?? ((item as? [String: Any])?["data"] as? String) }
+        if let map = s["blocksMap"] as? [String: Any] {
+            for (key, item) in map {
+                guard let address = Int(key), let hex = data(item) else { throw CardImageError("block \(key) has no data") }
+                byAddress[address] = try HexText.bytes(hex)
+            }
+        } else if let list = s["blocks"] as? [Any] {
             for (i, item) in list.enumerated() {
-                if let hex = item as? String { byAddress[i] = hex }
-                if let b = item as? [String: Any], let data = b["data"] as? String { byAddress[(b["address"] as? Int) ?? i] = data }
+                guard let hex = data(item) else { throw CardImageError("block \(i) has no data") }
+                byAddress[((item as? [String: Any])?["address"] as? Int) ?? i] = try HexText.bytes(hex)
             }
         }
-        for (k, v) in s["blocksMap"] as? [String: String] ?? [:] { if let a = Int(k) { byAddress[a] = v } }
-        return try (0 ..< byAddress.count).map { a in
-            guard let data = byAddress[a] else { throw CardImageError("service blocks skip address \(a)") }
-            return data
-        }
+        return byAddress
     }
 
     private static func parseISO(_ iso: [String: Any], tagId: String?) throws -> CardImage {
         var apps = [CardImage.ApplicationImage]()
         for case let entry as [Any] in iso["applications"] as? [Any] ?? [] {
-            guard entry.count == 2, let type = entry[0] as? String, let body = entry[1] as? [String: Any],
-                  let generic = body["generic"] as? [String: Any], let name = generic["appName"] as? String else { continue }
+            guard entry.count == 2, let type = entry[0] as? String, let body = entry[1] as? [String: Any] else { continue }
+            let generic = body["generic"] as? [String: Any] ?? [:]
+            if type == "cepas" {
+                apps.append(CardImageAssembler.cepas(purses: try hexByNumber(body["purses"]), histories: try hexByNumber(body["histories"])))
+                continue
+            }
+            guard let name = generic["appName"] as? String else { continue }
             let aid = try HexText.bytes(name)
             guard (5 ... 16).contains(aid.count) else { throw CardImageError("application name \(name) is not a 5–16 byte AID") }
-            var app = CardImage.ApplicationImage(name: type, select: HexText.string([0x00, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00]),
-                                                 answer: ((generic["appFci"] as? String) ?? "") + "9000")
-            var records = [String: [String]]()
-            for (key, value) in generic["files"] as? [String: Any] ?? [:] {
-                // "#<aid>:<sfi>" (decimal); ":df00" and the like are files by name, not SFIs.
-                guard let sfi = key.split(separator: ":").last.flatMap({ Int($0) }), (1 ... 30).contains(sfi),
-                      let file = value as? [String: Any], let recs = file["records"] as? [String: String], !recs.isEmpty else { continue }
-                records[String(format: "%02X", sfi)] = recs.sorted { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }.map(\.value)
+            var commands = [[UInt8]: [UInt8]]()
+            if type == "ksx6924" || type == "tmoney", let balance = body["balance"] as? String {
+                commands = CardImageAssembler.ksx6924Balance(try HexText.bytes(balance))
             }
-            app.records = records
-            if type == "ksx6924", let balance = body["balance"] as? String {
-                app.commands["904C000004"] = balance + "9000" // GET BALANCE (Metrodroid KSX6924Application)
-            }
-            apps.append(app)
+            if type == "china" { commands = CardImageAssembler.chinaBalances(try hexByNumber(body["balances"])) }
+            apps.append(CardImageAssembler.application(name: type, aid: aid, fci: try (generic["appFci"] as? String).map(HexText.bytes),
+                                                       files: try files(generic), commands: commands))
         }
-        guard !apps.isEmpty else { throw CardImageError("Metrodroid ISO 7816 export without applications") }
+        guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
         return CardImage(description: "Metrodroid ISO 7816 export", iso7816: .init(uid: tagId ?? "", applications: apps))
     }
 
-    private static func hex16(_ v: Int) -> String { String(format: "%04X", v & 0xFFFF) }
+    /// The application's files by short file identifier: `sfiFiles` (decimal SFI) and `files` whose
+    /// selector names one (`:15`, `#d4100000030001:4`).
+    private static func files(_ generic: [String: Any]) throws -> [UInt8: CardImageAssembler.StoredFile] {
+        var out = [UInt8: CardImageAssembler.StoredFile]()
+        for (key, value) in generic["files"] as? [String: Any] ?? [:] {
+            guard let sfi = CardImageAssembler.shortFileIdentifier(selector: key), let file = value as? [String: Any] else { continue }
+            out[sfi] = try storedFile(file)
+        }
+        for (key, value) in generic["sfiFiles"] as? [String: Any] ?? [:] {
+            guard let sfi = UInt8(key), (1 ... 30).contains(sfi), let file = value as? [String: Any] else { continue }
+            out[sfi] = try storedFile(file)
+        }
+        return out
+    }
+
+    private static func storedFile(_ file: [String: Any]) throws -> CardImageAssembler.StoredFile {
+        var stored = CardImageAssembler.StoredFile(binary: try (file["binaryData"] as? String).map(HexText.bytes))
+        for (key, value) in file["records"] as? [String: Any] ?? [:] {
+            guard let n = Int(key), let hex = value as? String else { continue }
+            stored.records[n] = try HexText.bytes(hex)
+        }
+        return stored
+    }
+
+    /// `{"<decimal>": hex}` as bytes by number.
+    private static func hexByNumber(_ value: Any?) throws -> [Int: [UInt8]] {
+        var out = [Int: [UInt8]]()
+        for (key, item) in value as? [String: Any] ?? [:] {
+            guard let n = Int(key), let hex = item as? String else { continue }
+            out[n] = try HexText.bytes(hex)
+        }
+        return out
+    }
+
+    /// A system or service code written in decimal.
+    private static func code(_ key: String) -> UInt16? { Int(key).flatMap { (0 ... 0xFFFF).contains($0) ? UInt16($0) : nil } }
 }

@@ -10,12 +10,24 @@ extension TransitCommand {
 
     /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
     func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
-        if let cardPath = a.value("card") { return try body(try EmulatedChannel(cardPath: cardPath)) }
+        let index = try a.value("index").map { text -> Int in
+            guard let n = Int(text), n >= 1 else { throw TransitError(.usage, "--index takes a card's number in the file, 1 or more") }
+            guard a.value("card") != nil else { throw TransitError(.usage, "--index picks a card of a --card file") }
+            return n
+        }
+        if let cardPath = a.value("card") { return try body(try EmulatedChannel(cardPath: cardPath, index: index)) }
         let wait = try Self.seconds(a, "wait") ?? 0
         let context = try PCSCContext()
         let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait)
         if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
         return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
+    }
+
+    /// A card file's read that failed as a card fails (refused, malformed, silent): the file does not
+    /// hold what the family reads, which is the file's problem (`config`, naming it), never the card's.
+    static func blamingTheFile(_ result: Result<CardReading, TransitError>, _ path: String?) -> Result<CardReading, TransitError> {
+        guard let path, case .failure(let e) = result, [.cardRefused, .malformedResponse, .noAnswer].contains(e.kind) else { return result }
+        return .failure(TransitError(.config, "\(path) does not hold what a card would answer: \(e.message)", plugin: e.plugin))
     }
 
     /// Prints the reading with its station names; returns it as printed (what the archive keeps).

@@ -4,7 +4,7 @@ import Foundation
 extension TransitCommand {
     /// `transit dump --out FILE`: everything public on the card, as a card image `--card` reads back.
     func dump(_ args: [String]) throws {
-        let a = try Arguments(args, command: "dump", valued: Self.readOptions.subtracting(["stations"]).union(["reader", "dialect", "wait", "card", "out"]),
+        let a = try Arguments(args, command: "dump", valued: Self.readOptions.subtracting(["stations"]).union(["reader", "dialect", "wait", "card", "index", "out"]),
                               flags: ["verbose"])
         guard let out = a.value("out") else { throw TransitError(.usage, "dump needs --out FILE") }
         let worker = try pluginWorker(a)

@@ -7,14 +7,14 @@ enum HelpText {
 
     Usage:
       transit scan [--reader NAME] [--dialect pn532|acs-direct|part3|bare-frame] [--config FILE]
-                   [--wait SECONDS] [--json] [--verbose] [--card FILE] [--log FILE] [--no-save]
+                   [--wait SECONDS] [--json] [--verbose] [--card FILE [--index N]] [--log FILE] [--no-save]
                    [--exchange-timeout SECONDS] [--read-timeout SECONDS] [--stations FILE]...
       transit decode FILE... [--config FILE] [--read-timeout S] [--stations FILE]... [--save]
       transit replay LOG [--config FILE] [--json] [--read-timeout S] [--stations FILE]... [--save]
-      transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--config FILE] [--card FILE]
+      transit dump --out FILE [--reader NAME] [--dialect D] [--wait S] [--config FILE] [--card FILE [--index N]]
                    [--exchange-timeout S] [--read-timeout S]
       transit verify --reference REF.json [--reader NAME] [--dialect D] [--wait S] [--no-save]
-                     [--config FILE] [--card FILE] [--log FILE] [--json] [--exchange-timeout S] [--read-timeout S]
+                     [--config FILE] [--card FILE [--index N]] [--log FILE] [--json] [--exchange-timeout S] [--read-timeout S]
                      [--stations FILE]...
       transit watch [--reader NAME]... [--dialect D] [--config FILE] [--json] [--exec CMD]
                     [--exchange-timeout S] [--read-timeout S] [--stations FILE]... [--no-save]
@@ -56,8 +56,11 @@ enum HelpText {
       --verbose         log each plugin's steps on stderr; the text shows regions, raw types
                         and raw records too
       --card FILE       read a card file instead of a reader: the project's card image
-                        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc) or a
-                        Metrodroid/FareBot JSON export; the format is recognised from the content
+                        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc), a Metrodroid
+                        JSON, XML or zip export, or a FareBot export; the format is recognised
+                        from the content
+      --index N         the card to read of a --card file that holds several (1 is the first;
+                        without it such a file names its cards)
       --log FILE        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
                         initial AID, each plugin's outcome, every exchange with its time, and the
                         result. It holds the card's number and history: created 0600, never
@@ -76,8 +79,10 @@ enum HelpText {
     """
 
     static let decode = """
-    transit decode — read card files (as scan --card does), one JSON line each:
-    {"file", "card"} or {"file", "error"}. Exits with the first failure's code, 0 when all read.
+    transit decode — read card files (as scan --card does), one JSON line a card:
+    {"file", "card"} or {"file", "error"}; a file of several cards (a Metrodroid zip, a FareBot
+    export, an XML <cards>) gives each {"file", "index", "card"} or {"file", "index", "error"}.
+    Exits with the first failure's code, 0 when all read.
 
       --config FILE     plugins.conf to use
       --read-timeout S  the longest one file's read may take (default 20)
@@ -93,7 +98,7 @@ enum HelpText {
     The image holds the card's number and history: it is created 0600, never through a symlink.
 
       --out FILE        where to write the image (required)
-      --reader, --dialect, --wait, --config, --card, --verbose,
+      --reader, --dialect, --wait, --config, --card, --index, --verbose,
       --exchange-timeout, --read-timeout   as for scan
     """
 
@@ -106,7 +111,7 @@ enum HelpText {
     the exit code. Exit 0 fully verified, 1 read with mismatches, else as scan.
 
       --reference FILE  the reference (required)
-      --reader, --dialect, --wait, --config, --card, --verbose,
+      --reader, --dialect, --wait, --config, --card, --index, --verbose,
       --exchange-timeout, --read-timeout, --stations   as for scan (with a station table,
                         reference stations may be given by name)
       --log FILE        where to write the log bundle

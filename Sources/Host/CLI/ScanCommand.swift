@@ -4,7 +4,7 @@ import Foundation
 extension TransitCommand {
     /// `transit scan`: the card on a reader (or a card image), printed as text or JSON.
     func scan(_ args: [String]) throws {
-        let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "log"]),
+        let a = try Arguments(args, command: "scan", valued: Self.readOptions.union(["reader", "dialect", "wait", "card", "index", "log"]),
                               flags: ["json", "verbose", "no-save"])
         let read = try readCard(a, logPath: a.value("log"))
         let reading = show(read.reading, a, stations: stationLibrary(a))
@@ -30,7 +30,7 @@ extension TransitCommand {
                 standardError("transit: \((error as? TransitError)?.message ?? "\(error)")")
             }
         }
-        return (try outcome.result.get(), logWritten, outcome.bundle.reader)
+        return (try Self.blamingTheFile(outcome.result, a.value("card")).get(), logWritten, outcome.bundle.reader)
     }
 
     /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.
@@ -59,26 +59,36 @@ extension TransitCommand {
         let stations = stationLibrary(a)
         let settings = ArchiveSettings.load()
         var firstFailure: TransitError?
+        // One line a card: {file, card} or {file, error}; a file of several cards gives each its
+        // index (1-based), {file, index, card} or {file, index, error}.
+        struct Line: Encodable { let file: String; let index: Int?; let card: CardReading?; let error: LogBundle.ErrorBody? }
         for path in a.operands {
-            struct Line: Encodable { let file: String; let card: CardReading?; let error: LogBundle.ErrorBody? }
-            let result: Result<CardReading, TransitError>
+            let file: CardFile
             do {
-                result = worker.perform(on: try EmulatedChannel(cardPath: path), dialect: nil, firstGuess: nil).result
-            } catch let e as TransitError {
-                result = .failure(e)
+                file = try EmulatedChannel.load(path)
             } catch {
-                // Never expected (the channel throws TransitError), but a file's problem must not
-                // end the run: it gets its line like any other failure.
-                result = .failure(TransitError(.config, "\(path): \(error)"))
-            }
-            switch result {
-            case .success(let raw):
-                let r = Self.named(raw, stations)
-                standardOutput(JSONOutput.encode(Line(file: path, card: r, error: nil)))
-                save(r, command: "decode", reader: "Card image", save: a.has("save"), settings: settings)
-            case .failure(let e):
+                let e = error as? TransitError ?? TransitError(.config, "\(path): \(error)")
                 firstFailure = firstFailure ?? e
-                standardOutput(JSONOutput.encode(Line(file: path, card: nil, error: .init(e))))
+                standardOutput(JSONOutput.encode(Line(file: path, index: nil, card: nil, error: .init(e))))
+                continue
+            }
+            let several = file.entries.count > 1
+            for index in 1 ... file.entries.count {
+                let result: Result<CardReading, TransitError>
+                do {
+                    result = Self.blamingTheFile(worker.perform(on: try EmulatedChannel(file: file, index: index), dialect: nil, firstGuess: nil).result, path)
+                } catch {
+                    result = .failure(error as? TransitError ?? TransitError(.config, "\(path): \(error)"))
+                }
+                switch result {
+                case .success(let raw):
+                    let r = Self.named(raw, stations)
+                    standardOutput(JSONOutput.encode(Line(file: path, index: several ? index : nil, card: r, error: nil)))
+                    save(r, command: "decode", reader: "Card image", save: a.has("save"), settings: settings)
+                case .failure(let e):
+                    firstFailure = firstFailure ?? e
+                    standardOutput(JSONOutput.encode(Line(file: path, index: several ? index : nil, card: nil, error: .init(e))))
+                }
             }
         }
         // Exit with the first failure's code (0 when every file was read); its line says which.

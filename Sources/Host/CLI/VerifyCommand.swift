@@ -7,7 +7,7 @@ extension TransitCommand {
     /// the reference. A log that cannot be written is said on stderr ("log" absent from the JSON,
     /// "Log: not written" in text); the exit code stays the verification's (0 or 1).
     func verify(_ args: [String]) throws {
-        let a = try Arguments(args, command: "verify", valued: Self.readOptions.union(["reference", "reader", "dialect", "wait", "card", "log"]),
+        let a = try Arguments(args, command: "verify", valued: Self.readOptions.union(["reference", "reader", "dialect", "wait", "card", "index", "log"]),
                               flags: ["json", "verbose", "no-save"])
         guard let refPath = a.value("reference") else { throw TransitError(.usage, "verify needs --reference FILE") }
         let reference = try Reference.load(refPath)

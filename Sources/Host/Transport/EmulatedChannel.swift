@@ -6,12 +6,30 @@ final class EmulatedChannel: ReaderChannel {
     let reader: VirtualReader
     let readerName = "Card image"
 
-    /// The card file at `path`; any problem with it (unreadable, too large, not a card image, a
-    /// card the emulators cannot answer as) is a `config` error naming the file.
-    init(cardPath path: String) throws {
+    /// The card file at `path`, its card `index` (1-based) when it holds several; any problem with
+    /// the file (unreadable, too large, not a card file, a card the emulators cannot answer as, a
+    /// file of several cards without an index) is a `config` error naming the file; a card of a
+    /// technology no family reads (a MIFARE Classic in an export) is `tagNotSupported`.
+    convenience init(cardPath path: String, index: Int? = nil) throws {
+        try self.init(file: try Self.load(path), index: index)
+    }
+
+    /// Card `index` of a loaded card file.
+    init(file: CardFile, index: Int?) throws {
         let image: CardImage
-        do { image = try CardImage.load(path) } catch { throw TransitError(.config, "\(error)") } // load names the file
-        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, "\(path): \(error)") }
+        do {
+            image = try file.card(index: index)
+        } catch let e as CardFileTechnologyError {
+            throw TransitError(.tagNotSupported, e.description)
+        } catch {
+            throw TransitError(.config, "\(error)") // names the file
+        }
+        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, "\(file.path): \(error)") }
+    }
+
+    /// The card file at `path`; its problems are `config` errors naming it.
+    static func load(_ path: String) throws -> CardFile {
+        do { return try CardFile.load(path) } catch { throw TransitError(.config, "\(error)") }
     }
 
     /// An image built in process (tests); its problems are `CardImageError`s.

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A card file as users hold it, recognised from its content: the project's card image, a Flipper
+/// Zero NFC file, a Metrodroid JSON or XML export, a FareBot export, or a Metrodroid zip of any of
+/// them. It holds one card or several; each is a card image, or a card transit cannot read (another
+/// technology, or data the file does not keep), said per card. A problem of the file itself is a
+/// `CardImageError` that names it. Every byte read counts against `CardImage.fileLimit`: the file,
+/// and what a zip's members inflate to.
+public struct CardFile {
+    public enum Entry: Equatable {
+        case card(CardImage)
+        /// A card of a technology no transit family reads, e.g. "MIFARE Classic card".
+        case otherTechnology(String)
+        /// A card the file describes but transit cannot read from it, and why.
+        case unusable(String)
+    }
+
+    public let path: String
+    /// What the file is, for messages: "a Metrodroid zip export", "a FareBot export (version 31)".
+    public let format: String
+    public let entries: [Entry]
+
+    public static func load(_ path: String) throws -> CardFile {
+        let data: Data
+        do { data = try BoundedFile.read(path, limit: CardImage.fileLimit) } catch let e as BoundedFileError { throw CardImageError(e.description) }
+        do {
+            let (format, entries) = try parse(data)
+            return CardFile(path: path, format: format, entries: entries)
+        } catch let e as CardImageError {
+            throw CardImageError("\(path): \(e.description)")
+        }
+    }
+
+    /// The file's format and cards.
+    public static func parse(_ data: Data) throws -> (format: String, entries: [Entry]) {
+        if ZipArchive.isZip(data) {
+            let wanted = [".json", ".xml", ".mfc", ".nfc"]
+            let members = try ZipArchive.members(data, budget: CardImage.fileLimit - data.count) { name in
+                let lower = name.lowercased()
+                return wanted.contains(where: lower.hasSuffix) && !(name as NSString).lastPathComponent.hasPrefix(".")
+            }
+            var entries = [Entry]()
+            for m in members { // in the archive's order
+                if m.name.lowercased().hasSuffix(".mfc") {
+                    entries.append(.otherTechnology("MIFARE Classic card (\(m.name), a raw dump)"))
+                    continue
+                }
+                do {
+                    entries += try plain(m.data).entries
+                } catch let e as CardImageError {
+                    entries.append(.unusable("\(m.name): \(e.description)"))
+                }
+            }
+            guard !entries.isEmpty else { throw CardImageError("a zip with no card file (.json, .xml, .nfc, .mfc) in it") }
+            return ("a Metrodroid zip export of \(members.count) card files", entries)
+        }
+        return try plain(data)
+    }
+
+    /// A file that is not an archive.
+    private static func plain(_ data: Data) throws -> (format: String, entries: [Entry]) {
+        if let text = String(data: data, encoding: .utf8), FlipperDump.isFlipper(text) {
+            return ("a Flipper Zero NFC file", [Entry { try FlipperDump.parse(text) }])
+        }
+        if ExportXML.isXML(data) { return ("an XML export", try ExportXML.entries(data)) }
+        guard let json = try? JSONSerialization.jsonObject(with: data) else {
+            throw CardImageError("neither a card image, a Flipper NFC file, a Metrodroid or FareBot export (JSON, XML or zip)")
+        }
+        if let list = json as? [Any] { return ("a list of exported cards", FareBotExport.entries(list)) }
+        guard let object = json as? [String: Any] else { throw CardImageError("a JSON value that is no card") }
+        if FareBotExport.isExport(object) { return (FareBotExport.format(object), FareBotExport.entries(object["cards"] as? [Any] ?? [])) }
+        if FareBotExport.isCard(object) { return ("a FareBot card export", [FareBotExport.entry(object)]) }
+        if MetrodroidDump.isMetrodroid(object) { return ("a Metrodroid export", MetrodroidDump.entries(object)) }
+        if object["format"] == nil, object["tagId"] != nil { return ("a Metrodroid export", MetrodroidDump.entries(object)) }
+        return ("a card image", [try cardImage(data)])
+    }
+
+    private static func cardImage(_ data: Data) throws -> Entry {
+        let image: CardImage
+        do {
+            image = try JSONDecoder().decode(CardImage.self, from: data)
+        } catch {
+            throw CardImageError("not a card image: \(error)")
+        }
+        guard image.format == CardImage.currentFormat else { throw CardImageError("format \(image.format) is not \(CardImage.currentFormat)") }
+        guard (image.felica == nil) != (image.iso7816 == nil) else {
+            throw CardImageError("a card image holds exactly one of felica and iso7816")
+        }
+        try image.validate()
+        return .card(image)
+    }
+
+    /// The card `index` (1-based) names, or the file's only card. A file of several cards without
+    /// an index, an index past them, or a card transit cannot read is an error naming the file.
+    public func card(index: Int?) throws -> CardImage {
+        let position: Int
+        if let index {
+            guard (1 ... entries.count).contains(index) else {
+                throw CardImageError("\(path) holds \(entries.count) card\(entries.count == 1 ? "" : "s"): there is no card \(index)")
+            }
+            position = index - 1
+        } else {
+            guard entries.count == 1 else {
+                throw CardImageError("\(path) holds \(entries.count) cards (\(summary)): choose one with --index N")
+            }
+            position = 0
+        }
+        switch entries[position] {
+        case .card(let image): return image
+        case .otherTechnology(let what): throw CardFileTechnologyError(description: "\(path)\(entries.count > 1 ? ", card \(position + 1)" : ""): \(what): no transit family reads this technology")
+        case .unusable(let why): throw CardImageError("\(path): \(format)\(entries.count > 1 ? ", card \(position + 1)" : ""): \(why)")
+        }
+    }
+
+    /// The cards in a line: "1 FeliCa 012E4CD8A1B2C3D4, 2 MIFARE Classic card, 3 ISO 14443-4 08A1B2C3".
+    public var summary: String {
+        entries.enumerated().map { i, e in
+            switch e {
+            case .card(let image): return "\(i + 1) " + (image.felica.map { "FeliCa \($0.idm)" } ?? "ISO 14443-4 \(image.iso7816?.uid ?? "")")
+            case .otherTechnology(let what): return "\(i + 1) \(what)"
+            case .unusable: return "\(i + 1) unreadable"
+            }
+        }.joined(separator: ", ")
+    }
+}
+
+extension CardFile.Entry {
+    /// The card `make` builds, checked as the emulators need it; or what is wrong with it.
+    init(_ make: () throws -> CardImage) {
+        do {
+            let image = try make()
+            try image.validate()
+            self = .card(image)
+        } catch let e as CardImageError {
+            self = .unusable(e.description)
+        } catch {
+            self = .unusable("\(error)")
+        }
+    }
+}
+
+/// A card of a technology no transit family reads (a MIFARE Classic in a Metrodroid export): not a
+/// problem of the file, and not `tagNotSupported` by guess either: the file says so.
+public struct CardFileTechnologyError: Error, CustomStringConvertible {
+    public let description: String
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// The XML exports Metrodroid (to 2.9.37) and FareBot (to 2016, and its current write-only
+/// exporter) wrote: a `<card type="N" id="HEX" scanned_at="ms">`, or several in `<cards>`. Byte
+/// contents are base64 (the `id` attribute and China balances hex). Facts from Metrodroid's
+/// XmlCardFormat and its old card/** classes, and FareBot's card/** simple-xml classes:
+/// - type 4 FeliCa: `<pmm>`, `<system code="DEC">` → `<service code="DEC">` → `<block address="DEC">`,
+///   with or without the `<systems>`, `<services>`, `<blocks>` wrappers;
+/// - type 5 ISO 7816: `<application type="…">` with `application-name` (the AID) and
+///   `application-data` (the FCI), `<file name="SELECTOR">` (`<data>`, `<record index="N">`),
+///   `<sfi-file sfi="N">`, and the type's `<balance>` (decimal), `<balances>`, `<purses>`, `<histories>`;
+/// - type 3 CEPAS keeps values read from the card, not its answers; 0 Classic, 1 Ultralight,
+///   2 DESFire, 6/8 NFC-V, 9 MIFARE Plus are technologies no family reads.
+enum ExportXML {
+    /// True when the first byte that is not white space opens a tag.
+    static func isXML(_ data: Data) -> Bool {
+        data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
+    }
+
+    static func entries(_ data: Data) throws -> [CardFile.Entry] {
+        let root = try XMLTree.parse(data)
+        switch root.name.lowercased() {
+        case "card": return [entry(root)]
+        case "cards": return root.children("card").map(entry)
+        default: throw CardImageError("an XML file whose root is <\(root.name)>, not a Metrodroid or FareBot <card> or <cards>")
+        }
+    }
+
+    private static func entry(_ card: XMLTree.Element) -> CardFile.Entry {
+        switch card.attributes["type"].flatMap({ Int($0) }) {
+        case 4: return CardFile.Entry { try felica(card) }
+        case 5: return CardFile.Entry { try iso(card) }
+        case 3: return .unusable("a CEPAS card in the old XML form, which keeps values read from the card, not its answers")
+        case 0: return .otherTechnology("MIFARE Classic card")
+        case 1: return .otherTechnology("MIFARE Ultralight card")
+        case 2: return .otherTechnology("MIFARE DESFire card")
+        case 6, 8: return .otherTechnology("NFC-V (ISO 15693) card")
+        case 9: return .otherTechnology("MIFARE Plus card")
+        case let type: return .unusable("an XML card of type \(type.map(String.init) ?? "none"), which no version of Metrodroid or FareBot wrote for a transit card")
+        }
+    }
+
+    private static func felica(_ card: XMLTree.Element) throws -> CardImage {
+        guard let id = card.attributes["id"] else { throw CardImageError("a FeliCa <card> without its id (the IDm)") }
+        let systems = try card.descendants("system").map { s -> CardImageAssembler.System in
+            guard let code = decimalCode(s.attributes["code"]) else { throw CardImageError("a <system> without a code") }
+            let services = try s.descendants("service").map { service -> CardImageAssembler.Service in
+                guard let serviceCode = decimalCode(service.attributes["code"]) else { throw CardImageError("a <service> of system \(code) without a code") }
+                var blocks = [Int: [UInt8]]()
+                for block in service.descendants("block") {
+                    guard let address = block.attributes["address"].flatMap({ Int($0) }) else { throw CardImageError("a <block> without an address") }
+                    blocks[address < 0 ? address & 0xFF : address] = try base64(block) // FareBot's addresses are signed bytes
+                }
+                return .init(code: serviceCode, blocks: blocks, locked: service.attributes["skipped"] == "true")
+            }
+            return .init(code: code, services: services)
+        }
+        return try CardImageAssembler.felica(idm: try HexText.bytes(id), pmm: try card.child("pmm").map(base64), systems: systems,
+                                             description: "FeliCa card of an XML export")
+    }
+
+    private static func iso(_ card: XMLTree.Element) throws -> CardImage {
+        var apps = [CardImage.ApplicationImage]()
+        for app in card.descendants("application") {
+            let type = app.attributes["type"] ?? "generic"
+            if type == "cepas" {
+                apps.append(CardImageAssembler.cepas(purses: try indexed(app, "purse"), histories: try indexed(app, "history")))
+                continue
+            }
+            guard let aid = try bytes(app, "application-name"), (5 ... 16).contains(aid.count) else { continue }
+            var commands = [[UInt8]: [UInt8]]()
+            if type == "tmoney" || type == "ksx6924", let text = app.child("balance")?.trimmedText, let balance = UInt32(text) {
+                commands = CardImageAssembler.ksx6924Balance((0 ..< 4).map { UInt8(truncatingIfNeeded: balance >> (24 - 8 * $0)) })
+            }
+            if type == "china" {
+                var balances = [Int: [UInt8]]()
+                for b in app.descendants("balance") {
+                    guard let idx = b.attributes["idx"].flatMap({ Int($0) }), let hex = b.child("data")?.trimmedText else { continue }
+                    balances[idx] = try HexText.bytes(hex)
+                }
+                commands = CardImageAssembler.chinaBalances(balances)
+            }
+            apps.append(CardImageAssembler.application(name: type, aid: aid, fci: try bytes(app, "application-data"),
+                                                       files: try files(app), commands: commands))
+        }
+        guard !apps.isEmpty else { throw CardImageError("an ISO 7816 <card> with no application transit can select") }
+        return CardImage(description: "ISO 7816 card of an XML export", iso7816: .init(uid: card.attributes["id"] ?? "", applications: apps))
+    }
+
+    /// `<file name="SELECTOR">` and `<sfi-file sfi="N"><file>…</file></sfi-file>` by short file identifier.
+    private static func files(_ app: XMLTree.Element) throws -> [UInt8: CardImageAssembler.StoredFile] {
+        var out = [UInt8: CardImageAssembler.StoredFile]()
+        for sfiFile in app.descendants("sfi-file") {
+            guard let sfi = sfiFile.attributes["sfi"].flatMap({ UInt8($0) }), (1 ... 30).contains(sfi), let file = sfiFile.child("file") else { continue }
+            out[sfi] = try stored(file)
+        }
+        for file in app.descendants("file") {
+            guard let name = file.attributes["name"], let sfi = CardImageAssembler.shortFileIdentifier(selector: name) else { continue }
+            out[sfi] = try stored(file)
+        }
+        return out
+    }
+
+    private static func stored(_ file: XMLTree.Element) throws -> CardImageAssembler.StoredFile {
+        var stored = CardImageAssembler.StoredFile(binary: try file.child("data").map(base64))
+        for record in file.descendants("record") {
+            guard let n = record.attributes["index"].flatMap({ Int($0) }) else { continue }
+            stored.records[n] = try base64(record)
+        }
+        return stored
+    }
+
+    /// `<purse idx="N">` (or `id`) elements' base64 contents by number.
+    private static func indexed(_ app: XMLTree.Element, _ name: String) throws -> [Int: [UInt8]] {
+        var out = [Int: [UInt8]]()
+        for e in app.descendants(name) {
+            guard let n = (e.attributes["idx"] ?? e.attributes["id"]).flatMap({ Int($0) }) else { continue }
+            out[n] = try base64(e)
+        }
+        return out
+    }
+
+    /// A child element's, or else an attribute's, base64 bytes.
+    private static func bytes(_ e: XMLTree.Element, _ name: String) throws -> [UInt8]? {
+        if let child = e.child(name) { return try base64(child) }
+        return try e.attributes[name].map(Base64Text.bytes)
+    }
+
+    private static func base64(_ e: XMLTree.Element) throws -> [UInt8] { try Base64Text.bytes(e.trimmedText) }
+
+    private static func decimalCode(_ text: String?) -> UInt16? { text.flatMap { Int($0) }.flatMap { (0 ... 0xFFFF).contains($0) ? UInt16($0) : nil } }
+}
+
+/// Base64 text (standard alphabet, padding optional, white space ignored) to bytes.
+enum Base64Text {
+    static func bytes(_ text: String) throws -> [UInt8] {
+        let compact = text.filter { !$0.isWhitespace }
+        let padded = compact + String(repeating: "=", count: (4 - compact.count % 4) % 4)
+        guard let data = Data(base64Encoded: padded) else { throw CardImageError("bad base64 \(text.prefix(40))") }
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// FareBot's JSON export: `{"cards": [ … ], "versionCode": N, …}` (its Gson export of 2016–2019,
+/// and the current one, which adds appName, exportedAt and formatVersion), or one card alone.
+/// Each card names its technology in `cardType`; byte strings are base64. Facts from FareBot's
+/// ExportHelper, serialize/gson and serialize (KotlinxCardSerializer) sources and its Raw*Card
+/// classes:
+/// - `FeliCa`: `idm`, `pmm` (base64, or the Gson era's `{manufactureCode, cardIdentification}`
+///   number arrays), `systems[{code, services[{serviceCode, blocks[{address, data}], skipped}]}]`;
+/// - `CEPAS`: `purses` and `histories`, `[{id, data}]`;
+/// - `ISO7816`: `applications[{type, appName, appFci, files{selector: {binaryData, records, fci}}, sfiFiles}]`;
+/// - `MifareClassic`, `MifareUltralight`, `MifareDesfire`, `Vicinity`: technologies no family reads.
+/// A card object without `cardType` but with Metrodroid's keys is read as Metrodroid's.
+enum FareBotExport {
+    /// A FareBot bulk export: an object with a `cards` list and no card of its own.
+    static func isExport(_ json: [String: Any]) -> Bool { json["cards"] is [Any] && json["tagId"] == nil && json["scannedAt"] == nil }
+
+    static func isCard(_ json: [String: Any]) -> Bool { json["cardType"] is String }
+
+    /// What the export is, for messages: "a FareBot export (version 31)".
+    static func format(_ json: [String: Any]) -> String {
+        let app = (json["appName"] as? String) ?? "FareBot"
+        return "a \(app) export" + ((json["versionCode"] as? Int).map { " (version \($0))" } ?? "")
+    }
+
+    static func entries(_ list: [Any]) -> [CardFile.Entry] {
+        list.flatMap { item -> [CardFile.Entry] in
+            guard let card = item as? [String: Any] else { return [.unusable("a card entry that is not an object")] }
+            if isCard(card) { return [entry(card)] }
+            if MetrodroidDump.isMetrodroid(card) { return MetrodroidDump.entries(card) }
+            return [.unusable("a card entry without cardType")]
+        }
+    }
+
+    static func entry(_ card: [String: Any]) -> CardFile.Entry {
+        switch card["cardType"] as? String {
+        case "FeliCa": return CardFile.Entry { try felica(card) }
+        case "CEPAS": return CardFile.Entry { try cepas(card) }
+        case "ISO7816": return CardFile.Entry { try iso(card) }
+        case "MifareClassic": return .otherTechnology("MIFARE Classic card")
+        case "MifareUltralight": return .otherTechnology("MIFARE Ultralight card")
+        case "MifareDesfire": return .otherTechnology("MIFARE DESFire card")
+        case "Vicinity": return .otherTechnology("NFC-V (ISO 15693) card")
+        case let type: return .unusable("a card of type \(type ?? "none"), which no transit family reads")
+        }
+    }
+
+    /// The tag ID under either spelling (the current exporter writes `_tagId` for FeliCa cards).
+    private static func tagId(_ card: [String: Any]) throws -> [UInt8]? {
+        try ((card["tagId"] as? String) ?? (card["_tagId"] as? String)).map(Base64Text.bytes)
+    }
+
+    private static func felica(_ card: [String: Any]) throws -> CardImage {
+        guard let idm = try eightBytes(card["idm"], "manufactureCode", "cardIdentification") ?? tagId(card) else {
+            throw CardImageError("a FeliCa card without idm")
+        }
+        let systems = try (card["systems"] as? [Any] ?? []).map { item -> CardImageAssembler.System in
+            guard let s = item as? [String: Any], let code = number(s["code"]) else { throw CardImageError("a system without a code") }
+            let services = try (s["services"] as? [Any] ?? []).map { item -> CardImageAssembler.Service in
+                guard let service = item as? [String: Any], let serviceCode = number(service["serviceCode"]) else {
+                    throw CardImageError("a service of system \(code) without a serviceCode")
+                }
+                var blocks = [Int: [UInt8]]()
+                for (i, b) in (service["blocks"] as? [Any] ?? []).enumerated() {
+                    guard let block = b as? [String: Any], let data = block["data"] as? String else { throw CardImageError("block \(i) without data") }
+                    let address = (block["address"] as? Int) ?? i
+                    blocks[address < 0 ? address & 0xFF : address] = try Base64Text.bytes(data) // `address` is a signed byte
+                }
+                return .init(code: serviceCode, blocks: blocks, locked: service["skipped"] as? Bool == true)
+            }
+            return .init(code: code, services: services)
+        }
+        return try CardImageAssembler.felica(idm: idm, pmm: try eightBytes(card["pmm"], "icCode", "maximumResponseTime"), systems: systems,
+                                             description: "FeliCa card of a FareBot export")
+    }
+
+    /// Eight bytes as base64, or as the Gson era's object of two signed-byte arrays (2 + 6).
+    private static func eightBytes(_ value: Any?, _ first: String, _ second: String) throws -> [UInt8]? {
+        if let text = value as? String { return try Base64Text.bytes(text) }
+        guard let object = value as? [String: Any], let a = object[first] as? [Int], let b = object[second] as? [Int] else { return nil }
+        return (a + b).map { UInt8(truncatingIfNeeded: $0) }
+    }
+
+    private static func cepas(_ card: [String: Any]) throws -> CardImage {
+        func byID(_ key: String) throws -> [Int: [UInt8]] {
+            var out = [Int: [UInt8]]()
+            for case let entry as [String: Any] in card[key] as? [Any] ?? [] {
+                guard let id = entry["id"] as? Int, let data = entry["data"] as? String else { continue } // an entry with errorMessage was not read
+                out[id] = try Base64Text.bytes(data)
+            }
+            return out
+        }
+        let app = CardImageAssembler.cepas(purses: try byID("purses"), histories: try byID("histories"))
+        return CardImage(description: "CEPAS card of a FareBot export",
+                         iso7816: .init(uid: try tagId(card).map(HexText.string) ?? "", applications: [app]))
+    }
+
+    private static func iso(_ card: [String: Any]) throws -> CardImage {
+        var apps = [CardImage.ApplicationImage]()
+        for case let app as [String: Any] in card["applications"] as? [Any] ?? [] {
+            guard let aid = try (app["appName"] as? String).map(Base64Text.bytes), (5 ... 16).contains(aid.count) else { continue }
+            var files = [UInt8: CardImageAssembler.StoredFile]()
+            for (key, value) in app["files"] as? [String: Any] ?? [:] {
+                guard let sfi = CardImageAssembler.shortFileIdentifier(selector: ":" + key), let file = value as? [String: Any] else { continue }
+                files[sfi] = try stored(file)
+            }
+            for (key, value) in app["sfiFiles"] as? [String: Any] ?? [:] {
+                guard let sfi = UInt8(key), (1 ... 30).contains(sfi), let file = value as? [String: Any] else { continue }
+                files[sfi] = try stored(file)
+            }
+            apps.append(CardImageAssembler.application(name: app["type"] as? String ?? "generic", aid: aid,
+                                                       fci: try (app["appFci"] as? String).map(Base64Text.bytes), files: files))
+        }
+        guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
+        return CardImage(description: "ISO 7816 card of a FareBot export", iso7816: .init(uid: try tagId(card).map(HexText.string) ?? "", applications: apps))
+    }
+
+    private static func stored(_ file: [String: Any]) throws -> CardImageAssembler.StoredFile {
+        var stored = CardImageAssembler.StoredFile(binary: try (file["binaryData"] as? String).map(Base64Text.bytes))
+        for (key, value) in file["records"] as? [String: Any] ?? [:] {
+            guard let n = Int(key), let data = value as? String else { continue }
+            stored.records[n] = try Base64Text.bytes(data)
+        }
+        return stored
+    }
+
+    private static func number(_ value: Any?) -> UInt16? { (value as? Int).flatMap { (0 ... 0xFFFF).contains($0) ? UInt16($0) : nil } }
+}
