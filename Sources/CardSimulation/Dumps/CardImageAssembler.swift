@@ -82,6 +82,32 @@ enum CardImageAssembler {
                      records: records.isEmpty ? nil : records, binaries: binaries.isEmpty ? nil : binaries)
     }
 
+    /// The files of an application in an export's JSON (Metrodroid's `generic`, FareBot's
+    /// application): `files` by selector (`selectorPrefix` put before each key) and `sfiFiles` by
+    /// decimal SFI, each `{binaryData, records: {"<n>": bytes}}`; bytes decoded by `decode` (hex or
+    /// base64).
+    static func files(selectors: [String: Any], sfiFiles: [String: Any], selectorPrefix: String = "",
+                      decode: (String) throws -> [UInt8]) throws -> [UInt8: StoredFile] {
+        func stored(_ file: [String: Any]) throws -> StoredFile {
+            var stored = StoredFile(binary: try (file["binaryData"] as? String).map(decode))
+            for (key, value) in file["records"] as? [String: Any] ?? [:] {
+                guard let n = Int(key), let text = value as? String else { continue }
+                stored.records[n] = try decode(text)
+            }
+            return stored
+        }
+        var out = [UInt8: StoredFile]()
+        for (key, value) in selectors {
+            guard let sfi = shortFileIdentifier(selector: selectorPrefix + key), let file = value as? [String: Any] else { continue }
+            out[sfi] = try stored(file)
+        }
+        for (key, value) in sfiFiles {
+            guard let sfi = UInt8(key), (1 ... 30).contains(sfi), let file = value as? [String: Any] else { continue }
+            out[sfi] = try stored(file)
+        }
+        return out
+    }
+
     /// The short file identifier a stored file's selector names: Metrodroid's `:<hex id>` or
     /// `#<aid>:<hex id>` (ISO7816Selector: hex digits after each `:`), when its last element is a
     /// file id of 1–30; nil for a path deeper than the application (`:3f00:4000:1`) or a DF name.

@@ -99,29 +99,14 @@ enum FareBotExport {
         var apps = [CardImage.ApplicationImage]()
         for case let app as [String: Any] in card["applications"] as? [Any] ?? [] {
             guard let aid = try (app["appName"] as? String).map(Base64Text.bytes), (5 ... 16).contains(aid.count) else { continue }
-            var files = [UInt8: CardImageAssembler.StoredFile]()
-            for (key, value) in app["files"] as? [String: Any] ?? [:] {
-                guard let sfi = CardImageAssembler.shortFileIdentifier(selector: ":" + key), let file = value as? [String: Any] else { continue }
-                files[sfi] = try stored(file)
-            }
-            for (key, value) in app["sfiFiles"] as? [String: Any] ?? [:] {
-                guard let sfi = UInt8(key), (1 ... 30).contains(sfi), let file = value as? [String: Any] else { continue }
-                files[sfi] = try stored(file)
-            }
+            // FareBot's selectors are file ids in hex (`15`, `1001/15`), without Metrodroid's colon.
+            let files = try CardImageAssembler.files(selectors: app["files"] as? [String: Any] ?? [:], sfiFiles: app["sfiFiles"] as? [String: Any] ?? [:],
+                                                     selectorPrefix: ":", decode: Base64Text.bytes)
             apps.append(CardImageAssembler.application(name: app["type"] as? String ?? "generic", aid: aid,
                                                        fci: try (app["appFci"] as? String).map(Base64Text.bytes), files: files))
         }
         guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
         return CardImage(description: "ISO 7816 card of a FareBot export", iso7816: .init(uid: try tagId(card).map(HexText.string) ?? "", applications: apps))
-    }
-
-    private static func stored(_ file: [String: Any]) throws -> CardImageAssembler.StoredFile {
-        var stored = CardImageAssembler.StoredFile(binary: try (file["binaryData"] as? String).map(Base64Text.bytes))
-        for (key, value) in file["records"] as? [String: Any] ?? [:] {
-            guard let n = Int(key), let data = value as? String else { continue }
-            stored.records[n] = try Base64Text.bytes(data)
-        }
-        return stored
     }
 
     private static func number(_ value: Any?) -> UInt16? { (value as? Int).flatMap { (0 ... 0xFFFF).contains($0) ? UInt16($0) : nil } }

@@ -93,34 +93,13 @@ enum MetrodroidDump {
             }
             if type == "china" { commands = CardImageAssembler.chinaBalances(try hexByNumber(body["balances"])) }
             apps.append(CardImageAssembler.application(name: type, aid: aid, fci: try (generic["appFci"] as? String).map(HexText.bytes),
-                                                       files: try files(generic), commands: commands))
+                                                       files: try CardImageAssembler.files(selectors: generic["files"] as? [String: Any] ?? [:],
+                                                                                          sfiFiles: generic["sfiFiles"] as? [String: Any] ?? [:],
+                                                                                          decode: HexText.bytes),
+                                                       commands: commands))
         }
         guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
         return CardImage(description: "Metrodroid ISO 7816 export", iso7816: .init(uid: tagId ?? "", applications: apps))
-    }
-
-    /// The application's files by short file identifier: `sfiFiles` (decimal SFI) and `files` whose
-    /// selector names one (`:15`, `#d4100000030001:4`).
-    private static func files(_ generic: [String: Any]) throws -> [UInt8: CardImageAssembler.StoredFile] {
-        var out = [UInt8: CardImageAssembler.StoredFile]()
-        for (key, value) in generic["files"] as? [String: Any] ?? [:] {
-            guard let sfi = CardImageAssembler.shortFileIdentifier(selector: key), let file = value as? [String: Any] else { continue }
-            out[sfi] = try storedFile(file)
-        }
-        for (key, value) in generic["sfiFiles"] as? [String: Any] ?? [:] {
-            guard let sfi = UInt8(key), (1 ... 30).contains(sfi), let file = value as? [String: Any] else { continue }
-            out[sfi] = try storedFile(file)
-        }
-        return out
-    }
-
-    private static func storedFile(_ file: [String: Any]) throws -> CardImageAssembler.StoredFile {
-        var stored = CardImageAssembler.StoredFile(binary: try (file["binaryData"] as? String).map(HexText.bytes))
-        for (key, value) in file["records"] as? [String: Any] ?? [:] {
-            guard let n = Int(key), let hex = value as? String else { continue }
-            stored.records[n] = try HexText.bytes(hex)
-        }
-        return stored
     }
 
     /// `{"<decimal>": hex}` as bytes by number.
