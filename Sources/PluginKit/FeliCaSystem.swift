@@ -9,6 +9,9 @@ public final class FeliCaSystem {
     public private(set) var blocksPerRead: Int
     /// The system code to poll when a derived IDm meets silence; nil once the card answered the IDm.
     private var unconfirmedCode: UInt16?
+    /// True when the system answers an IDm of its own that Polling gave, not the derived one (as
+    /// phones' Mobile FeliCa systems do).
+    public private(set) var answeredOwnIDm = false
 
     public init(card: CardLink, idm: [UInt8]) {
         self.card = card; self.idm = idm
@@ -59,6 +62,7 @@ public final class FeliCaSystem {
                 throw PluginError.noAnswer("the card lists system \(Hex.string(code)) but answered neither its derived IDm nor Polling for it")
             }
             card.log("system \(Hex.string(code)) answers IDm \(Hex.string(polled)), not the derived \(Hex.string(idm))")
+            answeredOwnIDm = polled != idm
             idm = polled
             unconfirmedCode = nil
             return try FeliCa.payload(of: card.felica(build(idm)), code: answerCode, idm: idm)

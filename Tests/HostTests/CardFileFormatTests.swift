@@ -36,9 +36,28 @@ final class CardFileFormatTests: XCTestCase {
             for (name, data) in forms {
                 let run = try scan(try write(data, "\(sample)-\(name)"))
                 XCTAssertEqual(run.status, 0, "\(sample) as \(name): \(run.stdout) \(run.stderr)")
-                XCTAssertEqual(run.stdout, expected.stdout, "\(sample) as \(name)")
+                if name == "export.xml" {
+                    // The old XML keeps no locked services, so the issuer's marker is lost: the card
+                    // is "Japan IC", and the rest is the same.
+                    XCTAssertEqual(try unnamed(run.stdout), try unnamed(expected.stdout), "\(sample) as \(name)")
+                } else {
+                    XCTAssertEqual(run.stdout, expected.stdout, "\(sample) as \(name)")
+                }
             }
         }
+    }
+
+    /// A reading's JSON without what the issuer's name adds (cardName and its metadata).
+    func unnamed(_ json: String) throws -> NSDictionary {
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        if object["family"] as? String == "japan-ic" {
+            object["cardName"] = nil
+            var metadata = object["metadata"] as? [String: Any] ?? [:]
+            metadata["issuerMarkers"] = nil
+            metadata["medium"] = nil
+            object["metadata"] = metadata
+        }
+        return object as NSDictionary
     }
 
     func testEveryFormOfAnISOCardReadsAsTheCardItself() throws {

@@ -34,8 +34,8 @@ final class PluginWorkerTests: XCTestCase {
         let channel = ResettingChannel(try EmulatedChannel(image: try CardImages.sample("suica.json")), resetAt: 2)
         let outcome = try worker().perform(on: channel, dialect: nil, firstGuess: nil)
         XCTAssertEqual(try outcome.result.get().balance, 2010)
-        XCTAssertEqual(channel.count, 3 + 4, "three exchanges, the reset, then the whole read again")
-        XCTAssertEqual(outcome.bundle.exchanges.count, 4, "the log holds the read that succeeded")
+        XCTAssertEqual(channel.count, 3 + 5, "three exchanges, the reset, then the whole read again")
+        XCTAssertEqual(outcome.bundle.exchanges.count, 5, "the log holds the read that succeeded")
     }
 
     func testASecondResetEndsTheReadAsCommunication() throws {

@@ -26,6 +26,18 @@ final class StationTableTests: XCTestCase {
         XCTAssertNil(t.station(area: 1, line: 0xE3, code: 0x3B, on: nil), "area is part of the key")
     }
 
+    func testACodeGivenTwoNamesWithoutDatesIsSaidOnceAndTheFirstRowWins() throws {
+        var t = StationTable()
+        let text = "0,E3,3B,Op,Line,駅アルファ\n0,E3,3B,Op,Line,駅アルファ\n0,E3,3C,Op,Line,駅ベータ\n0,E3,3C,Op,Line,駅ガンマ\n"
+            + "0,3,12,Op,Line,旧駅,Old,,2010-09-26\n0,3,12,Op,Line,新駅,New,2010-09-27,\n"
+        let said = try StationCSV.parse(Array(text.utf8), file: "dup.csv", into: &t)
+        XCTAssertEqual(t.station(area: 0, line: 0xE3, code: 0x3C, on: nil)?.name, "駅ベータ", "the first row, as before")
+        // Said once for the file: only the code with two different names and no validity dates.
+        XCTAssertEqual(said.count, 1)
+        XCTAssertTrue(said.first?.hasPrefix("dup.csv: 1 code has two names") == true, "\(said)")
+        XCTAssertTrue(said.first?.contains("0 E3 3C (lines 3 and 4)") == true, "\(said)")
+    }
+
     func testPositionalEnglishNameAndValidityWithoutAHeader() throws {
         let t = try table("""
         0,3,12,Op,Line,旧駅,Old Station,,2010-09-26

@@ -20,7 +20,7 @@ final class TextOutputTests: XCTestCase {
         let run = try scan("suica.json")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
-        Japan IC  IDm 012E4CD8A1B2C3D4
+        Suica  IDm 012E4CD8A1B2C3D4
         Balance: ¥2,010
 
         Date (UTC+09:00)  Type       Amount  Balance  Details

@@ -109,16 +109,16 @@ final class JapanICTests: XCTestCase {
         XCTAssertEqual(t[2].type, "purchase")
     }
 
-    func testReadTakesFourExchangesAndFallsBackWhenTheCardTakesFewerBlocks() throws {
+    func testReadTakesFiveExchangesAndFallsBackWhenTheCardTakesFewerBlocks() throws {
         let fast = try read(CardImages.sample("suica.json"))
-        // UID, Request System Code, then 008B + 090F[0…9] and 090F[10…19] (11 + 10 blocks).
-        XCTAssertEqual(fast.exchanges, 4)
+        // UID, Request System Code, 008B + 090F[0…9] and 090F[10…19] (11 + 10 blocks), Request Service.
+        XCTAssertEqual(fast.exchanges, 5)
         var small = try CardImages.sample("suica.json")
         small.felica?.maxBlocksPerRead = 4
         let slow = try read(small)
         XCTAssertEqual(slow.reading, fast.reading)
         // 11 refused (limit 12), 7 refused (limit 8), then 21 blocks in six commands of at most 4.
-        XCTAssertEqual(slow.exchanges, 2 + 2 + 6)
+        XCTAssertEqual(slow.exchanges, 2 + 2 + 6 + 1)
     }
 
     func testRefusedBalanceIsCardRefusedButARefusedHistoryStillGivesTheBalance() throws {
@@ -154,15 +154,17 @@ final class JapanICTests: XCTestCase {
     }
 
     func testAutoChargesAtAGateAndNewIssueKeepTheirStationsPlainChargeAndSalesHaveNone() throws {
-        for process: UInt8 in [0x14, 0x15, 0x07] {
+        // An auto-charge at a gate's entry or exit (14h, 15h) is no journey: the gate's station, no exit.
+        for (process, exit, regions): (UInt8, String?, [String: String]) in [(0x14, nil, ["entryRegion": "2"]), (0x15, nil, ["entryRegion": "2"]),
+                                                                            (0x07, "E621", ["entryRegion": "2", "exitRegion": "1"])] {
             let image = CardImages.japanIC(history: [
                 record(0x16, process, 2025, 5, 2, [0xE3, 0x3B, 0xE6, 0x21], balance: 3000, region: 0x90),
                 record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
             ])
             let t = try XCTUnwrap(read(image).reading?.transactions.first)
             XCTAssertEqual(t.type, "topup", "process \(process)")
-            XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", "E621"], "process \(process)")
-            XCTAssertEqual(t.metadata.filter { $0.key != "sequence" }, ["entryRegion": "2", "exitRegion": "1"], "process \(process)")
+            XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", exit], "process \(process)")
+            XCTAssertEqual(t.metadata.filter { $0.key != "sequence" }, regions, "process \(process)")
         }
         // A new card issued at a ticket machine (console 07): its station, entry only.
         let issued = CardImages.japanIC(history: [record(0x07, 0x07, 2025, 5, 2, [0xE3, 0x3B, 0, 0], balance: 1500, region: 0x40)])
@@ -175,6 +177,44 @@ final class JapanICTests: XCTestCase {
             XCTAssertNil(t.entryStation, "console \(console) process \(process)")
             XCTAssertNil(t.exitStation, "console \(console) process \(process)")
         }
+    }
+
+    func testATicketBoughtWithTheCardIsAPurchaseAtItsStation() throws {
+        // Console 08 (ticket machine), process 03 (a magnetic ticket bought with the balance,
+        // Metrodroid's process table): 1000 → 840, at station E33B, no exit.
+        let image = CardImages.japanIC(history: [
+            record(0x08, 0x03, 2025, 5, 2, [0xE3, 0x3B, 0x00, 0x00], balance: 840, region: 0x40),
+            record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions.first)
+        XCTAssertEqual(t.type, "purchase")
+        XCTAssertEqual(t.amount, 160)
+        XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil])
+    }
+
+    func testTheOldestRecordOfANewCardAddedItsBalance() throws {
+        // Process 07, new issue, the oldest record: the card started at zero, so 500 came in.
+        let image = CardImages.japanIC(history: [
+            record(0x16, 0x01, 2025, 5, 2, [0xE3, 0x3B, 0xE6, 0x21], balance: 340),
+            record(0x07, 0x07, 2025, 5, 1, [0xE3, 0x3B, 0x00, 0x00], balance: 500),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions)
+        XCTAssertEqual(t.map(\.amount), [160, 500])
+        XCTAssertEqual(t.last?.type, "topup")
+        // Any other oldest record still has no amount: nothing tells what came before it.
+        let plain = CardImages.japanIC(history: [record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 500)])
+        XCTAssertNil(try XCTUnwrap(read(plain).reading?.transactions.first).amount)
+    }
+
+    func testStationCode0000IsNoStation() throws {
+        let image = CardImages.japanIC(history: [
+            record(0x16, 0x01, 2025, 5, 2, [0x00, 0x00, 0xE6, 0x21], balance: 340, region: 0x90),
+            record(0x16, 0x01, 2025, 5, 1, [0xE3, 0x3B, 0x00, 0x00], balance: 500),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions)
+        XCTAssertEqual(t.map { [$0.entryStation, $0.exitStation] }, [[nil, "E621"], ["E33B", nil]])
+        XCTAssertNil(t[0].metadata["entryRegion"])
+        XCTAssertNil(t[1].metadata["exitRegion"])
     }
 
     func testACancelledPurchaseWhoseBalanceWentUpIsARefundTopUp() throws {

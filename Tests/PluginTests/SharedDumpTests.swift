@@ -17,6 +17,7 @@ final class SharedDumpTests: XCTestCase {
     func testSuica() throws {
         let r = try XCTUnwrap(read("Suica.nfc").reading)
         XCTAssertEqual(r.family, "japan-ic")
+        XCTAssertEqual(r.cardName, "Suica", "its one marker, 1808, among the locked services the dump lists")
         XCTAssertEqual(r.balance, 10)
         XCTAssertEqual(r.currency, "JPY")
         XCTAssertEqual(r.transactions.count, 20)
@@ -39,6 +40,8 @@ final class SharedDumpTests: XCTestCase {
 
     func testPASMO() throws {
         let r = try XCTUnwrap(read("PASMO.nfc").reading)
+        XCTAssertEqual(r.cardName, "PASMO")
+        XCTAssertEqual(r.metadata["issuerMarkers"], "1CC8")
         XCTAssertEqual(r.balance, 0)
         XCTAssertEqual(r.transactions.count, 11)
         XCTAssertEqual(r.transactions[0].type, "purchase")
@@ -54,6 +57,7 @@ final class SharedDumpTests: XCTestCase {
 
     func testICOCA() throws {
         let r = try XCTUnwrap(read("ICOCA.nfc").reading)
+        XCTAssertEqual(r.cardName, "ICOCA")
         XCTAssertEqual(r.balance, 175)
         XCTAssertEqual(r.transactions.count, 20)
         let newest = r.transactions[0]

@@ -28,6 +28,26 @@ final class TUnionTests: XCTestCase {
         XCTAssertLessThanOrEqual(outcome.exchanges - 1, 20)
     }
 
+    func testFile15InTheSelectAnswerSavesTheReadBinary() throws {
+        // The FCI's proprietary template A5 carries file 0x15 under tag 9F0C (T-Union Master
+        // t_union_decode_app_meta, NFSee BasicInfoFile): the same card number and validity, one
+        // exchange fewer. FCI: 6F 2D | 84 08 <AID> | A5 21 | 9F0C 1E <the 30 bytes of file 0x15>.
+        let file15 = "010203040506070800010310451234567890123420230115203301150000"
+        var image = try CardImages.sample("tunion.json")
+        image.editApplication(select: Self.select) {
+            $0.answer = "6F2D8408A000000632010105A5219F0C1E" + file15 + "9000"
+            $0.binaries = nil
+        }
+        let plain = try InProcessRead.read(CardImages.sample("tunion.json"), plugins: [.tunion])
+        let outcome = try InProcessRead.read(image, plugins: [.tunion])
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.serialNumber, "03104512345678901234")
+        XCTAssertEqual(r.validFrom, "2023-01-15")
+        XCTAssertEqual(r.validUntil, "2033-01-15")
+        XCTAssertEqual(r, plain.reading)
+        XCTAssertEqual(outcome.exchanges, plain.exchanges - 1)
+    }
+
     func testNegativePurseRejectedWithAStatusWordCountsAsZero() throws {
         for sw in ["6A88", "6D00", "6985"] {
             var image = try CardImages.sample("tunion.json")

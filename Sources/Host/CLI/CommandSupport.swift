@@ -50,7 +50,11 @@ extension TransitCommand {
     }
 
     /// The station tables of `--stations` and the data folders, loaded when a reading needs names.
-    func stationLibrary(_ a: Arguments) -> StationLibrary { StationLibrary(explicit: a.allValues["stations"] ?? []) }
+    func stationLibrary(_ a: Arguments) -> StationLibrary {
+        let library = StationLibrary(explicit: a.allValues["stations"] ?? [])
+        library.report = { Termination.shared.write(TerminalText.escape("transit: \($0)") + "\n", to: stderr) }
+        return library
+    }
 
     /// The worker that runs the conf's plugins for this command's reads.
     func pluginWorker(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> PluginWorker {

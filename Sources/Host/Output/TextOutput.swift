@@ -26,7 +26,7 @@ enum TextOutput {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
         var lines = [String]()
-        var title = paint.bold(e(r.cardName ?? r.family)) + "  " + e(number(r))
+        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata["medium"] == "phone" ? " on a phone" : "") + "  " + e(number(r))
         if style.verbose { title += "  [\(e(r.family))]" }
         lines.append(title)
         lines.append("Balance: \(paint.bold(Money.format(r.balance, r.currency)))")
@@ -38,6 +38,8 @@ enum TextOutput {
         }
         for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) {
             if key == "idm", !style.verbose || r.serialNumber == value { continue }
+            // How the card was named (Japan IC's markers, card or phone): a detail for --verbose.
+            if key == "issuerMarkers" || key == "medium", !style.verbose { continue }
             lines.append("\(e(cardKey(key))): \(e(value))")
         }
         guard !r.transactions.isEmpty else {

@@ -20,8 +20,14 @@ enum StationCSV {
         }
     }
 
-    static func parse(_ bytes: [UInt8], file: String, into table: inout StationTable) throws {
+    /// Parses the file into `table`; returns what a user should hear of it: codes given two names
+    /// by rows without validity dates (the first row wins, the other is never used).
+    @discardableResult
+    static func parse(_ bytes: [UInt8], file: String, into table: inout StationTable) throws -> [String] {
         var columns = Columns()
+        /// The first open row of each code in this file, and the codes a later open row renames.
+        var firstOpen = [Int: (line: Int, name: String)]()
+        var renamed = [(code: String, first: Int, other: Int)]()
         var lineNumber = 0
         var seenData = false
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 // a UTF-8 byte-order mark
@@ -59,7 +65,19 @@ enum StationCSV {
             table.add(.init(operatorName: fields[3], line: fields[4], name: fields[5], englishName: optional(columns.english),
                             validFrom: from, validUntil: until),
                       area: area, line: lineCode, code: code)
+            if from == nil, until == nil {
+                let key = StationTable.key(area: area, line: lineCode, station: code)
+                if let first = firstOpen[key] {
+                    if first.name != fields[5] { renamed.append((String(format: "%X %02X %02X", area, lineCode, code), first.line, lineNumber)) }
+                } else {
+                    firstOpen[key] = (lineNumber, fields[5])
+                }
+            }
         }
+        guard !renamed.isEmpty else { return [] }
+        let shown = renamed.prefix(5).map { "\($0.code) (lines \($0.first) and \($0.other))" }.joined(separator: ", ")
+        return ["\(file): \(renamed.count) code\(renamed.count == 1 ? " has" : "s have") two names and no validity dates: \(shown)"
+                + (renamed.count > 5 ? ", …" : "") + "; the first row of each is used (give rows valid_from/valid_until to tell them apart)"]
     }
 
     /// A code of one byte in hex (`E3`, `0`), or nil.

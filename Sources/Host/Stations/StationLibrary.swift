@@ -13,6 +13,8 @@ final class StationLibrary {
     private let environment: [String: String]
     private let executableDirectory: String
     private var loaded: StationTable?
+    /// Told, once, what the tables hold that a user should fix (codes given two names).
+    var report: (String) -> Void = { _ in }
     /// Watch reads on several readers at once.
     private let lock = NSLock()
 
@@ -29,7 +31,9 @@ final class StationLibrary {
         defer { lock.unlock() }
         if let loaded { return loaded }
         var table = StationTable()
-        for path in try paths() { try StationCSV.parse(try Self.contents(of: path), file: path, into: &table) }
+        for path in try paths() {
+            try StationCSV.parse(try Self.contents(of: path), file: path, into: &table).forEach(report)
+        }
         loaded = table
         return table
     }

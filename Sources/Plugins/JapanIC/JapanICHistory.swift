@@ -18,13 +18,23 @@ enum JapanICHistory {
     static let busConsole: UInt8 = 0x05
     /// The plain charge (チャージ): the one top-up process without stations besides product sales.
     static let plainCharge: UInt8 = 0x02
+    /// A magnetic ticket bought with the card's balance (磁気券購入, Metrodroid SuicaUtil process 03):
+    /// a purchase at the station of the machine.
+    static let ticketPurchase: UInt8 = 0x03
+    /// A new card issued (新規): it starts at zero, so its amount is its balance.
+    static let newIssue: UInt8 = 0x07
+    /// Auto-charges at a gate's entry and exit (14h, 15h): the gate's station, no journey.
+    static let gateAutoCharges: Set<UInt8> = [0x14, 0x15]
 
     static func decode(_ blocks: [Bytes]) throws -> [Transaction] {
         // Slots with a zero date are empty and skipped (Metrodroid SuicaTransitData).
         let used = try blocks.filter { try $0.be(4, 2) != 0 }
         return try used.enumerated().map { index, block in
             let older = index + 1 < used.count ? try used[index + 1].le(10, 2) : nil
-            return try transaction(block, olderBalance: older)
+            var t = try transaction(block, olderBalance: older)
+            // The oldest record of a new card (process 07) starts from zero: it added its balance.
+            if older == nil, try block.u8(1) == newIssue { t.amount = try block.le(10, 2) }
+            return t
         }
     }
 
@@ -55,9 +65,12 @@ enum JapanICHistory {
             // Product sales and the plain charge carry no stations (spec). Auto-charges at a gate
             // (14h, 15h) and a new card issued at a ticket machine (07h) keep theirs.
         } else {
-            t.entryStation = try b.slice(6, 2).hex
-            t.metadata["entryRegion"] = String(region >> 6 & 0x03)
-            if !ticketMachineConsoles.contains(console) {
+            // Station code 0000 is no station.
+            if try b.be(6, 2) != 0 {
+                t.entryStation = try b.slice(6, 2).hex
+                t.metadata["entryRegion"] = String(region >> 6 & 0x03)
+            }
+            if !ticketMachineConsoles.contains(console), !gateAutoCharges.contains(process), try b.be(8, 2) != 0 {
                 t.exitStation = try b.slice(8, 2).hex
                 t.metadata["exitRegion"] = String(region >> 4 & 0x03)
             }
@@ -67,7 +80,7 @@ enum JapanICHistory {
 
     static func kind(console: UInt8, process: UInt8) -> TransactionType {
         if topUpProcesses.contains(process) { return .topup }
-        if productSaleConsoles.contains(console) { return .purchase }
+        if productSaleConsoles.contains(console) || process == ticketPurchase { return .purchase }
         return .trip
     }
 

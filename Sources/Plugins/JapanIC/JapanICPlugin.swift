@@ -29,9 +29,17 @@ enum JapanICPlugin: CardFamilyPlugin {
         if read[historyService]?.refused == true { card.log("history: \(history.count) of \(historySlots) blocks readable") }
         let balance = try balanceBlock.le(11, 2)
         let idm = Hex.string(system.idm)
-        // Which card (Suica, ICOCA, PASMO…) the two services read do not tell: Metrodroid tells them
-        // apart by the card's whole service list, which costs exchanges the read's budget has not.
-        return CardResult(cardName: "Japan IC", serialNumber: idm, balance: Int64(balance), currency: "JPY", metadata: ["idm": idm],
+        var metadata = ["idm": idm]
+        // Which card it is (Suica, PASMO, ICOCA…): one Request Service of each issuer's marker node,
+        // after the reads (the IDm is confirmed by then, so silence costs nothing more).
+        let issuer = JapanICIssuer.identify(system)
+        if let issuer {
+            if !issuer.present.isEmpty {
+                metadata["issuerMarkers"] = issuer.present.map { Hex.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }.joined(separator: " ")
+            }
+            metadata["medium"] = issuer.onPhone ? "phone" : "card"
+        }
+        return CardResult(cardName: issuer?.name ?? "Japan IC", serialNumber: idm, balance: Int64(balance), currency: "JPY", metadata: metadata,
                           transactions: try JapanICHistory.decode(history))
     }
 }

@@ -22,15 +22,26 @@ enum TUnionPlugin: CardFamilyPlugin {
     static let logSFI: UInt8 = 0x18
     static let logLimit = 10
 
+    /// Tag of the FCI's copy of file 0x15 (card type, city, card number, validity), inside the
+    /// proprietary template A5 (T-Union Master t_union_decode_app_meta, NFSee BasicInfoFile).
+    static let fileCopyTag: [UInt8] = [0x9F, 0x0C]
+
     static func read(_ card: CardLink) throws -> CardResult {
-        _ = try ISOApplication.selectFirst(card, [aid])
+        let (_, fci) = try ISOApplication.selectFirst(card, [aid])
         // Once selected, a rejected GET BALANCE or any other failure ends the read.
         let primary = try card.transmit(primaryBalance)
         guard primary.isSuccess else { throw PluginError.cardRefused("GET BALANCE answered \(primary.swHex)") }
         // A card that rejects the negative-purse command with a status word has no negative purse.
         let negative = try card.transmit(negativeBalance)
         let owed = negative.isSuccess ? try purse(negative) : 0
-        let file = try issuerFile(card)
+        // The SELECT answer may carry file 0x15 already: then no READ BINARY is sent. An FCI that does
+        // not parse (some cards' templates overrun) or lacks it gets the READ BINARY, as before.
+        let file: Bytes
+        if let copy = try? TLV.find(fileCopyTag, in: fci), copy.count >= 28 {
+            file = try copy.slice(10, 18)
+        } else {
+            file = try issuerFile(card)
+        }
         let log = try ISOApplication.readRecords(card, sfi: logSFI, limit: logLimit)
         return CardResult(cardName: "T-Union", serialNumber: try file.slice(0, 10).hex, balance: try purse(primary) - owed,
                           currency: "CNY", validFrom: BCD.civilTime(try file.slice(10, 4), utcOffset: Zone.china),
