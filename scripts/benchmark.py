@@ -27,7 +27,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 READER = "Virtual PCD 00 00"
 # card, family, budget, and whether the budget counts the whole read or only the plugins' own
 # exchanges (after the host's UID, and for FeliCa cards its Request System Code).
-CARDS = [("suica.json", "japan-ic", 4, "read"), ("edy.json", "edy", 5, "plugins"), ("edy-mobile.json", "edy", 6, "plugins"),
+CARDS = [("suica.json", "japan-ic", 5, "read"), ("edy.json", "edy", 5, "plugins"), ("edy-mobile.json", "edy", 6, "plugins"),
          ("waon.json", "waon", 5, "plugins"),
          ("nanaco.json", "nanaco", 5, "plugins"), ("octopus.json", "octopus", 2, "plugins"), ("ezlink.json", "cepas", 3, "plugins"),
          ("tmoney.json", "ksx6924", 5 + 4, "plugins"), ("tunion.json", "tunion", 20, "plugins")]  # T-Money: 5 + its 4 records

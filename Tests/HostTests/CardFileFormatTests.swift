@@ -176,10 +176,10 @@ final class CardFileFormatTests: XCTestCase {
         try ExportTexts.zip((0 ..< 150).map { ("card-\($0).json", Data("{}".utf8)) }, to: many)
         let nested = dir.appendingPathComponent("nested.zip").path
         try ExportTexts.zip([("inner.zip", try Data(contentsOf: URL(fileURLWithPath: many)))], to: nested)
-        var damaged = try Data(contentsOf: URL(fileURLWithPath: many))
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: try threeCardZip()))
         damaged.replaceSubrange(100 ..< 400, with: Data(repeating: 0x55, count: 300))
-        let broken = try write(damaged, "damaged.zip")
-        for (path, said) in [(bomb, "past the"), (many, "150 members"), (nested, "archives inside archives"), (broken, "damaged zip")] {
+        let broken = try write(damaged, "broken.zip")
+        for (path, said) in [(bomb, "past the"), (many, "150 members"), (nested, "archives inside archives"), (broken, "damaged")] {
             let started = Date()
             let run = try scan(path)
             XCTAssertLessThan(Date().timeIntervalSince(started), 5, path)

@@ -171,7 +171,7 @@ public enum ExportTexts {
     // MARK: Zip (Metrodroid's "export all")
 
     /// Writes `members` into a zip at `path` with Python's zipfile (an implementation that is not
-    /// ours, and not the libzip transit reads with), deflated.
+    /// ours, and not the zip reader transit reads with), deflated.
     public static func zip(_ members: [(name: String, data: Data)], to path: String) throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

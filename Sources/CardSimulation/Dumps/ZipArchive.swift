@@ -1,11 +1,15 @@
-import CLibZip
+import CZlib
 import Foundation
 
-/// The members of a zip file (Metrodroid's "export all": one card a member), read from memory with
-/// Debian's libzip. What a hostile zip could make large is bounded before anything is inflated:
-/// the number of members, every member's declared size against what is left of the file's
-/// budget, its ratio to its compressed size, and what inflating it really gives. A zip inside a
-/// zip is refused.
+/// The members of a zip file (Metrodroid's "export all": one card a member), read from memory: the
+/// container from PKWARE's APPNOTE.TXT (end of central directory 4.3.16, central directory headers
+/// 4.3.12, local headers 4.3.7), the data stored (method 0) or deflated (method 8) and inflated
+/// with Debian's zlib, each checked against its CRC-32. (libzip would serve too, but pulls
+/// libcrypto, bz2 and lzma into every transit process: 1.8 ms more to start each.) What a hostile
+/// zip could make large is bounded before anything is inflated: the number of members, every
+/// member's declared size against what is left of the file's budget, its ratio to its compressed
+/// size; inflating stops at the declared size. A zip inside a zip, an encrypted member and ZIP64
+/// are refused.
 enum ZipArchive {
     struct Member {
         let name: String
@@ -15,78 +19,119 @@ enum ZipArchive {
     /// The most members read (an export of a hundred cards is a large one).
     static let maxMembers = 100
     /// A member that inflates to more than this many times its compressed size is a zip bomb.
-    static let maxRatio: UInt64 = 1_000
+    static let maxRatio = 1_000
 
     static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
 
-    /// The members `wanted` picks (by name), inflated; at most `budget` bytes in all.
+    /// The members `wanted` picks (by name), in the archive's order, inflated; at most `budget` bytes in all.
     static func members(_ data: Data, budget: Int, wanted: (String) -> Bool) throws -> [Member] {
         let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { try members(in: $0, budget: budget, wanted: wanted) }
-    }
-
-    private static func members(in raw: UnsafeBufferPointer<UInt8>, budget: Int, wanted: (String) -> Bool) throws -> [Member] {
-        var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        guard let source = zip_source_buffer_create(raw.baseAddress, zip_uint64_t(raw.count), 0, &error) else {
-            throw CardImageError("a zip that cannot be read")
-        }
-        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
-            zip_source_free(source)
-            throw CardImageError("a damaged zip (\(String(cString: zip_error_strerror(&error))))")
-        }
-        defer { zip_discard(archive) }
-        let count = zip_get_num_entries(archive, 0)
-        guard count >= 0, count <= maxMembers else { throw CardImageError("a zip of \(count) members (at most \(maxMembers) are read)") }
-        var left = UInt64(max(0, budget))
+        let entries = try centralDirectory(bytes)
+        guard entries.count <= maxMembers else { throw CardImageError("a zip of \(entries.count) members (at most \(maxMembers) are read)") }
+        var left = max(0, budget)
         var out = [Member]()
-        for index in 0 ..< zip_uint64_t(count) {
-            var st = zip_stat_t()
-            zip_stat_init(&st)
-            guard zip_stat_index(archive, index, 0, &st) == 0, has(st, ZIP_STAT_NAME), let cName = st.name else {
-                throw CardImageError("a zip member \(index + 1) without a name")
-            }
-            let name = String(cString: cName)
-            if name.hasSuffix("/") { continue } // a folder
-            let lower = name.lowercased()
+        for entry in entries {
+            if entry.name.hasSuffix("/") { continue } // a folder
+            let lower = entry.name.lowercased()
             guard ![".zip", ".jar", ".apk", ".gz", ".tgz", ".7z", ".tar"].contains(where: lower.hasSuffix) else {
-                throw CardImageError("a zip holding another archive (\(name)): archives inside archives are not read")
+                throw CardImageError("a zip holding another archive (\(entry.name)): archives inside archives are not read")
             }
-            guard wanted(name) else { continue }
-            guard has(st, ZIP_STAT_SIZE), has(st, ZIP_STAT_COMP_SIZE) else { throw CardImageError("zip member \(name) of no stated size") }
-            guard !has(st, ZIP_STAT_ENCRYPTION_METHOD) || Int32(st.encryption_method) == ZIP_EM_NONE else {
-                throw CardImageError("zip member \(name) is encrypted")
+            guard wanted(entry.name) else { continue }
+            guard entry.flags & 0x0001 == 0 else { throw CardImageError("zip member \(entry.name) is encrypted") }
+            guard entry.size <= left else {
+                throw CardImageError("zip member \(entry.name) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
             }
-            guard st.size <= left else { throw CardImageError("zip member \(name) inflates to \(st.size) bytes, past the \(budget)-byte limit of a card file") }
-            guard st.size <= maxRatio * max(st.comp_size, 1) || st.size < 65_536 else {
-                throw CardImageError("zip member \(name) inflates \(st.size / max(st.comp_size, 1)) times its size: a zip bomb")
+            guard entry.size <= maxRatio * max(entry.compressedSize, 1) || entry.size < 65_536 else {
+                throw CardImageError("zip member \(entry.name) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
             }
-            let member = try read(archive, index, name: name, size: st.size)
-            left -= UInt64(member.count)
-            guard !isZip(member) else { throw CardImageError("a zip holding another archive (\(name)): archives inside archives are not read") }
-            out.append(Member(name: name, data: member))
+            let member = try contents(of: entry, in: bytes)
+            left -= member.count
+            guard !isZip(Data(member)) else { throw CardImageError("a zip holding another archive (\(entry.name)): archives inside archives are not read") }
+            out.append(Member(name: entry.name, data: Data(member)))
         }
         return out
     }
 
-    /// True when libzip filled in the stat field `flag`.
-    private static func has(_ st: zip_stat_t, _ flag: UInt32) -> Bool { st.valid & zip_uint64_t(flag) != 0 }
-
-    /// A member's bytes, never more than it said it holds (one byte more ends the read as a lie).
-    private static func read(_ archive: OpaquePointer, _ index: zip_uint64_t, name: String, size: zip_uint64_t) throws -> Data {
-        guard let file = zip_fopen_index(archive, index, 0) else { throw CardImageError("zip member \(name) cannot be opened") }
-        defer { zip_fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: Int(size) + 1)
-        var got = 0
-        while got < buffer.count {
-            let capacity = buffer.count
-            let n = buffer.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress.map { $0 + got }, zip_uint64_t(capacity - got)) }
-            guard n >= 0 else { throw CardImageError("zip member \(name) is damaged") }
-            if n == 0 { break }
-            got += Int(n)
-        }
-        guard got == Int(size) else { throw CardImageError("zip member \(name) holds \(got > Int(size) ? "more" : "less") than it says") }
-        return Data(buffer.prefix(got))
+    /// One central directory header: what a member says of itself.
+    private struct Entry {
+        let name: String
+        let flags: Int
+        let method: Int
+        let crc: UInt32
+        let compressedSize: Int
+        let size: Int
+        let localHeader: Int
     }
+
+    /// The members the central directory lists, found from the end of central directory record
+    /// (the last `50 4B 05 06` within the last 65,557 bytes: 22 bytes and a comment of at most 65,535).
+    private static func centralDirectory(_ b: [UInt8]) throws -> [Entry] {
+        guard b.count >= 22, let eocd = stride(from: b.count - 22, through: max(0, b.count - 65_557), by: -1).first(where: {
+            b[$0] == 0x50 && b[$0 + 1] == 0x4B && b[$0 + 2] == 0x05 && b[$0 + 3] == 0x06
+        }) else { throw CardImageError("a damaged zip (no end of central directory)") }
+        let count = u16(b, eocd + 10), size = u32(b, eocd + 12), offset = u32(b, eocd + 16)
+        guard count != 0xFFFF, size != 0xFFFF_FFFF, offset != 0xFFFF_FFFF else { throw CardImageError("a ZIP64 archive (not read: a card export is small)") }
+        guard count <= maxMembers else { throw CardImageError("a zip of \(count) members (at most \(maxMembers) are read)") }
+        guard offset + size <= eocd else { throw CardImageError("a damaged zip (its central directory runs past its end)") }
+        var entries = [Entry]()
+        var i = offset
+        for _ in 0 ..< count {
+            guard i + 46 <= offset + size, u32(b, i) == 0x0201_4B50 else { throw CardImageError("a damaged zip (central directory header \(entries.count + 1))") }
+            let nameLength = u16(b, i + 28), extra = u16(b, i + 30), comment = u16(b, i + 32)
+            guard i + 46 + nameLength <= offset + size else { throw CardImageError("a damaged zip (a name runs past the directory)") }
+            let compressed = u32(b, i + 20), size = u32(b, i + 24), local = u32(b, i + 42)
+            guard compressed != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF else { throw CardImageError("a ZIP64 member (not read)") }
+            entries.append(Entry(name: String(decoding: b[(i + 46) ..< (i + 46 + nameLength)], as: UTF8.self), flags: u16(b, i + 8),
+                                 method: u16(b, i + 10), crc: UInt32(u32(b, i + 16)), compressedSize: compressed, size: size, localHeader: local))
+            i += 46 + nameLength + extra + comment
+        }
+        return entries
+    }
+
+    /// A member's bytes: its local header skipped, stored or inflated, its size and CRC-32 checked.
+    private static func contents(of e: Entry, in b: [UInt8]) throws -> [UInt8] {
+        let h = e.localHeader
+        guard h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw CardImageError("a damaged zip (no local header for \(e.name))") }
+        let start = h + 30 + u16(b, h + 26) + u16(b, h + 28)
+        guard start + e.compressedSize <= b.count else { throw CardImageError("a damaged zip (\(e.name) runs past its end)") }
+        let raw = Array(b[start ..< start + e.compressedSize])
+        let data: [UInt8]
+        switch e.method {
+        case 0: data = raw
+        case 8: data = try inflate(raw, size: e.size, name: e.name)
+        default: throw CardImageError("zip member \(e.name) is compressed with method \(e.method) (only stored and deflated members are read)")
+        }
+        guard data.count == e.size else { throw CardImageError("zip member \(e.name) holds \(data.count > e.size ? "more" : "less") than it says") }
+        let crc = data.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+        guard crc == e.crc else { throw CardImageError("zip member \(e.name) is damaged (its CRC-32 does not match)") }
+        return data
+    }
+
+    /// Raw deflate (RFC 1951) into a buffer one byte larger than `size`: more output than declared
+    /// ends the inflate as a lie, never a larger allocation.
+    private static func inflate(_ input: [UInt8], size: Int, name: String) throws -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: size + 1)
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw CardImageError("zlib could not start inflating \(name)")
+        }
+        defer { inflateEnd(&stream) }
+        var input = input
+        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                return CZlib.inflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw CardImageError(status == Z_BUF_ERROR || status == Z_OK ? "zip member \(name) holds more than it says" : "zip member \(name) is damaged (inflate \(status))")
+        }
+        return Array(output.prefix(Int(stream.total_out)))
+    }
+
+    private static func u16(_ b: [UInt8], _ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) | Int(b[i + 1]) << 8 : 0 }
+    private static func u32(_ b: [UInt8], _ i: Int) -> Int { i + 3 < b.count ? u16(b, i) | u16(b, i + 2) << 16 : 0 }
 }
