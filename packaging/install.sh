@@ -59,7 +59,7 @@ for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/tr
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
-version=$(sed -n 's/.*static let version = "transit \([0-9.]*\).*/\1/p' Sources/Host/CLI/HelpText.swift)
+version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/TransitModel/Version.swift)
 sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
 put 0644 "$pc" "$PREFIX/lib/pkgconfig/transit-plugin.pc"
 rm -f "$pc"

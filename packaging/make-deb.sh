@@ -7,7 +7,7 @@ set -euo pipefail
 umask 022 # installed folders and files readable by every user, whatever the caller's umask
 cd "$(dirname "$0")/.."
 : "${BIN:?BIN: the release build folder}"
-version=$(sed -n 's/.*static let version = "transit \([0-9.]*\).*/\1/p' Sources/Host/CLI/HelpText.swift)
+version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/TransitModel/Version.swift)
 arch=$(dpkg --print-architecture)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

@@ -1,4 +1,5 @@
 import Foundation
+import TransitFiles
 
 /// A card file as users hold it, recognised from its content: the project's card image, a Flipper
 /// Zero NFC file, a Metrodroid JSON or XML export, a FareBot export, or a Metrodroid zip of any of

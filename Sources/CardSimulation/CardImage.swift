@@ -1,3 +1,4 @@
+import CardProtocol
 import Foundation
 
 /// The project's card image: a card described as JSON, answered by the emulators exactly as the
@@ -128,29 +129,9 @@ public struct CardImageError: Error, CustomStringConvertible {
 /// Hex text to bytes for image fields; spaces are ignored.
 enum HexText {
     static func bytes(_ s: String) throws -> [UInt8] {
-        let digits = Array(s.utf8.filter { $0 != 0x20 })
-        guard digits.count % 2 == 0 else { throw CardImageError("odd hex string \(s)") }
-        var out = [UInt8]()
-        var i = 0
-        while i < digits.count {
-            guard let hi = nibble(digits[i]), let lo = nibble(digits[i + 1]) else { throw CardImageError("bad hex \(s)") }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    static func string(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
-
-    /// A 16-bit code as four hex digits (FeliCa system and service codes).
-    static func string16(_ code: UInt16) -> String { string([UInt8(code >> 8), UInt8(code & 0xFF)]) }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30 ... 0x39: return c - 0x30
-        case 0x41 ... 0x46: return c - 0x37
-        case 0x61 ... 0x66: return c - 0x57
-        default: return nil
-        }
+        let digits = String(s.filter { $0 != " " })
+        guard digits.utf8.count % 2 == 0 else { throw CardImageError("odd hex string \(s)") }
+        guard let bytes = HexFormat.bytes(digits) else { throw CardImageError("bad hex \(s)") }
+        return bytes
     }
 }

@@ -1,3 +1,5 @@
+import CardProtocol
+
 /// A date, and optionally a time of day, on a card's own clock in a fixed UTC offset
 /// (cards keep local time: Japan and Korea +09:00, Singapore and China +08:00).
 public struct CivilTime: Equatable, Sendable {
@@ -10,8 +12,7 @@ public struct CivilTime: Equatable, Sendable {
     /// A validated date (and time): nil when any field is out of range.
     public init?(year: Int, month: Int, day: Int, hour: Int? = nil, minute: Int = 0, second: Int = 0,
                  utcOffset: Int) {
-        guard (1 ... 12).contains(month), day >= 1, day <= CivilTime.daysIn(month: month, year: year),
-              (1 ... 9999).contains(year) else { return nil }
+        guard Gregorian.isDay(year: year, month: month, day: day) else { return nil }
         if let hour {
             guard (0 ... 23).contains(hour), (0 ... 59).contains(minute), (0 ... 59).contains(second) else { return nil }
             time = (hour, minute, second)
@@ -24,10 +25,10 @@ public struct CivilTime: Equatable, Sendable {
     /// The civil time `seconds` after an epoch given as a civil date at midnight in the same zone.
     public init?(seconds: Int64, sinceYear epochYear: Int, month epochMonth: Int, day epochDay: Int,
                  utcOffset: Int) {
-        let days = CivilTime.daysFromUnixEpoch(year: epochYear, month: epochMonth, day: epochDay)
+        let days = Gregorian.daysFromUnixEpoch(year: epochYear, month: epochMonth, day: epochDay)
         let total = Int64(days) * 86_400 + seconds
         let (dayNumber, secondOfDay) = (Int(total.floorDiv(86_400)), Int(total - total.floorDiv(86_400) * 86_400))
-        let (y, m, d) = CivilTime.civil(fromDays: dayNumber)
+        let (y, m, d) = Gregorian.civil(fromDays: dayNumber)
         self.init(year: y, month: m, day: d, hour: secondOfDay / 3600, minute: secondOfDay % 3600 / 60,
                   second: secondOfDay % 60, utcOffset: utcOffset)
     }
@@ -44,36 +45,7 @@ public struct CivilTime: Equatable, Sendable {
 
     public static func == (a: CivilTime, b: CivilTime) -> Bool { a.iso8601 == b.iso8601 }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    static func daysFromUnixEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The inverse of daysFromUnixEpoch (Hinnant's civil_from_days).
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
+    public static func daysIn(month: Int, year: Int) -> Int { Gregorian.daysIn(month: month, year: year) }
 
     private func pad(_ v: Int, _ width: Int) -> String {
         let s = String(v)

@@ -1,3 +1,4 @@
+import CardProtocol
 import TestSupport
 import XCTest
 @testable import CardSimulation
@@ -6,7 +7,7 @@ import XCTest
 /// against the host.
 final class ReaderModelTests: XCTestCase {
     /// A card whose service 0109 holds the ACR122U manual's block `00 AA 55 …` (API v2.04, 7.3).
-    private let manualCard = CardImage(felica: .init(idm: HexText.string(ReaderVectors.idm), systems: [
+    private let manualCard = CardImage(felica: .init(idm: HexFormat.string(ReaderVectors.idm), systems: [
         .init(code: "0003", services: ["0109": ["00AA55AA55AA55AA55AA55AA55AA55AA"]]),
     ]))
 
@@ -62,7 +63,7 @@ final class ReaderModelTests: XCTestCase {
     }
 
     func testTheTWN4RefusesWhatDoesNotFitItsMessages() throws {
-        let twelve = CardImage(felica: .init(idm: HexText.string(ReaderVectors.idm), systems: [
+        let twelve = CardImage(felica: .init(idm: HexFormat.string(ReaderVectors.idm), systems: [
             .init(code: "0003", services: ["0109": Array(repeating: "00AA55AA55AA55AA55AA55AA55AA55AA", count: 12)]),
         ]))
         let reader = try VirtualReader(image: twelve, model: .twn4)

@@ -1,6 +1,12 @@
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// Card technology from the ATRs readers really build, against the vectors of manuals and lists.
 final class ATRVerdictTests: XCTestCase {

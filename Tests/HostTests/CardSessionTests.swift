@@ -1,5 +1,11 @@
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// A reader channel that answers from a list and records commands.
 final class ListChannel: ReaderChannel {
@@ -12,7 +18,7 @@ final class ListChannel: ReaderChannel {
         readerName = reader; self.atr = atr; self.answers = answers
     }
 
-    func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
         commands.append(apdu)
         guard !answers.isEmpty else { throw TransitError(.sessionLost, "gone") }
         return answers.removeFirst()

@@ -1,6 +1,12 @@
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The host's dialects against the hand-written vectors of `DialectVectors`.
 final class FeliCaFramingTests: XCTestCase {

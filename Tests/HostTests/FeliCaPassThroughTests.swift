@@ -1,6 +1,12 @@
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The pass-through each reader's profile asks for, on answers written from the readers' manuals.
 final class FeliCaPassThroughTests: XCTestCase {
@@ -120,7 +126,7 @@ final class FeliCaPassThroughTests: XCTestCase {
         final class Sized: ReaderChannel {
             let readerName: String, atr: [UInt8], maxCommand: Int?
             init(_ name: String, _ atr: [UInt8], _ max: Int?) { readerName = name; self.atr = atr; maxCommand = max }
-            func transmit(_ apdu: [UInt8]) throws -> [UInt8] { [0x6A, 0x81] }
+            func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] { [0x6A, 0x81] }
         }
         XCTAssertNil(CardSession(channel: Sized("Virtual PCD 00 00", felicaATR, nil), dialect: nil).largestFeliCaFrame)
         XCTAssertEqual(CardSession(channel: Sized("Elatec TWN4 SmartCard NFC 00 00", felicaATR, nil), dialect: nil).largestFeliCaFrame, 37)

@@ -2,7 +2,13 @@ import CardSimulation
 import Foundation
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// Mutated card images, Flipper dumps, Metrodroid exports, log bundles and references fed to the
 /// parsers that read them, in process and a few through `transit decode`: no trap, no hang, every
@@ -85,7 +91,7 @@ final class FileFuzzTests: XCTestCase {
             if let o, o.kind != "config" { undocumented.append("\(what): \(o.kind): \(o.message)") }
         }
         let trips = ["2026-11-04T13:45:00+09:00", "2018-09-17"].map {
-            CardReading.TransactionRecord(type: "trip", amount: 120, date: $0, entryStation: "E33B", exitStation: nil,
+            CardReading.TransactionRecord(type: .trip, amount: 120, date: date($0), entryStation: "E33B", exitStation: nil,
                                           metadata: ["busLineCode": "0A12"], rawType: nil, rawPayload: nil)
         }
         let reading = CardReading(family: "x", cardName: nil, serialNumber: "1", balance: 2010, currency: "JPY", validFrom: nil,

@@ -72,7 +72,7 @@ final class HistoryArchiveSafetyTests: XCTestCase {
         try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
         for prepare in ["", "CREATE TABLE IF NOT EXISTS unrelated_but_harmless (x)"] {
             try? FileManager.default.removeItem(atPath: archive.database)
-            FileManager.default.createFile(atPath: archive.database, contents: Data())
+            _ = FileManager.default.createFile(atPath: archive.database, contents: Data())
             if !prepare.isEmpty { _ = try archive.sql(prepare) }
             XCTAssertEqual(try archive.scan(suica).stderr, "")
             XCTAssertEqual(try archive.sql("PRAGMA user_version"), "1\n")

@@ -1,4 +1,10 @@
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 import TestSupport
 import XCTest
 
@@ -7,11 +13,11 @@ final class HistoryCSVTests: XCTestCase {
     func testStationNamesWithCommasQuotesAndLineBreaksReadBack() throws {
         let card = Archive.Card(id: 1, family: "japan-ic", serial: "0114", idm: "", name: nil, currency: "JPY", lastBalance: nil,
                                 lastRead: nil, records: 1, reads: 1, readsApart: 0)
-        let record = Archive.TimelineRecord(date: "2026-11-04T13:45:00+09:00", type: "trip", amount: 160, balance: 840,
-                                            entry: "E33B", entryName: nil, exit: "E621", exitName: nil, json: "{}")
+        let record = Archive.TimelineRecord(transaction: .init(type: .trip, amount: 160, date: date("2026-11-04T13:45:00+09:00"), entryStation: "E33B",
+                                                               exitStation: "E621", balance: 840), json: "{}")
         let odd = "Shinjuku, \"West\"\r\nexit"
         // A station table loaded at export time, through the hook.
-        let names = HistoryOutput.StationNames { _, r in (r.entry == "E33B" ? odd : nil, "Shibuya") }
+        let names = HistoryOutput.StationNames { _, r in (r.transaction.entryStation == "E33B" ? odd : nil, "Shibuya") }
         let csv = HistoryOutput.csv([.init(card: card, records: [record], apart: [])], names: names)
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,3 +1,4 @@
+import TransitFiles
 import CardSimulation
 import Foundation
 import TestSupport

@@ -1,5 +1,11 @@
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 final class ISODumpRecorderTests: XCTestCase {
     func exchange(_ command: String, _ response: String) -> LogBundle.Exchange {

@@ -138,6 +138,47 @@ final class ManAndCompletionTests: XCTestCase {
         }
     }
 
+    /// The usage lines come from the command table (`CommandTable`), from which the parser works
+    /// too: each command's own help, the man page's SYNOPSIS and the bash completion name exactly
+    /// those options, and every other option is refused.
+    func testEachCommandsHelpNamesExactlyTheOptionsOfItsUsageLine() throws {
+        let help = try Self.help.get()
+        for command in help.commands {
+            let usage = Self.options(in: help.usage[command] ?? "")
+            // The options the help lists: each line that begins with options, up to its description.
+            let listed = (help.commandHelp[command] ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("--") }.map { $0.components(separatedBy: "  ").first ?? "" }
+            let own = Self.options(in: listed.joined(separator: "\n"))
+            XCTAssertEqual(own, usage, "transit \(command) --help against its usage line")
+        }
+    }
+
+    func testTheManSynopsisNamesExactlyTheOptionsOfEachUsageLine() throws {
+        let help = try Self.help.get()
+        let synopsis = Self.normalisedRoff(Self.section("SYNOPSIS", of: try Self.read(Self.manPage)).joined(separator: "\n"))
+        var blocks = [String: String]()
+        for block in synopsis.components(separatedBy: ".br\n") {
+            let words = block.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+            guard let i = words.firstIndex(of: "transit"), i + 1 < words.count else { continue }
+            blocks[words[i + 1], default: ""] += block
+        }
+        for command in help.commands {
+            XCTAssertEqual(Self.options(in: blocks[command] ?? ""), Self.options(in: help.usage[command] ?? ""), "SYNOPSIS of \(command)")
+        }
+    }
+
+    func testEachCommandRefusesEveryOptionItsUsageLineLacks() throws {
+        let help = try Self.help.get()
+        let all = help.commands.reduce(into: Set<String>()) { $0.formUnion(Self.options(in: help.usage[$1] ?? "")) }
+        for command in help.commands {
+            for option in all.subtracting(Self.options(in: help.usage[command] ?? "")).sorted() {
+                let run = try CommandRun.transit([command, option, "x"])
+                XCTAssertEqual(run.status, 2, "transit \(command) \(option): \(run.stderr)")
+                XCTAssertTrue(run.stderr.contains("unknown option \(option)"), "transit \(command) \(option): \(run.stderr)")
+            }
+        }
+    }
+
     func testEveryCommandAndOptionIsInEachCompletion() throws {
         let help = try Self.help.get()
         for file in [Self.bash, Self.zsh, Self.fish] {
@@ -229,8 +270,8 @@ final class ManAndCompletionTests: XCTestCase {
         XCTAssertTrue(Set(try bashComplete(["transit", ""])).isSuperset(of: help.commands))
         for command in help.commands {
             let offered = Set(try bashComplete(["transit", command, "--"]))
-            let expected = Self.options(in: help.usage[command] ?? "")
-            XCTAssertTrue(offered.isSuperset(of: expected), "transit \(command) --: missing \(expected.subtracting(offered).sorted())")
+            let expected = Self.options(in: help.usage[command] ?? "").union(["--help"])
+            XCTAssertEqual(offered, expected, "transit \(command) --")
         }
     }
 

@@ -2,7 +2,13 @@ import CardSimulation
 import Foundation
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// What `transit` writes, as a user (or an attacker sharing the folder) sees it: files created 0600
 /// and never through a planted symlink, a log failure that still prints the read, control
@@ -188,7 +194,7 @@ final class OutputSafetyTests: XCTestCase {
         var log = try JSONDecoder().decode(LogBundle.self, from: Data(contentsOf: URL(fileURLWithPath: logPath)))
         let balance = try XCTUnwrap(log.exchanges.firstIndex { $0.command == "805C000004" })
         log.exchanges[balance].response = nil
-        log.exchanges[balance].error = .init(kind: "communication", message: "gone\n\u{1B}[2Jtransit: forged\u{7F}", plugin: nil)
+        log.exchanges[balance].error = TransitError(.communication, "gone\n\u{1B}[2Jtransit: forged\u{7F}")
         try JSONEncoder().encode(log).write(to: URL(fileURLWithPath: logPath))
         let replay = try CommandRun.transit(["replay", logPath, "--config", conf.path, "--verbose"])
         XCTAssertEqual(replay.status, 5, replay.stderr)
@@ -200,9 +206,9 @@ final class OutputSafetyTests: XCTestCase {
     func testWatchLinesAreOneEscapedLine() {
         let card = CardReading(family: "x\u{1B}[2J", cardName: nil, serialNumber: "1\nBalance: ¥9", balance: 5, currency: "JPY",
                                validFrom: nil, validUntil: nil, metadata: [:], transactions: [])
-        XCTAssertEqual(TransitCommand.watchLine("Reader\u{9B}", .success(card), json: false),
+        XCTAssertEqual(WatchLine.text("Reader\u{9B}", .success(card), json: false),
                        #"Reader\u009B: x\x1B[2J 1\nBalance: ¥9 ¥5"#)
-        XCTAssertEqual(TransitCommand.watchLine("R", .failure(TransitError(.plugin, "boom\r\nR: ok")), json: false),
+        XCTAssertEqual(WatchLine.text("R", .failure(TransitError(.plugin, "boom\r\nR: ok")), json: false),
                        #"R: plugin: boom\r\nR: ok"#)
     }
 

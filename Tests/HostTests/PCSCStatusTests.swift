@@ -1,6 +1,12 @@
 import CPCSCLite
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 final class PCSCStatusTests: XCTestCase {
     func testPcscdNotRunningNoReaderAndCardGoneEachHaveTheirKind() {

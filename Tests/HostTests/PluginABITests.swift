@@ -1,7 +1,13 @@
 import CardSimulation
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The ABI proven with a plugin in plain C, built from the header alone.
 final class PluginABITests: XCTestCase {
@@ -18,15 +24,15 @@ final class PluginABITests: XCTestCase {
 
     func testPlainCPluginLoadsAndReads() throws {
         let lib = try CPluginBuilder.build(into: dir)
-        let outcome = try InProcessRead.read(demoCard, plugins: [.init("demo", lib, options: ["currency": "NZD"])])
+        let outcome = try PluginRead.read(demoCard, plugins: [.init("demo", lib, options: ["currency": "NZD"])])
         let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
         XCTAssertEqual(r.family, "demo")
         XCTAssertEqual(r.serialNumber, "DEMO-0001")
         XCTAssertEqual(r.balance, 258)
         XCTAssertEqual(r.currency, "NZD") // from the plugins.conf option
-        XCTAssertEqual(r.transactions.first?.type, "topup")
+        XCTAssertEqual(r.transactions.first?.type, .topup)
         XCTAssertEqual(r.transactions.first?.amount, 258)
-        XCTAssertEqual(r.transactions.first?.date, "2026-01-02T03:04:05+01:00")
+        XCTAssertEqual(r.transactions.first?.date?.description, "2026-01-02T03:04:05+01:00")
         XCTAssertEqual(r.transactions.first?.metadata, ["source": "c"])
     }
 
@@ -60,7 +66,7 @@ final class PluginABITests: XCTestCase {
 
     func testUnknownStatusIsAPluginFaultNamingThePlugin() throws {
         let lib = try CPluginBuilder.build(into: dir, name: "libbad.so", defines: ["DEMO_UNKNOWN_STATUS"])
-        let outcome = try InProcessRead.read(demoCard, plugins: [.init("demo", lib)])
+        let outcome = try PluginRead.read(demoCard, plugins: [.init("demo", lib)])
         XCTAssertEqual(outcome.error?.kind, .plugin)
         XCTAssertEqual(outcome.error?.plugin, "demo")
         XCTAssertEqual(outcome.error?.message, "plugin demo returned unknown status 42 (a plugin fault)")

@@ -1,6 +1,12 @@
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 final class PluginConfigTests: XCTestCase {
     func testParsesNamesLibrariesOptionsAndComments() throws {
@@ -40,8 +46,8 @@ final class PluginConfigTests: XCTestCase {
         try "bin x.so".write(to: bin.appendingPathComponent("plugins.conf"), atomically: true, encoding: .utf8)
         let env = ["XDG_CONFIG_HOME": dir.appendingPathComponent("xdg").path]
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(cwd.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(cwd.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
 
         XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: env, executableDirectory: bin.path).entries.first?.name, "xdg")
         XCTAssertEqual(try PluginConfig.load(explicit: nil, environment: [:], executableDirectory: bin.path).entries.first?.name, "bin")
@@ -85,15 +91,22 @@ final class PluginConfigTests: XCTestCase {
 
 final class ResultValueTests: XCTestCase {
     func testDatesTimesAndCurrenciesMustBeReal() {
-        XCTAssertTrue(CalendarCheck.isDate("2024-02-29"))
-        XCTAssertFalse(CalendarCheck.isDate("2026-02-29"), "not a leap year")
-        XCTAssertFalse(CalendarCheck.isDate("2026-04-31"))
-        XCTAssertFalse(CalendarCheck.isDate("2026-13-01"))
-        XCTAssertFalse(CalendarCheck.isDate("2026-00-10"))
-        XCTAssertTrue(CalendarCheck.isDateTime("2026-11-05T07:30:00+09:00"))
-        XCTAssertFalse(CalendarCheck.isDateTime("2026-11-05T24:00:00+09:00"))
-        XCTAssertFalse(CalendarCheck.isDateTime("2026-11-05T07:60:00+09:00"))
-        XCTAssertFalse(CalendarCheck.isDateTime("2026-11-05T07:30:00+15:00"))
+        XCTAssertNotNil(CalendarDay("2024-02-29"))
+        XCTAssertNotNil(CalendarDay("2000-02-29"), "divisible by 400: a leap year")
+        XCTAssertNil(CalendarDay("1900-02-29"), "divisible by 100 only: not a leap year")
+        XCTAssertNil(CalendarDay("2026-02-29"), "not a leap year")
+        XCTAssertNil(CalendarDay("2026-04-31"))
+        XCTAssertNil(CalendarDay("2026-13-01"))
+        XCTAssertNil(CalendarDay("2026-00-10"))
+        XCTAssertNil(CalendarDay("0000-01-01"), "ISO 8601 years begin at 0001 without an agreement")
+        XCTAssertNil(CalendarDay("2026-1-05"))
+        XCTAssertEqual(CardDate("2026-11-05T07:30:00+09:00")?.clock?.utcOffsetMinutes, 540)
+        XCTAssertEqual(CardDate("2026-11-05T07:30:00-03:30")?.clock?.offsetText, "-03:30")
+        XCTAssertEqual(CardDate("2026-11-05T07:30:00+09:00")?.description, "2026-11-05T07:30:00+09:00", "the ABI's text round-trips")
+        XCTAssertNil(CardDate("2026-11-05T24:00:00+09:00"))
+        XCTAssertNil(CardDate("2026-11-05T07:60:00+09:00"))
+        XCTAssertNil(CardDate("2026-11-05T07:30:00+15:00"))
+        XCTAssertNil(CardDate("2026-11-05T07:30:00Z"))
         let builder = ResultBuilder()
         XCTAssertTrue(builder.setField("currency", "JPY"))
         XCTAssertFalse(builder.setField("currency", "XYZ"))

@@ -1,7 +1,13 @@
 import CardSimulation
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The host's side of the plugin worker, driven with in-memory channels.
 final class PluginWorkerTests: XCTestCase {
@@ -14,7 +20,7 @@ final class PluginWorkerTests: XCTestCase {
         init(_ inner: EmulatedChannel, resetAt: Int) { self.inner = inner; self.resetAt = resetAt }
         var readerName: String { inner.readerName }
         var atr: [UInt8] { inner.atr }
-        func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+        func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
             defer { count += 1 }
             if count == resetAt {
                 resetAt = nil
@@ -24,15 +30,15 @@ final class PluginWorkerTests: XCTestCase {
         }
     }
 
-    private func worker() throws -> PluginWorker {
+    private func engine() throws -> ReadEngine {
         let plugins = [WorkerMessages.Plugin(PluginConfig.Entry(name: "japan-ic", library: "", options: [:], line: 1),
                                              path: BuildProducts.plugin("TransitJapanIC"))]
-        return PluginWorker(plugins: plugins, limits: ReadLimits(), executable: BuildProducts.transit)
+        return ReadEngine(runner: PluginWorker(plugins: plugins, executable: BuildProducts.transit), dialects: DialectMemory())
     }
 
     func testACardResetByAnotherClientIsReadAgainOnce() throws {
         let channel = ResettingChannel(try EmulatedChannel(image: try CardImages.sample("suica.json")), resetAt: 2)
-        let outcome = try worker().perform(on: channel, dialect: nil, firstGuess: nil)
+        let outcome = try engine().read(channel)
         XCTAssertEqual(try outcome.result.get().balance, 2010)
         XCTAssertEqual(channel.count, 3 + 5, "three exchanges, the reset, then the whole read again")
         XCTAssertEqual(outcome.bundle.exchanges.count, 5, "the log holds the read that succeeded")
@@ -40,7 +46,7 @@ final class PluginWorkerTests: XCTestCase {
 
     func testASecondResetEndsTheReadAsCommunication() throws {
         let channel = ResettingAlways(try EmulatedChannel(image: try CardImages.sample("suica.json")))
-        let outcome = try worker().perform(on: channel, dialect: nil, firstGuess: nil)
+        let outcome = try engine().read(channel)
         guard case .failure(let e) = outcome.result else { return XCTFail("read despite two resets") }
         XCTAssertEqual(e.kind.reported, "communication")
         XCTAssertEqual(e.kind.exitCode, 5)
@@ -55,7 +61,7 @@ final class PluginWorkerTests: XCTestCase {
         init(_ inner: ReaderChannel) { self.inner = inner }
         var readerName: String { inner.readerName }
         var atr: [UInt8] { inner.atr }
-        func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+        func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
             if apdu.starts(with: [0xFF, 0xCA]) { reads += 1; afterUID = true; return try inner.transmit(apdu) }
             if afterUID { afterUID = false; throw TransitError(.cardReset, "another application reset the card during the read") }
             return try inner.transmit(apdu)

@@ -1,5 +1,11 @@
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The reader table for the names pcscd really gives (libccid's Info.plist names with pcscd's
 /// `[interface] (serial) NN SS`; logs cited in docs/readers.md).

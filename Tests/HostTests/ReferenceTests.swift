@@ -1,11 +1,17 @@
 import Foundation
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 final class ReferenceTests: XCTestCase {
     func trip(_ date: String, _ amount: UInt64) -> CardReading.TransactionRecord {
-        .init(type: "trip", amount: amount, date: date, entryStation: nil, exitStation: nil, metadata: [:], rawType: nil, rawPayload: nil)
+        .init(type: .trip, amount: amount, date: TestSupport.date(date), entryStation: nil, exitStation: nil, metadata: [:], rawType: nil, rawPayload: nil)
     }
 
     func reading(_ t: [CardReading.TransactionRecord]) -> CardReading {

@@ -1,6 +1,13 @@
+import TestSupport
 import Foundation
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The station-table format of issue 12, parsed from synthetic tables (made-up names).
 final class StationTableTests: XCTestCase {
@@ -19,7 +26,7 @@ final class StationTableTests: XCTestCase {
           0 , e3 , 3c , Operator A , Line One , 駅ベータ ,
         """)
         XCTAssertEqual(t.count, 2)
-        let a = try XCTUnwrap(t.station(area: 0, line: 0xE3, code: 0x3B, on: "2011-03-12"))
+        let a = try XCTUnwrap(t.station(area: 0, line: 0xE3, code: 0x3B, on: day("2011-03-12")))
         XCTAssertEqual([a.operatorName, a.line, a.name], ["Operator A", "Line, One", "駅アルファ"])
         XCTAssertNil(a.englishName, "the notes column of a header-named table is not an English name")
         XCTAssertEqual(t.station(area: 0, line: 0xE3, code: 0x3C, on: nil)?.name, "駅ベータ")
@@ -44,10 +51,10 @@ final class StationTableTests: XCTestCase {
         0,3,12,Op,Line,新駅,New Station,2010-09-27,
         2,8B,A5,Op West,Line W,西駅,West Station
         """)
-        XCTAssertEqual(t.station(area: 0, line: 3, code: 0x12, on: "2010-09-25")?.englishName, "Old Station")
-        XCTAssertEqual(t.station(area: 0, line: 3, code: 0x12, on: "2010-09-27")?.englishName, "New Station")
+        XCTAssertEqual(t.station(area: 0, line: 3, code: 0x12, on: day("2010-09-25"))?.englishName, "Old Station")
+        XCTAssertEqual(t.station(area: 0, line: 3, code: 0x12, on: day("2010-09-27"))?.englishName, "New Station")
         XCTAssertNil(t.station(area: 0, line: 3, code: 0x12, on: nil), "a renumbered code without a date names nothing")
-        XCTAssertEqual(t.station(area: 2, line: 0x8B, code: 0xA5, on: "2018-09-17")?.name, "西駅")
+        XCTAssertEqual(t.station(area: 2, line: 0x8B, code: 0xA5, on: day("2018-09-17"))?.name, "西駅")
     }
 
     func testMalformedLinesAreConfigErrorsNamingFileAndLine() {

@@ -2,7 +2,13 @@ import CardSimulation
 import Foundation
 import TestSupport
 import XCTest
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// The text output people read (issue 12), through the built `transit` on the sample cards.
 final class TextOutputTests: XCTestCase {
@@ -53,7 +59,7 @@ final class TextOutputTests: XCTestCase {
 
     func testColourOnlyWhenAskedAndNeverWithNoColor() {
         let reading = CardReading(family: "waon", cardName: "WAON", serialNumber: "6900123456789012", balance: 239, currency: "JPY",
-                                  metadata: [:], transactions: [.init(type: "topup", amount: 500, date: "2026-11-01T18:30:00+09:00",
+                                  metadata: [:], transactions: [.init(type: .topup, amount: 500, date: date("2026-11-01T18:30:00+09:00"),
                                                                       metadata: [:], balance: 539)])
         let coloured = TextOutput.render(reading, style: .init(verbose: false, colour: true, englishNames: true))
         XCTAssertTrue(coloured.contains("\u{1B}[1mWAON\u{1B}[0m"))

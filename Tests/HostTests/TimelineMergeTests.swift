@@ -1,4 +1,11 @@
-@testable import Host
+import TestSupport
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 import XCTest
 
 /// The merge rule for records the card does not number: raw bytes and their order.
@@ -31,8 +38,8 @@ final class TimelineMergeTests: XCTestCase {
     }
 
     func testNothingSharedIsAGapAfterOrBeforeByDate() {
-        let old = [TimelineMerge.Record(identity: "x", date: "2020-01-01")]
-        let kept = [TimelineMerge.Record(identity: "a", date: "2026-01-01")]
+        let old = [TimelineMerge.Record(identity: "x", date: date("2020-01-01"))]
+        let kept = [TimelineMerge.Record(identity: "a", date: date("2026-01-01"))]
         XCTAssertEqual(TimelineMerge.plan(archive: kept, read: old, whole: true), .disjoint(older: true))
         XCTAssertEqual(TimelineMerge.plan(archive: old, read: kept, whole: true), .disjoint(older: false))
     }

@@ -35,24 +35,24 @@ final class CEPASTests: XCTestCase {
         ], commands: nil))
     }
 
-    func readWithDemoAfter(_ image: CardImage) throws -> InProcessRead.Outcome {
+    func readWithDemoAfter(_ image: CardImage) throws -> PluginRead.Outcome {
         let demo = try CPluginBuilder.build(into: dir)
-        return try InProcessRead.read(image, plugins: [.cepas, .init("demo", demo)])
+        return try PluginRead.read(image, plugins: [.cepas, .init("demo", demo)])
     }
 
     func testSampleEZLink() throws {
-        let r = try XCTUnwrap(InProcessRead.read(CardImages.sample("ezlink.json"), plugins: [.japanIC, .cepas]).reading)
+        let r = try XCTUnwrap(PluginRead.read(CardImages.sample("ezlink.json"), plugins: [.japanIC, .cepas]).reading)
         XCTAssertEqual(r.family, "cepas")
         XCTAssertEqual(r.cardName, "EZ-Link")
         XCTAssertEqual(r.serialNumber, "1009123456789012")
         XCTAssertEqual(r.balance, 897)
         XCTAssertEqual(r.currency, "SGD")
-        XCTAssertEqual(r.validFrom, "2021-03-15")
-        XCTAssertEqual(r.validUntil, "2030-06-30")
-        XCTAssertEqual(r.transactions.map(\.type), ["trip", "trip", "topup", "unknown"])
+        XCTAssertEqual(r.validFrom?.description, "2021-03-15")
+        XCTAssertEqual(r.validUntil?.description, "2030-06-30")
+        XCTAssertEqual(r.transactions.map(\.type.rawValue), ["trip", "trip", "topup", "unknown"])
         XCTAssertEqual(r.transactions.map(\.amount), [128, 99, 2000, nil])
         // Times count from 1995-01-01 00:00 Singapore time and print in UTC+08:00.
-        XCTAssertEqual(r.transactions.first?.date, "2026-11-20T08:15:30+08:00")
+        XCTAssertEqual(r.transactions.first?.date?.description, "2026-11-20T08:15:30+08:00")
         // An unknown type keeps its raw payload and has no amount.
         XCTAssertEqual(r.transactions.last?.rawType, "A0")
         XCTAssertEqual(r.transactions.last?.rawPayload?.count, 32)
@@ -64,13 +64,13 @@ final class CEPASTests: XCTestCase {
         let records = types.enumerated().map { i, t in logRecord(type: t.0, amount: -(i + 1) * 10, seconds: UInt32(i)) }
         let image = card(purseAnswer: purse(balance: -250, logCount: records.count),
                          log: ["90320300010000": hex(records.flatMap { $0 }) + "9000"])
-        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.cepas]).reading)
+        let r = try XCTUnwrap(PluginRead.read(image, plugins: [.cepas]).reading)
         XCTAssertEqual(r.balance, -250, "a negative purse stays negative")
         XCTAssertEqual(r.cardName, "NETS FlashPay", "CAN prefix 111")
-        XCTAssertEqual(r.transactions.map(\.type), types.map(\.1))
+        XCTAssertEqual(r.transactions.map(\.type.rawValue), types.map(\.1))
         XCTAssertEqual(r.transactions.map(\.amount), [10, 20, 30, 40, 50, 60, 70, nil, nil])
-        XCTAssertNil(r.transactions.first?.date, "a zero timestamp is no date, not 1995-01-01T00:00:00+08:00")
-        XCTAssertEqual(r.transactions[1].date, "1995-01-01T00:00:01+08:00", "seconds since 1995-01-01 00:00 Singapore time")
+        XCTAssertNil(r.transactions.first?.date?.description, "a zero timestamp is no date, not 1995-01-01T00:00:00+08:00")
+        XCTAssertEqual(r.transactions[1].date?.description, "1995-01-01T00:00:01+08:00", "seconds since 1995-01-01 00:00 Singapore time")
     }
 
     func testThirtyRecordsTakeTwoLogCommandsAndFourExchangesAfterTheUID() throws {
@@ -79,7 +79,7 @@ final class CEPASTests: XCTestCase {
             "90320300010000": hex(records.prefix(16).flatMap { $0 }) + "9000",
             "90320300011000": hex(records.dropFirst(16).flatMap { $0 }) + "9000",
         ])
-        let outcome = try InProcessRead.read(image, plugins: [.cepas])
+        let outcome = try PluginRead.read(image, plugins: [.cepas])
         XCTAssertEqual(outcome.reading?.transactions.count, 30)
         // The host's FF CA (the reader answers it from anticollision, no RF), then SELECT, GET PURSE, two log reads.
         XCTAssertEqual(outcome.exchanges, 1 + 4)
@@ -117,7 +117,7 @@ final class CEPASTests: XCTestCase {
     func testCardRemovedDuringGetPurseIsSessionLostAndEndsTheRead() throws {
         let image = card(purseAnswer: purse(balance: 1, logCount: 0))
         let demo = try CPluginBuilder.build(into: dir)
-        let outcome = try InProcessRead.read(image, plugins: [.cepas, .init("demo", demo)]) { i, _, answer in
+        let outcome = try PluginRead.read(image, plugins: [.cepas, .init("demo", demo)]) { i, _, answer in
             if i == 2 { throw HostErrors.removed } // 0 FF CA, 1 SELECT 4000, 2 GET PURSE
             return answer
         }
@@ -132,7 +132,7 @@ final class CEPASTests: XCTestCase {
         for index in 1 ..< 4 { // the plugin's exchanges, after the host's FF CA
             for change in [{ (_: [UInt8]) in [] }, { Array($0.prefix(1)) }, { Array($0.dropFirst(3)) },
                            { Array($0.dropLast(3)) + [0x90, 0x00] }, { [0x00] + $0 }] {
-                let outcome = try InProcessRead.read(image, plugins: [.cepas]) { i, _, answer in i == index ? change(answer) : answer }
+                let outcome = try PluginRead.read(image, plugins: [.cepas]) { i, _, answer in i == index ? change(answer) : answer }
                 if let e = outcome.error {
                     XCTAssertTrue(documented.contains(e.kind.rawValue), "exchange \(index): \(e)")
                 }

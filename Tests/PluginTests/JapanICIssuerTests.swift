@@ -29,8 +29,8 @@ final class JapanICIssuerTests: XCTestCase {
         return image
     }
 
-    func read(_ image: CardImage, fault: InProcessRead.Fault? = nil) throws -> InProcessRead.Outcome {
-        try InProcessRead.read(image, plugins: [.japanIC], fault: fault)
+    func read(_ image: CardImage, fault: PluginRead.Fault? = nil) throws -> PluginRead.Outcome {
+        try PluginRead.read(image, plugins: [.japanIC], fault: fault)
     }
 
     func testEveryIssuerIsNamedInFiveExchanges() throws {
@@ -68,7 +68,7 @@ final class JapanICIssuerTests: XCTestCase {
     func testACardSilentToRequestServiceStillReadsAsJapanIC() throws {
         // Part 3's "no response from the card" to the Request Service (its frame's code, 02, after
         // the 95 object and the frame's length byte): the read keeps its balance and history, costs nothing more.
-        let silent: InProcessRead.Fault = { _, command, answer in
+        let silent: PluginRead.Fault = { _, command, answer in
             command.count > 15 && command[0 ..< 2] == [0xFF, 0xC2] && command[15] == 0x02 ? [0xC0, 0x03, 0x01, 0x64, 0x01, 0x90, 0x00] : answer
         }
         let outcome = try read(try image(["1808"]), fault: silent)
@@ -78,7 +78,7 @@ final class JapanICIssuerTests: XCTestCase {
         XCTAssertEqual(r.transactions.count, 5)
         XCTAssertEqual(outcome.exchanges, 5)
         // A garbled answer to it as well.
-        let garbled: InProcessRead.Fault = { i, _, answer in i == 4 ? Array(answer.dropLast(5)) + [0x90, 0x00] : answer }
+        let garbled: PluginRead.Fault = { i, _, answer in i == 4 ? Array(answer.dropLast(5)) + [0x90, 0x00] : answer }
         XCTAssertEqual(try XCTUnwrap(read(try image(["1808"]), fault: garbled).reading).cardName, "Japan IC")
     }
 }
@@ -88,7 +88,7 @@ extension JapanICIssuerTests {
         // shared/research/felica-names-nanaco-iso.md 1.4, for n = 13:
         // LEN 02 <IDm(0003)> 0D 08 18 C8 1C 48 1A 88 20 08 1E 88 98 88 1B C8 21 48 1F 48 24 88 25 48 BD 08 1F
         var frames = [[UInt8]]()
-        let spy: InProcessRead.Fault = { _, command, answer in
+        let spy: PluginRead.Fault = { _, command, answer in
             if command.count > 15, command[0 ..< 2] == [0xFF, 0xC2], command[15] == 0x02 { frames.append(Array(command[14 ..< command.count - 1])) }
             return answer
         }

@@ -13,8 +13,8 @@ final class JapanICTests: XCTestCase {
         return bytes.map { String(format: "%02X", $0) }.joined()
     }
 
-    func read(_ image: CardImage) throws -> InProcessRead.Outcome {
-        try InProcessRead.read(image, plugins: [.japanIC, .cepas])
+    func read(_ image: CardImage) throws -> PluginRead.Outcome {
+        try PluginRead.read(image, plugins: [.japanIC, .cepas])
     }
 
     func testSampleCardBalanceStationsRegionsBusAndPurchase() throws {
@@ -27,24 +27,24 @@ final class JapanICTests: XCTestCase {
         let t = r.transactions
         XCTAssertEqual(t.count, 5)
         // Newest: rail gate with entry and exit, regions from byte 15 = 0x90 (entry 2, exit 1), 2170 − 2010.
-        XCTAssertEqual([t[0].type, t[0].entryStation, t[0].exitStation, t[0].date], ["trip", "E33B", "E621", "2026-11-05"])
+        XCTAssertEqual([t[0].type.rawValue, t[0].entryStation, t[0].exitStation, t[0].date?.description], ["trip", "E33B", "E621", "2026-11-05"])
         XCTAssertEqual(t[0].amount, 160)
         // Bytes 13–14 (0006): the record's sequence number, for the history archive's merge.
         XCTAssertEqual(t[0].metadata, ["entryRegion": "2", "exitRegion": "1", "sequence": "6"])
         XCTAssertEqual(t.map { $0.metadata["sequence"] }, ["6", "5", "4", "3", "2"])
         // Vending machine (console C8): a purchase with its time, Japan Standard Time, no stations.
-        XCTAssertEqual(t[1].type, "purchase")
+        XCTAssertEqual(t[1].type, .purchase)
         XCTAssertEqual(t[1].amount, 120)
-        XCTAssertEqual(t[1].date, "2026-11-04T13:45:00+09:00")
+        XCTAssertEqual(t[1].date?.description, "2026-11-04T13:45:00+09:00")
         XCTAssertNil(t[1].entryStation)
         XCTAssertNil(t[1].exitStation)
         // Bus (console 05): no stations, line and stop codes as uppercase hex.
-        XCTAssertEqual(t[2].type, "trip")
+        XCTAssertEqual(t[2].type, .trip)
         XCTAssertEqual(t[2].amount, 210)
         XCTAssertNil(t[2].entryStation)
         XCTAssertEqual(t[2].metadata, ["busLineCode": "0A12", "busStopCode": "3456", "sequence": "4"])
         // Charge (process 02): a top-up of 2500 − 500, no stations.
-        XCTAssertEqual(t[3].type, "topup")
+        XCTAssertEqual(t[3].type, .topup)
         XCTAssertEqual(t[3].amount, 2000)
         XCTAssertNil(t[3].entryStation)
         XCTAssertEqual(t[3].metadata, ["sequence": "3"])
@@ -73,13 +73,13 @@ final class JapanICTests: XCTestCase {
                 record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
             ])
             let t = try XCTUnwrap(read(image).reading?.transactions.first)
-            XCTAssertEqual(t.type, "topup", "process \(process)")
+            XCTAssertEqual(t.type, .topup, "process \(process)")
             XCTAssertEqual(t.amount, 2000, "an unsigned magnitude")
         }
         // A fare payment at a gate (process 01) deducts.
         let image = CardImages.japanIC(history: [record(0x16, 0x01, 2025, 5, 2, [1, 2, 3, 4], balance: 800),
                                                  record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000)])
-        XCTAssertEqual(try read(image).reading?.transactions.first?.type, "trip")
+        XCTAssertEqual(try read(image).reading?.transactions.first?.type, .trip)
     }
 
     func testZeroDateSlotsAreSkippedAndAmountsBridgeThem() throws {
@@ -90,7 +90,7 @@ final class JapanICTests: XCTestCase {
             record(0x16, 0x01, 2025, 5, 1, [1, 1, 2, 2], balance: 1000),
         ])
         let t = try XCTUnwrap(read(image).reading?.transactions)
-        XCTAssertEqual(t.map(\.date), ["2025-05-03", "2025-05-02", "2025-05-01"])
+        XCTAssertEqual(t.map { $0.date?.description }, ["2025-05-03", "2025-05-02", "2025-05-01"])
         XCTAssertEqual(t.map(\.amount), [200, 100, nil])
     }
 
@@ -104,9 +104,9 @@ final class JapanICTests: XCTestCase {
         ])
         let t = try XCTUnwrap(read(image).reading?.transactions)
         XCTAssertEqual(t.count, 4)
-        XCTAssertEqual(t.map(\.date), [nil, nil, nil, "2025-01-31"])
+        XCTAssertEqual(t.map { $0.date?.description }, [nil, nil, nil, "2025-01-31"])
         XCTAssertEqual(t.map(\.amount), [100, 100, 200, nil])
-        XCTAssertEqual(t[2].type, "purchase")
+        XCTAssertEqual(t[2].type, .purchase)
     }
 
     func testReadTakesFiveExchangesAndFallsBackWhenTheCardTakesFewerBlocks() throws {
@@ -141,7 +141,7 @@ final class JapanICTests: XCTestCase {
         let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
         XCTAssertEqual(r.balance, 1100)
         XCTAssertEqual(r.transactions.count, 7)
-        XCTAssertEqual(r.transactions.map(\.date), (1 ... 7).map { "2025-05-0\(8 - $0)" })
+        XCTAssertEqual(r.transactions.map { $0.date?.description }, (1 ... 7).map { "2025-05-0\(8 - $0)" })
         XCTAssertEqual(r.transactions.map(\.balance), [1100, 1200, 1300, 1400, 1500, 1600, 1700])
         XCTAssertEqual(r.transactions.first?.amount, 100)
     }
@@ -162,7 +162,7 @@ final class JapanICTests: XCTestCase {
                 record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
             ])
             let t = try XCTUnwrap(read(image).reading?.transactions.first)
-            XCTAssertEqual(t.type, "topup", "process \(process)")
+            XCTAssertEqual(t.type, .topup, "process \(process)")
             XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", exit], "process \(process)")
             XCTAssertEqual(t.metadata.filter { $0.key != "sequence" }, regions, "process \(process)")
         }
@@ -187,7 +187,7 @@ final class JapanICTests: XCTestCase {
             record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
         ])
         let t = try XCTUnwrap(read(image).reading?.transactions.first)
-        XCTAssertEqual(t.type, "purchase")
+        XCTAssertEqual(t.type, .purchase)
         XCTAssertEqual(t.amount, 160)
         XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil])
     }
@@ -200,7 +200,7 @@ final class JapanICTests: XCTestCase {
         ])
         let t = try XCTUnwrap(read(image).reading?.transactions)
         XCTAssertEqual(t.map(\.amount), [160, 500])
-        XCTAssertEqual(t.last?.type, "topup")
+        XCTAssertEqual(t.last?.type, .topup)
         // Any other oldest record still has no amount: nothing tells what came before it.
         let plain = CardImages.japanIC(history: [record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 500)])
         XCTAssertNil(try XCTUnwrap(read(plain).reading?.transactions.first).amount)
@@ -225,11 +225,11 @@ final class JapanICTests: XCTestCase {
             record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
         ])
         let t = try XCTUnwrap(read(image).reading?.transactions)
-        XCTAssertEqual(t[0].type, "topup")
+        XCTAssertEqual(t[0].type, .topup)
         XCTAssertEqual(t[0].amount, 200)
         XCTAssertEqual(t[0].metadata["event"], "refund")
         XCTAssertEqual(t[0].balance, 1000)
-        XCTAssertEqual(t[1].type, "purchase", "the purchase it cancelled still deducts")
+        XCTAssertEqual(t[1].type, .purchase, "the purchase it cancelled still deducts")
         XCTAssertEqual(t[1].amount, 200)
         XCTAssertNil(t[1].metadata["event"])
     }
@@ -248,7 +248,7 @@ final class JapanICTests: XCTestCase {
         for index in 0 ..< 4 {
             for change in [{ (a: [UInt8]) in Array(a.dropLast(3)) }, { Array($0.prefix(1)) }, { $0 + [0x00] },
                            { Array($0.dropFirst(1)) }, { _ in [] }] {
-                let outcome = try InProcessRead.read(image, plugins: [.japanIC]) { i, _, answer in i == index ? change(answer) : answer }
+                let outcome = try PluginRead.read(image, plugins: [.japanIC]) { i, _, answer in i == index ? change(answer) : answer }
                 if let e = outcome.error {
                     XCTAssertTrue(documented.contains(e.kind.rawValue), "exchange \(index): \(e)")
                 } else {

@@ -8,19 +8,19 @@ final class KSX6924Tests: XCTestCase {
     static let cashbeeSelect = "00A4040007D410000014000100"
 
     func testTMoneyCardWithinFivePlusRecordsExchanges() throws {
-        let outcome = try InProcessRead.read(CardImages.sample("tmoney.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let outcome = try PluginRead.read(CardImages.sample("tmoney.json"), plugins: PluginRead.Plugin.defaultOrder)
         let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
         XCTAssertEqual(r.family, "ksx6924")
         XCTAssertEqual(r.cardName, "T-Money")
         XCTAssertEqual(r.serialNumber, "1010010000987654")
         XCTAssertEqual(r.balance, 10000)
         XCTAssertEqual(r.currency, "KRW")
-        XCTAssertEqual(r.validFrom, "2023-03-01")
-        XCTAssertEqual(r.validUntil, "2028-02-28")
+        XCTAssertEqual(r.validFrom?.description, "2023-03-01")
+        XCTAssertEqual(r.validUntil?.description, "2028-02-28")
         // The unused slot (amount 0, no time) is skipped; a top-up without a time keeps no date.
-        XCTAssertEqual(r.transactions.map(\.type), ["trip", "trip", "topup"])
+        XCTAssertEqual(r.transactions.map(\.type.rawValue), ["trip", "trip", "topup"])
         XCTAssertEqual(r.transactions.map(\.amount), [1250, 1400, 10000])
-        XCTAssertEqual(r.transactions.map(\.date), ["2026-11-20T08:10:00+09:00", "2026-11-19T18:00:00+09:00", nil])
+        XCTAssertEqual(r.transactions.map { $0.date?.description }, ["2026-11-20T08:10:00+09:00", "2026-11-19T18:00:00+09:00", nil])
         // The host's FF CA (answered by the reader, not counted by the budget), then cepas's SELECT
         // 4000, SELECT, GET BALANCE, 4 records and the 6A83 that ends them.
         XCTAssertEqual(outcome.exchanges, 1 + 1 + 2 + 4 + 1)
@@ -30,7 +30,7 @@ final class KSX6924Tests: XCTestCase {
     func testCashbeeIsFoundByItsAID() throws {
         var image = try CardImages.sample("tmoney.json")
         image.editApplication(select: Self.tmoneySelect) { $0.select = Self.cashbeeSelect }
-        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading)
+        let r = try XCTUnwrap(PluginRead.read(image, plugins: [.ksx6924]).reading)
         XCTAssertEqual(r.cardName, "Cashbee")
     }
 
@@ -38,7 +38,7 @@ final class KSX6924Tests: XCTestCase {
         var image = try CardImages.sample("tmoney.json")
         image.editApplication(select: Self.tmoneySelect) { $0.commands["904C000004"] = "6985" }
         image.addApplications(of: try CardImages.sample("tunion.json"))
-        let outcome = try InProcessRead.read(image, plugins: [.cepas, .ksx6924, .tunion])
+        let outcome = try PluginRead.read(image, plugins: [.cepas, .ksx6924, .tunion])
         XCTAssertEqual(outcome.error?.kind, .cardRefused)
         XCTAssertEqual(outcome.error?.plugin, "ksx6924")
         XCTAssertEqual(outcome.error?.kind.exitCode, 5)
@@ -48,11 +48,11 @@ final class KSX6924Tests: XCTestCase {
     func testSelectAnswerWithoutPurseInformationIsMalformed() throws {
         var image = try CardImages.sample("tmoney.json")
         image.editApplication(select: Self.tmoneySelect) { $0.answer = "6F0384019000" }
-        XCTAssertEqual(try InProcessRead.read(image, plugins: [.ksx6924, .tunion]).error?.kind, .malformedResponse)
+        XCTAssertEqual(try PluginRead.read(image, plugins: [.ksx6924, .tunion]).error?.kind, .malformedResponse)
     }
 
     func testSnapperIsRecognisedByItsFillerAndReadInNZD() throws {
-        let outcome = try InProcessRead.read(CardImages.sample("snapper.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let outcome = try PluginRead.read(CardImages.sample("snapper.json"), plugins: PluginRead.Plugin.defaultOrder)
         let r = try XCTUnwrap(outcome.reading)
         XCTAssertEqual(r.family, "snapper")
         XCTAssertEqual(r.cardName, "Snapper")
@@ -66,7 +66,7 @@ final class KSX6924Tests: XCTestCase {
         let tmoney = try CardImages.sample("tmoney.json")
         let tmoneyRecord = try XCTUnwrap(tmoney.iso7816?.applications.first?.records?["04"]?.first)
         image.editApplication(select: Self.tmoneySelect) { $0.records?["04"]?.append(tmoneyRecord) }
-        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading)
+        let r = try XCTUnwrap(PluginRead.read(image, plugins: [.ksx6924]).reading)
         XCTAssertEqual(r.family, "ksx6924")
         XCTAssertEqual(r.currency, "KRW")
     }
@@ -74,7 +74,7 @@ final class KSX6924Tests: XCTestCase {
     func testSnapperFillerUnderAnotherAIDIsNotSnapper() throws {
         var image = try CardImages.sample("snapper.json")
         image.editApplication(select: Self.tmoneySelect) { $0.select = Self.cashbeeSelect }
-        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading)
+        let r = try XCTUnwrap(PluginRead.read(image, plugins: [.ksx6924]).reading)
         XCTAssertEqual(r.family, "ksx6924", "Snapper answers the T-Money AID only")
         XCTAssertEqual(r.cardName, "Cashbee")
     }
@@ -82,13 +82,13 @@ final class KSX6924Tests: XCTestCase {
     func testMissingTransactionFileAfterSelectIsARefusal() throws {
         var image = try CardImages.sample("tmoney.json")
         image.editApplication(select: Self.tmoneySelect) { $0.records = [:] } // READ RECORD answers 6A82
-        let outcome = try InProcessRead.read(image, plugins: [.ksx6924, .tunion])
+        let outcome = try PluginRead.read(image, plugins: [.ksx6924, .tunion])
         XCTAssertEqual(outcome.error?.kind, .cardRefused)
     }
 
     func testEveryRecordCarriesItsBalanceAndAZeroSlotIsEmpty() throws {
         // samples/tmoney.json: bytes 2–5 of each record, the balance after it: 10000, 11250, 12650.
-        let r = try XCTUnwrap(InProcessRead.read(CardImages.sample("tmoney.json"), plugins: [.ksx6924]).reading)
+        let r = try XCTUnwrap(PluginRead.read(CardImages.sample("tmoney.json"), plugins: [.ksx6924]).reading)
         XCTAssertEqual(r.transactions.map(\.balance), [10000, 11250, 12650])
         // A slot with a zero time (BCD 00…) and a zero amount is empty, not a trip of 0 (issue 12).
         var image = try CardImages.sample("tmoney.json")
@@ -97,8 +97,8 @@ final class KSX6924Tests: XCTestCase {
             + String(repeating: "00", count: 7) + String(repeating: "00", count: 7) + "12345678" + "0000"
         XCTAssertEqual(zeroSlot.count, 92)
         image.editApplication(select: "00A4040007D410000003000100") { $0.records?["04"]?[3] = zeroSlot }
-        let t = try XCTUnwrap(InProcessRead.read(image, plugins: [.ksx6924]).reading?.transactions)
+        let t = try XCTUnwrap(PluginRead.read(image, plugins: [.ksx6924]).reading?.transactions)
         XCTAssertEqual(t.count, 3)
-        XCTAssertEqual(t.map(\.type), ["trip", "trip", "topup"])
+        XCTAssertEqual(t.map(\.type.rawValue), ["trip", "trip", "topup"])
     }
 }

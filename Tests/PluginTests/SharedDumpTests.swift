@@ -5,9 +5,9 @@ import XCTest
 /// The real card dumps in ../shared/cards come out as its README lists (skipped where absent).
 /// The dumps are read in place and never copied into the repository.
 final class SharedDumpTests: XCTestCase {
-    func read(_ name: String, plugins: [InProcessRead.Plugin] = InProcessRead.Plugin.defaultOrder) throws -> InProcessRead.Outcome {
+    func read(_ name: String, plugins: [PluginRead.Plugin] = PluginRead.Plugin.defaultOrder) throws -> PluginRead.Outcome {
         let dir = try XCTUnwrap(BuildProducts.sharedCards, "no shared cards")
-        return try InProcessRead.read(CardImage.load(dir.appendingPathComponent(name).path), plugins: plugins)
+        return try PluginRead.read(CardImage.load(dir.appendingPathComponent(name).path), plugins: plugins)
     }
 
     override func setUpWithError() throws {
@@ -22,12 +22,12 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.currency, "JPY")
         XCTAssertEqual(r.transactions.count, 20)
         let newest = r.transactions[0]
-        XCTAssertEqual([newest.date, newest.type, newest.entryStation, newest.exitStation], ["2011-03-12", "trip", "E33B", "E621"])
+        XCTAssertEqual([newest.date?.description, newest.type.rawValue, newest.entryStation, newest.exitStation], ["2011-03-12", "trip", "E33B", "E621"])
         XCTAssertEqual(newest.amount, 160)
-        XCTAssertEqual(r.transactions[10].type, "purchase")
+        XCTAssertEqual(r.transactions[10].type, .purchase)
         XCTAssertEqual(r.transactions[10].rawType, "C846")
         XCTAssertEqual(r.transactions[10].amount, 120)
-        XCTAssertEqual(r.transactions[12].type, "topup")
+        XCTAssertEqual(r.transactions[12].type, .topup)
         XCTAssertEqual(r.transactions[12].rawType?.suffix(2), "02")
         XCTAssertEqual(r.transactions[12].amount, 2000)
     }
@@ -44,14 +44,14 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.metadata["issuerMarkers"], "1CC8")
         XCTAssertEqual(r.balance, 0)
         XCTAssertEqual(r.transactions.count, 11)
-        XCTAssertEqual(r.transactions[0].type, "purchase")
+        XCTAssertEqual(r.transactions[0].type, .purchase)
         XCTAssertEqual(r.transactions[0].amount, 420)
         XCTAssertEqual(r.transactions[1].amount, 550)
         XCTAssertEqual(r.transactions[0].rawType?.prefix(2), "C7")
-        XCTAssertTrue(r.transactions[0].date?.hasPrefix("2011-06-14T") == true)
-        XCTAssertTrue(r.transactions[1].date?.hasPrefix("2011-06-14T") == true)
+        XCTAssertTrue(r.transactions[0].date?.description.hasPrefix("2011-06-14T") == true)
+        XCTAssertTrue(r.transactions[1].date?.description.hasPrefix("2011-06-14T") == true)
         XCTAssertEqual(r.transactions[7].rawType, "1F02")
-        XCTAssertEqual(r.transactions[7].type, "topup")
+        XCTAssertEqual(r.transactions[7].type, .topup)
         XCTAssertEqual(r.transactions[7].amount, 1000)
     }
 
@@ -61,7 +61,7 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.balance, 175)
         XCTAssertEqual(r.transactions.count, 20)
         let newest = r.transactions[0]
-        XCTAssertEqual([newest.date, newest.entryStation, newest.exitStation], ["2018-09-17", "8BA5", "8AA5"])
+        XCTAssertEqual([newest.date?.description, newest.entryStation, newest.exitStation], ["2018-09-17", "8BA5", "8AA5"])
         XCTAssertEqual(newest.amount, 260)
         XCTAssertEqual(newest.metadata.filter { $0.key != "sequence" }, ["entryRegion": "2", "exitRegion": "2"], "region byte A0")
         XCTAssertEqual(newest.metadata["sequence"].flatMap { Int($0) }, Int(newest.rawPayload?.dropFirst(26).prefix(4) ?? "", radix: 16))
@@ -87,10 +87,10 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.balance, 17650)
         XCTAssertEqual(r.currency, "KRW")
         XCTAssertEqual(r.serialNumber, "1010030000123456")
-        XCTAssertEqual(r.validFrom, "2016-07-27")
+        XCTAssertEqual(r.validFrom?.description, "2016-07-27")
         XCTAssertEqual(r.transactions.count, 5)
-        XCTAssertEqual(r.transactions.filter { $0.type == "trip" }.map(\.amount), [13500, 100, 1250, 13500])
-        XCTAssertEqual(r.transactions.filter { $0.type == "topup" }.map(\.amount), [46000])
+        XCTAssertEqual(r.transactions.filter { $0.type == .trip }.map(\.amount), [13500, 100, 1250, 13500])
+        XCTAssertEqual(r.transactions.filter { $0.type == .topup }.map(\.amount), [46000])
     }
 
     /// Each record's stored balance: the newest is the card's balance (shared/cards README: block 0
@@ -102,8 +102,8 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.transactions.first?.balance, r.balance, name, file: file, line: line)
         for (newer, older) in zip(r.transactions, r.transactions.dropFirst()) {
             guard let amount = newer.amount, let after = newer.balance, let before = older.balance else { continue }
-            let step = newer.type == "topup" ? Int64(amount) : -Int64(amount)
-            XCTAssertEqual(after, before + step, "\(name) \(newer.date ?? "") \(newer.rawType ?? "")", file: file, line: line)
+            let step = newer.type == .topup ? Int64(amount) : -Int64(amount)
+            XCTAssertEqual(after, before + step, "\(name) \(newer.date?.description ?? "") \(newer.rawType ?? "")", file: file, line: line)
         }
     }
 

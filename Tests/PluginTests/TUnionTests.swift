@@ -7,7 +7,7 @@ final class TUnionTests: XCTestCase {
     static let select = "00A4040008A00000063201010500"
 
     func testCardRejectingCEPASAndEveryKSX6924AIDIsReadAsTUnionWithinTwentyExchanges() throws {
-        let outcome = try InProcessRead.read(CardImages.sample("tunion.json"), plugins: InProcessRead.Plugin.defaultOrder)
+        let outcome = try PluginRead.read(CardImages.sample("tunion.json"), plugins: PluginRead.Plugin.defaultOrder)
         let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
         XCTAssertEqual(r.family, "tunion")
         XCTAssertEqual(r.currency, "CNY")
@@ -15,13 +15,13 @@ final class TUnionTests: XCTestCase {
         // negative purse 0x4B0 = 1200 fen.
         XCTAssertEqual(r.balance, 3800)
         XCTAssertEqual(r.serialNumber, "03104512345678901234", "the 20 hex digits of file 0x15 bytes 10–19")
-        XCTAssertEqual(r.validFrom, "2023-01-15")
-        XCTAssertEqual(r.validUntil, "2033-01-15")
+        XCTAssertEqual(r.validFrom?.description, "2023-01-15")
+        XCTAssertEqual(r.validUntil?.description, "2033-01-15")
         XCTAssertEqual(r.transactions.count, 10)
-        XCTAssertEqual(r.transactions[4].type, "topup")
-        XCTAssertEqual(r.transactions[0].type, "purchase")
+        XCTAssertEqual(r.transactions[4].type, .topup)
+        XCTAssertEqual(r.transactions[0].type, .purchase)
         XCTAssertEqual(r.transactions[0].amount, 200)
-        XCTAssertEqual(r.transactions[0].date, "2026-11-20T08:30:00+08:00", "China Standard Time")
+        XCTAssertEqual(r.transactions[0].date?.description, "2026-11-20T08:30:00+08:00", "China Standard Time")
         // The host's FF CA (answered by the reader, not counted by the budget), then SELECT 4000,
         // five KS X 6924 AIDs, SELECT, two purses, file 0x15 and ten records.
         XCTAssertEqual(outcome.exchanges, 1 + 1 + 5 + 1 + 2 + 1 + 10)
@@ -38,12 +38,12 @@ final class TUnionTests: XCTestCase {
             $0.answer = "6F2D8408A000000632010105A5219F0C1E" + file15 + "9000"
             $0.binaries = nil
         }
-        let plain = try InProcessRead.read(CardImages.sample("tunion.json"), plugins: [.tunion])
-        let outcome = try InProcessRead.read(image, plugins: [.tunion])
+        let plain = try PluginRead.read(CardImages.sample("tunion.json"), plugins: [.tunion])
+        let outcome = try PluginRead.read(image, plugins: [.tunion])
         let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
         XCTAssertEqual(r.serialNumber, "03104512345678901234")
-        XCTAssertEqual(r.validFrom, "2023-01-15")
-        XCTAssertEqual(r.validUntil, "2033-01-15")
+        XCTAssertEqual(r.validFrom?.description, "2023-01-15")
+        XCTAssertEqual(r.validUntil?.description, "2033-01-15")
         XCTAssertEqual(r, plain.reading)
         XCTAssertEqual(outcome.exchanges, plain.exchanges - 1)
     }
@@ -52,18 +52,18 @@ final class TUnionTests: XCTestCase {
         for sw in ["6A88", "6D00", "6985"] {
             var image = try CardImages.sample("tunion.json")
             image.editApplication(select: Self.select) { $0.commands["805C010204"] = sw }
-            XCTAssertEqual(try InProcessRead.read(image, plugins: [.tunion]).reading?.balance, 5000, sw)
+            XCTAssertEqual(try PluginRead.read(image, plugins: [.tunion]).reading?.balance, 5000, sw)
         }
         var zero = try CardImages.sample("tunion.json")
         zero.editApplication(select: Self.select) { $0.commands["805C010204"] = "000000009000" }
-        XCTAssertEqual(try InProcessRead.read(zero, plugins: [.tunion]).reading?.balance, 5000)
+        XCTAssertEqual(try PluginRead.read(zero, plugins: [.tunion]).reading?.balance, 5000)
     }
 
     func testOtherNegativePurseFailuresEndTheRead() throws {
         var image = try CardImages.sample("tunion.json")
         image.editApplication(select: Self.select) { $0.commands["805C010204"] = "00049000" }
-        XCTAssertEqual(try InProcessRead.read(image, plugins: [.tunion]).error?.kind, .malformedResponse)
-        let removed = try InProcessRead.read(CardImages.sample("tunion.json"), plugins: [.tunion]) { i, command, answer in
+        XCTAssertEqual(try PluginRead.read(image, plugins: [.tunion]).error?.kind, .malformedResponse)
+        let removed = try PluginRead.read(CardImages.sample("tunion.json"), plugins: [.tunion]) { i, command, answer in
             if command == [0x80, 0x5C, 0x01, 0x02, 0x04] { throw HostErrors.removed }
             return answer
         }
@@ -73,16 +73,16 @@ final class TUnionTests: XCTestCase {
     func testRejectedGetBalanceIsCardRefused() throws {
         var image = try CardImages.sample("tunion.json")
         image.editApplication(select: Self.select) { $0.commands["805C000204"] = "6985" }
-        let outcome = try InProcessRead.read(image, plugins: [.tunion])
+        let outcome = try PluginRead.read(image, plugins: [.tunion])
         XCTAssertEqual(outcome.error?.kind, .cardRefused)
     }
 
     func testCardNumberFromTheWholeFileWhenTheShortReadIsRefused() throws {
         var image = try CardImages.sample("tunion.json")
         image.editApplication(select: Self.select) { $0.commands["00B0950A12"] = "6700" }
-        let r = try XCTUnwrap(InProcessRead.read(image, plugins: [.tunion]).reading)
+        let r = try XCTUnwrap(PluginRead.read(image, plugins: [.tunion]).reading)
         XCTAssertEqual(r.serialNumber, "03104512345678901234")
-        XCTAssertEqual(r.validUntil, "2033-01-15")
+        XCTAssertEqual(r.validUntil?.description, "2033-01-15")
     }
 
     func testTypesOneAndTwoAreTopUps() throws {
@@ -90,9 +90,9 @@ final class TUnionTests: XCTestCase {
         // Record 1: counter 1, amount 1000 fen, type 01, 2026-01-02 03:04:05.
         let record = "0001" + "000000" + "000003E8" + "01" + "110000123456" + "20260102030405"
         image.editApplication(select: Self.select) { $0.records?["18"] = [record] }
-        let t = try XCTUnwrap(InProcessRead.read(image, plugins: [.tunion]).reading?.transactions.first)
-        XCTAssertEqual(t.type, "topup")
+        let t = try XCTUnwrap(PluginRead.read(image, plugins: [.tunion]).reading?.transactions.first)
+        XCTAssertEqual(t.type, .topup)
         XCTAssertEqual(t.amount, 1000)
-        XCTAssertEqual(t.date, "2026-01-02T03:04:05+08:00")
+        XCTAssertEqual(t.date?.description, "2026-01-02T03:04:05+08:00")
     }
 }

@@ -1,8 +1,12 @@
-// Uses the host's internals (@testable), which only debug builds expose.
-#if DEBUG
 import CardSimulation
 import Foundation
-@testable import Host
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitReader
+import TransitStations
+import TransitArchive
+import TransitOutput
 
 /// Feeds the plugins mutated card answers, starting from a recorded read (a log bundle): answers
 /// truncated, extended, bit-flipped, given random status words, answers to other commands, or none.
@@ -33,18 +37,17 @@ public final class Fuzzer {
 
     public func run(_ iterations: Int) throws -> Report {
         var report = Report()
-        let answers = try log.exchanges.map { try HexFormat.bytes($0.response ?? "") }
-        let atr = try HexFormat.bytes(log.atr)
+        let answers = log.exchanges.map { HexFormat.bytes($0.response ?? "") ?? [] }
+        let atr = HexFormat.bytes(log.atr) ?? []
+        let engine = ReadEngine(runner: InProcessRunner(plugins: plugins), dialects: DialectMemory())
         for _ in 0 ..< iterations {
             var mutated = answers
             for _ in 0 ... random.below(3) where !mutated.isEmpty { mutate(&mutated, all: answers) }
             let channel = FuzzChannel(atr: atr, answers: mutated)
-            let runner = ProbeRunner(plugins: plugins)
             report.reads += 1
-            do {
-                _ = try runner.read(CardSession(channel: channel, dialect: nil, firstGuess: log.firstDialect))
-                report.readings += 1
-            } catch let e as TransitError {
+            switch engine.read(channel, firstGuess: log.firstDialect).result {
+            case .success: report.readings += 1
+            case .failure(let e):
                 report.errors[e.kind.rawValue, default: 0] += 1
                 if !Self.documented.contains(e.kind) { report.undocumented.append("\(e.kind): \(e.message)") }
             }
@@ -84,10 +87,9 @@ final class FuzzChannel: ReaderChannel {
 
     init(atr: [UInt8], answers: [[UInt8]]) { self.atr = atr; self.answers = answers }
 
-    func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
+    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
         defer { asked += 1 }
         return asked < answers.count ? answers[asked] : [0x6A, 0x82]
     }
 }
 
-#endif

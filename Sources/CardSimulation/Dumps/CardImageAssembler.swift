@@ -1,3 +1,4 @@
+import CardProtocol
 /// What the exports of other apps store, assembled into card images: a FeliCa card from its
 /// systems' blocks by address, an ISO 7816 application from what its SELECT, files and records
 /// answered, a CEPAS purse file from its GET PURSE answers. Metrodroid's JSON and XML and FareBot's
@@ -24,15 +25,15 @@ enum CardImageAssembler {
         let images = systems.map { s -> CardImage.FeliCaSystemImage in
             var services = [String: [String]](), locked = [String]()
             for service in s.services {
-                let code = HexText.string16(service.code)
+                let code = HexFormat.string(service.code)
                 if service.locked { locked.append(code); continue }
                 var blocks = [String]()
-                while let block = service.blocks[blocks.count] { blocks.append(HexText.string(block)) }
+                while let block = service.blocks[blocks.count] { blocks.append(HexFormat.string(block)) }
                 services[code] = blocks
             }
-            return .init(code: HexText.string16(s.code), services: services, lockedServices: locked.isEmpty ? nil : locked.sorted())
+            return .init(code: HexFormat.string(s.code), services: services, lockedServices: locked.isEmpty ? nil : locked.sorted())
         }
-        return CardImage(description: description, felica: .init(idm: HexText.string(idm), pmm: pmm.map(HexText.string), systems: images))
+        return CardImage(description: description, felica: .init(idm: HexFormat.string(idm), pmm: pmm.map{ HexFormat.string($0) }, systems: images))
     }
 
     /// A file of an ISO 7816 application as an export stores it: its binary contents and records
@@ -70,15 +71,15 @@ enum CardImageAssembler {
                                         commands: [[UInt8]: [UInt8]]) -> CardImage.ApplicationImage {
         var records = [String: [String]](), binaries = [String: String]()
         for (sfi, file) in files where (1 ... 30).contains(sfi) {
-            let key = HexText.string([sfi])
-            if let binary = file.binary { binaries[key] = HexText.string(binary) }
+            let key = HexFormat.string([sfi])
+            if let binary = file.binary { binaries[key] = HexFormat.string(binary) }
             var list = [String]()
-            while let record = file.records[list.count + 1] { list.append(HexText.string(record)) }
+            while let record = file.records[list.count + 1] { list.append(HexFormat.string(record)) }
             if !list.isEmpty { records[key] = list }
         }
         var answered = [String: String]()
-        for (command, data) in commands { answered[HexText.string(command)] = HexText.string(data + [0x90, 0x00]) }
-        return .init(name: name, select: HexText.string(select), answer: HexText.string(answer), commands: answered,
+        for (command, data) in commands { answered[HexFormat.string(command)] = HexFormat.string(data + [0x90, 0x00]) }
+        return .init(name: name, select: HexFormat.string(select), answer: HexFormat.string(answer), commands: answered,
                      records: records.isEmpty ? nil : records, binaries: binaries.isEmpty ? nil : binaries)
     }
 

@@ -1,3 +1,4 @@
+import CardProtocol
 import Foundation
 
 /// FareBot's JSON export: `{"cards": [ … ], "versionCode": N, …}` (its Gson export of 2016–2019,
@@ -92,7 +93,7 @@ enum FareBotExport {
         }
         let app = CardImageAssembler.cepas(purses: try byID("purses"), histories: try byID("histories"))
         return CardImage(description: "CEPAS card of a FareBot export",
-                         iso7816: .init(uid: try tagId(card).map(HexText.string) ?? "", applications: [app]))
+                         iso7816: .init(uid: try tagId(card).map{ HexFormat.string($0) } ?? "", applications: [app]))
     }
 
     private static func iso(_ card: [String: Any]) throws -> CardImage {
@@ -106,7 +107,7 @@ enum FareBotExport {
                                                        fci: try (app["appFci"] as? String).map(Base64Text.bytes), files: files))
         }
         guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
-        return CardImage(description: "ISO 7816 card of a FareBot export", iso7816: .init(uid: try tagId(card).map(HexText.string) ?? "", applications: apps))
+        return CardImage(description: "ISO 7816 card of a FareBot export", iso7816: .init(uid: try tagId(card).map{ HexFormat.string($0) } ?? "", applications: apps))
     }
 
     private static func number(_ value: Any?) -> UInt16? { (value as? Int).flatMap { (0 ... 0xFFFF).contains($0) ? UInt16($0) : nil } }

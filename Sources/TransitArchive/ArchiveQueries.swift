@@ -1,0 +1,123 @@
+import Foundation
+import TransitModel
+/// Reading the archive back: the cards it knows, a card named on the command line, a card's
+/// timeline, and forgetting a card.
+extension Archive {
+    /// A card with what `transit cards` shows.
+    package struct Card {
+        package var id: Int64
+        package var family: String, serial: String, idm: String, name: String?, currency: String
+        package var lastBalance: Int64?, lastRead: String?
+        package var records: Int, reads: Int, readsApart: Int
+
+        package init(id: Int64, family: String, serial: String, idm: String, name: String?, currency: String, lastBalance: Int64?,
+                     lastRead: String?, records: Int, reads: Int, readsApart: Int) {
+            self.id = id; self.family = family; self.serial = serial; self.idm = idm; self.name = name; self.currency = currency
+            self.lastBalance = lastBalance; self.lastRead = lastRead; self.records = records; self.reads = reads; self.readsApart = readsApart
+        }
+
+        /// The card's name as people say it: its cardName, else its family.
+        package var displayName: String { name ?? family }
+    }
+
+    /// One record of a timeline, oldest first.
+    package struct TimelineRecord {
+        /// The transaction as the reading gave it, typed from its stored JSON.
+        package var transaction: CardReading.TransactionRecord
+        /// That JSON, as `scan --json` printed it.
+        package var json: String
+
+        package init(transaction: CardReading.TransactionRecord, json: String) {
+            self.transaction = transaction; self.json = json
+        }
+    }
+
+    package func cards() throws -> [Card] {
+        let q = try db.prepare("""
+            SELECT c.id, c.family, c.serial, c.idm, c.name, c.currency,
+                (SELECT balance FROM reads WHERE card = c.id ORDER BY id DESC LIMIT 1),
+                (SELECT read_at FROM reads WHERE card = c.id ORDER BY id DESC LIMIT 1),
+                (SELECT COUNT(*) FROM records WHERE card = c.id),
+                (SELECT COUNT(*) FROM reads WHERE card = c.id),
+                (SELECT COUNT(*) FROM reads WHERE card = c.id AND merged = 0)
+            FROM cards c ORDER BY c.id
+            """)
+        var cards = [Card]()
+        while try q.step() {
+            cards.append(Card(id: q.integer(0) ?? 0, family: q.text(1) ?? "", serial: q.text(2) ?? "", idm: q.text(3) ?? "",
+                              name: q.text(4), currency: q.text(5) ?? "", lastBalance: q.integer(6), lastRead: q.text(7),
+                              records: Int(q.integer(8) ?? 0), reads: Int(q.integer(9) ?? 0), readsApart: Int(q.integer(10) ?? 0)))
+        }
+        return cards
+    }
+
+    /// The cards `name` means: the number as printed or the IDm (exactly, ignoring case, spaces and
+    /// dashes), else the cards whose number starts with it. Throws when none or several match.
+    package func cards(matching name: String) throws -> Card {
+        func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
+        let wanted = normal(name)
+        let all = try cards()
+        guard !wanted.isEmpty else { throw TransitError(.usage, "no card named \"\(name)\"") }
+        var found = all.filter { normal($0.serial) == wanted || (!$0.idm.isEmpty && normal($0.idm) == wanted) }
+        if found.isEmpty { found = all.filter { normal($0.serial).hasPrefix(wanted) || normal($0.idm).hasPrefix(wanted) } }
+        switch found.count {
+        case 1: return found[0]
+        case 0: throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)")
+        default: throw TransitError(.usage, "\(name) matches \(found.count) cards (\(found.map(\.serial).joined(separator: ", "))): give more of the number")
+        }
+    }
+
+    /// The card's timeline, oldest first.
+    package func timeline(card: Int64) throws -> [TimelineRecord] {
+        let q = try db.prepare("""
+            SELECT date, type, amount, balance, entry_station, entry_name, exit_station, exit_name, record
+            FROM records WHERE card = ? ORDER BY position
+            """)
+        try q.bind([.integer(card)])
+        var rows = [TimelineRecord]()
+        let decoder = JSONDecoder()
+        while try q.step() {
+            let json = q.text(8) ?? "{}"
+            // The JSON is the archive's own; should it not decode (a hand-edited database), the columns stand in.
+            let transaction = (try? decoder.decode(CardReading.TransactionRecord.self, from: Data(json.utf8))) ?? {
+                var t = CardReading.TransactionRecord(type: q.text(1).flatMap(TransactionKind.init(rawValue:)) ?? .unknown,
+                                                      amount: q.integer(2).map { UInt64(clamping: $0) }, date: q.text(0).flatMap(CardDate.init),
+                                                      entryStation: q.text(4), exitStation: q.text(6), balance: q.integer(3))
+                t.entryStationName = q.text(5)
+                t.exitStationName = q.text(7)
+                return t
+            }()
+            rows.append(TimelineRecord(transaction: transaction, json: json))
+        }
+        return rows
+    }
+
+    /// When each read kept apart from the card's timeline was made, and why.
+    package func readsApart(card: Int64) throws -> [(readAt: String, reason: String)] {
+        let q = try db.prepare("SELECT read_at, note FROM reads WHERE card = ? AND merged = 0 ORDER BY id")
+        try q.bind([.integer(card)])
+        var rows = [(readAt: String, reason: String)]()
+        while try q.step() { rows.append((q.text(0) ?? "", q.text(1) ?? "")) }
+        return rows
+    }
+
+    /// Removes the card, its reads and its timeline (overwritten: secure_delete), then empties the
+    /// write-ahead log so no copy of them stays there.
+    package func forget(card: Int64) throws {
+        guard writable else { throw TransitError(.config, "\(path): is read-only") }
+        try db.transaction {
+            for table in ["records", "reads"] { try db.prepare("DELETE FROM \(table) WHERE card = ?").run([.integer(card)]) }
+            try db.prepare("DELETE FROM cards WHERE id = ?").run([.integer(card)])
+        }
+        // The checkpoint reports, rather than throws, that a reader kept it from emptying the log
+        // (its first column, "busy"): try again for a while, then say that a copy may remain.
+        let deadline = Date().addingTimeInterval(Double(Archive.busyTimeoutMilliseconds) / 1000)
+        while try db.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 1 {
+            guard Date() < deadline else {
+                throw TransitError(.config, "\(path): the card was removed, but another transit kept its write-ahead log busy; "
+                                   + "run transit forget again when no other transit runs")
+            }
+            usleep(50_000)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// The archive's tables, versioned with SQLite's `user_version`. `migrations[n]` takes a database
+/// of version n to n + 1; a new version appends a step and never edits an old one. Version 0 is an
+/// empty file (or a new database); a version above `current` was written by a newer `transit`
+/// and is refused without a change.
+package enum ArchiveSchema {
+    package static var current: Int64 { Int64(migrations.count) }
+
+    package static let migrations: [String] = [
+        // 0 → 1: cards, their reads, and each card's timeline of records.
+        """
+        CREATE TABLE cards (
+            id INTEGER PRIMARY KEY,
+            family TEXT NOT NULL,
+            serial TEXT NOT NULL,          -- serialNumber as printed
+            idm TEXT NOT NULL DEFAULT '',  -- metadata idm (FeliCa), '' when the card has none
+            name TEXT,                     -- cardName of the latest read
+            currency TEXT NOT NULL,
+            UNIQUE (family, serial, idm)
+        );
+        CREATE TABLE reads (
+            id INTEGER PRIMARY KEY,
+            card INTEGER NOT NULL REFERENCES cards(id),
+            read_at TEXT NOT NULL,         -- UTC, ISO 8601 with milliseconds
+            command TEXT NOT NULL,         -- scan, watch, verify, decode, replay
+            reader TEXT NOT NULL,
+            balance INTEGER NOT NULL,
+            merged INTEGER NOT NULL,       -- 1: in the card's timeline; 0: kept apart (see note)
+            note TEXT,                     -- why a read was kept apart
+            reading TEXT NOT NULL          -- the read as `scan --json` prints it, raw records included
+        );
+        CREATE INDEX reads_by_card ON reads (card, id);
+        CREATE TABLE records (
+            id INTEGER PRIMARY KEY,
+            card INTEGER NOT NULL REFERENCES cards(id),
+            position INTEGER NOT NULL,     -- order in the card's timeline, oldest first
+            identity TEXT NOT NULL,        -- rawType/rawPayload (or the record's JSON without raw bytes)
+            sequence INTEGER,              -- metadata sequence, when the card numbers its records
+            type TEXT NOT NULL,
+            amount INTEGER,
+            balance INTEGER,               -- the record's balance, when the reading gives one
+            date TEXT,
+            entry_station TEXT,
+            entry_name TEXT,
+            exit_station TEXT,
+            exit_name TEXT,
+            record TEXT NOT NULL,          -- the transaction as the reading's JSON has it
+            first_read INTEGER NOT NULL,
+            last_read INTEGER NOT NULL
+        );
+        CREATE INDEX records_by_position ON records (card, position);
+        CREATE INDEX records_by_sequence ON records (card, sequence) WHERE sequence IS NOT NULL;
+        """,
+    ]
+
+    /// Brings `db` to `current` inside one transaction; throws `Newer` for a newer database.
+    package static func migrate(_ db: SQLiteDatabase) throws {
+        // Most opens find the current version: checked before taking the write lock.
+        if try version(db) == current { return }
+        try db.transaction {
+            let found = try version(db)
+            guard found <= current else { throw Newer(found: found) }
+            for step in migrations[Int(found)...] { try db.execute(step) }
+            try db.execute("PRAGMA user_version = \(current)")
+        }
+    }
+
+    package static func version(_ db: SQLiteDatabase) throws -> Int64 {
+        let v = try db.integer("PRAGMA user_version") ?? 0
+        guard v <= current else { throw Newer(found: v) }
+        guard v >= 0 else { throw SQLiteDatabase.Failure(code: 0, description: "unknown schema version \(v)") }
+        return v
+    }
+
+    /// A database written by a newer `transit`.
+    package struct Newer: Error {
+        package let found: Int64
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import TransitFiles
+
+/// Where the history archive lives and whether reads are kept: `$XDG_DATA_HOME/transit/history.db`
+/// (`~/.local/share/transit/history.db` when XDG_DATA_HOME is unset or not absolute), and the
+/// `save = yes|no` line of `transit.conf` — `$XDG_CONFIG_HOME/transit/transit.conf` (or
+/// `~/.config/transit/transit.conf`), else `/etc/transit/transit.conf`; the first that exists.
+package struct ArchiveSettings {
+    /// The archive's folder (created 0700 when missing).
+    package var folder: String
+    /// False when transit.conf says `save = no` (or cannot be understood: nothing is kept then).
+    package var save = true
+    /// What was wrong with transit.conf, said on stderr by the commands that would store.
+    package var problem: String?
+
+    package static let fileName = "history.db"
+    package static let sizeLimit = 64 * 1024
+
+    package var databasePath: String { folder + "/" + Self.fileName }
+
+    package static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> ArchiveSettings {
+        var settings = ArchiveSettings(folder: XDGFolders.dataHome(environment) + "/transit")
+        let configHome = XDGFolders.configHome(environment)
+        for path in [configHome + "/transit/transit.conf", "/etc/transit/transit.conf"] where FileManager.default.fileExists(atPath: path) {
+            settings.read(path)
+            break
+        }
+        return settings
+    }
+
+    /// Reads `key = value` lines; `#` starts a comment. A file that cannot be read or understood
+    /// turns saving off (the user meant something) and is reported.
+    private mutating func read(_ path: String) {
+        // Read as every input file is: a regular file (a FIFO never blocks), within its limit.
+        guard let data = try? BoundedFile.read(path, limit: Self.sizeLimit) else {
+            save = false
+            problem = "\(path): cannot be read or is over \(Self.sizeLimit / 1024) KiB; reads are not saved"
+            return
+        }
+        for (index, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            switch (parts.first, parts.count == 2 ? parts[1].lowercased() : nil) {
+            case ("save", "yes"?): save = true
+            case ("save", "no"?): save = false
+            default:
+                save = false
+                problem = "\(path) line \(index + 1): expected save = yes or save = no, not \"\(trimmed)\"; reads are not saved"
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A file `transit` will run or obey (a plugin library, plugins.conf), opened once and checked
+/// through the opened descriptor, so nothing can be swapped between the check and the use: the
+/// library is then loaded from that same descriptor (`/proc/self/fd/N`), the conf read from it.
+///
+/// The rule is OpenSSH's StrictModes and sudo's for the files they load: a regular file owned by
+/// root or the user running transit, writable by nobody else (its group only when that group is the
+/// owner's own private group), and every folder from `/` down to it — along the path as written and
+/// along the file's real path — owned by root or that user and not writable by others, unless it is
+/// sticky (as /tmp is: others cannot rename or remove what is not theirs).
+package final class TrustedFile {
+    package let fd: Int32
+    /// The path as named.
+    package let path: String
+    package let size: Int
+
+    /// Opens and checks `path`; the reason when it may not be trusted.
+    package static func open(_ path: String) -> Result<TrustedFile, TrustProblem> {
+        // O_NONBLOCK: a FIFO named as a library or conf must not block the open.
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return .failure(TrustProblem("\(path): \(String(cString: strerror(errno)))", unopenable: true)) }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { close(fd); return .failure(TrustProblem("cannot be examined")) }
+        if let why = problem(s, what: path, isFolder: false) ?? folderProblem(path, fd: fd) {
+            close(fd)
+            return .failure(TrustProblem(why))
+        }
+        return .success(TrustedFile(fd: fd, path: path, size: Int(s.st_size)))
+    }
+
+    private init(fd: Int32, path: String, size: Int) { self.fd = fd; self.path = path; self.size = size }
+
+    deinit { close(fd) }
+
+    /// The path through which this very open file is reached again (for dlopen).
+    package var descriptorPath: String { "/proc/self/fd/\(fd)" }
+
+    /// The whole file as text, when it holds at most `limit` bytes of UTF-8 (CRLF left to the reader).
+    package func text(limit: Int) -> Result<String, TrustProblem> {
+        let data: Data
+        do {
+            data = try BoundedFile.read(descriptor: fd, name: path, limit: limit)
+        } catch {
+            return .failure(TrustProblem("\(error)"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return .failure(TrustProblem("is not UTF-8 text")) }
+        return .success(text)
+    }
+
+    /// Why a file or folder with status `s` is not trusted, or nil.
+    private static func problem(_ s: stat, what: String, isFolder: Bool) -> String? {
+        let kind = s.st_mode & S_IFMT
+        if !isFolder, kind != S_IFREG { return "\(what) is not a regular file" }
+        let me = getuid()
+        if s.st_uid != 0, s.st_uid != me { return "\(what) is owned by user \(s.st_uid), neither root nor you" }
+        let sticky = isFolder && s.st_mode & S_ISVTX != 0
+        if s.st_mode & 0o002 != 0, !sticky { return "\(what) is writable by everyone" }
+        if s.st_mode & 0o020 != 0, !sticky, !isPrivateGroup(s.st_gid, of: s.st_uid) { return "\(what) is writable by its group" }
+        return nil
+    }
+
+    /// The first untrusted folder above the file, along the path as written and the real path.
+    private static func folderProblem(_ path: String, fd: Int32) -> String? {
+        let written = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? written
+        var checked = Set<String>()
+        for file in [written, real] {
+            for folder in ancestors(of: file) where checked.insert(folder).inserted {
+                var s = stat()
+                guard stat(folder, &s) == 0 else { return "its folder \(folder) cannot be examined" }
+                if let why = problem(s, what: "its folder \(folder)", isFolder: true) { return why }
+            }
+        }
+        return nil
+    }
+
+    /// `/`, `/a`, `/a/b` for `/a/b/c`.
+    package static func ancestors(of path: String) -> [String] {
+        let parts = path.split(separator: "/").dropLast()
+        var out = ["/"], current = ""
+        for p in parts where p != "." {
+            current += "/" + p
+            out.append(current)
+        }
+        return out
+    }
+
+    /// True when `gid` is the user's own group: the group named like the user, holding no one else.
+    private static func isPrivateGroup(_ gid: gid_t, of uid: uid_t) -> Bool {
+        guard let user = getpwuid(uid), user.pointee.pw_gid == gid, let group = getgrgid(gid) else { return false }
+        guard String(cString: user.pointee.pw_name) == String(cString: group.pointee.gr_name) else { return false }
+        return group.pointee.gr_mem.pointee == nil // no supplementary members
+    }
+}
+
+/// Why a file may not be trusted, or could not even be opened.
+package struct TrustProblem: Error, CustomStringConvertible {
+    package let description: String
+    /// The file could not be opened at all (missing, no permission): not a question of trust.
+    package let unopenable: Bool
+    package init(_ d: String, unopenable: Bool = false) { description = d; self.unopenable = unopenable }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import TransitArchive
+import TransitModel
+import TransitStations
+
+/// `transit cards`, `history` and `export`: the archive's cards and timelines as text, JSON and
+/// CSV. Timelines are oldest first, as a statement reads.
+package enum HistoryOutput {
+    /// Names for a record's stations when the export is written. The default gives the names the
+    /// reading carried (`entryStationName`, `exitStationName`, from a station table loaded at read
+    /// time); a station table loaded at export time plugs in here.
+    package struct StationNames {
+        package var lookup: (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?)
+
+        package init(lookup: @escaping (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?)) {
+            self.lookup = lookup
+        }
+        package static let stored = StationNames { _, r in (r.transaction.entryStationName, r.transaction.exitStationName) }
+
+        /// The stored names, else the names `table` holds for the record's codes (Japan IC records,
+        /// keyed as at read time: region, line, station, the record's date).
+        package static func from(_ table: StationTable) -> StationNames {
+            StationNames { card, r in
+                let t = r.transaction
+                guard t.entryStationName == nil || t.exitStationName == nil, card.family == "japan-ic" else { return (t.entryStationName, t.exitStationName) }
+                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [t])
+                let named = StationNaming.apply(table, to: one).transactions.first
+                return (t.entryStationName ?? named?.entryStationName, t.exitStationName ?? named?.exitStationName)
+            }
+        }
+    }
+
+    /// A card's timeline with what the listings say about it.
+    package struct CardHistory {
+        package var card: Archive.Card
+        package var records: [Archive.TimelineRecord]
+        package var apart: [(readAt: String, reason: String)]
+
+        package init(card: Archive.Card, records: [Archive.TimelineRecord], apart: [(readAt: String, reason: String)]) {
+            self.card = card; self.records = records; self.apart = apart
+        }
+    }
+
+    package static func cardsText(_ cards: [Archive.Card]) -> String {
+        let e = TerminalText.escape
+        let rows = [["Card", "Number", "Balance", "Last read", "Records"]] + cards.map { c in
+            [title(c), e(c.serial), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
+             c.lastRead.map(localTime) ?? "", String(c.records)]
+        }
+        return table(rows, rightAligned: [2, 4])
+    }
+
+    /// `EZ-Link (cepas)`, or the family alone when the card has no name.
+    package static func title(_ c: Archive.Card) -> String {
+        TerminalText.escape(c.name.map { "\($0) (\(c.family))" } ?? c.family)
+    }
+
+    package static func cardsJSON(_ cards: [Archive.Card]) -> String {
+        struct Row: Encodable {
+            package let family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
+            package let balance: Int64?, lastRead: String?, records: Int, reads: Int, readsApart: Int
+        }
+        return JSONOutput.encode(cards.map {
+            Row(family: $0.family, cardName: $0.name, serialNumber: $0.serial, idm: $0.idm.isEmpty ? nil : $0.idm, currency: $0.currency,
+                balance: $0.lastBalance, lastRead: $0.lastRead, records: $0.records, reads: $0.reads, readsApart: $0.readsApart)
+        })
+    }
+
+    package static func historyText(_ h: CardHistory) -> String {
+        let e = TerminalText.escape, c = h.card
+        var lines = ["\(title(c))  card \(e(c.serial))  —  \(h.records.count) record\(h.records.count == 1 ? "" : "s"), "
+            + "\(c.reads) read\(c.reads == 1 ? "" : "s")" + (c.lastRead.map { ", last read \(localTime($0))" } ?? "")]
+        if h.records.isEmpty {
+            lines.append("No records.")
+        } else {
+            var rows = [["Date", "Type", "Amount", "Balance", "Details"]]
+            rows.reserveCapacity(h.records.count + 1)
+            for r in h.records.map(\.transaction) {
+                let amount = r.amount.map { r.type.sign + Money.format(Int64(clamping: $0), c.currency) } ?? ""
+                rows.append([r.date?.description ?? "(no date)", r.type.rawValue, amount, r.balance.map { Money.format($0, c.currency) } ?? "",
+                             stations(r.entryStation, r.entryStationName, r.exitStation, r.exitStationName)])
+            }
+            lines.append(table(rows, rightAligned: [2, 3]))
+        }
+        for read in h.apart {
+            lines.append("Kept apart: the read of \(localTime(read.readAt)) (\(e(read.reason)))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `[{card fields…, "readsApart": […], "transactions": [each record's JSON as read]}]`.
+    package static func historyJSON(_ histories: [CardHistory]) -> String {
+        struct Head: Encodable {
+            package struct Apart: Encodable { let readAt: String; let reason: String }
+            package let family: String, cardName: String?, serialNumber: String, idm: String?, currency: String, readsApart: [Apart]
+        }
+        var out = "["
+        for (i, h) in histories.enumerated() {
+            let c = h.card
+            var head = JSONOutput.encode(Head(family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
+                                              currency: c.currency, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) }))
+            head.removeLast() // "}": the transactions come last, as sorted keys put them
+            out += (i == 0 ? "" : ",") + head + ",\"transactions\":["
+            out += h.records.map(\.json).joined(separator: ",") + "]}"
+        }
+        return JSONOutput.escapingDELAndC1(out + "]")
+    }
+
+    package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
+                            "exit_station", "exit_station_name", "currency"]
+
+    /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF, quotes doubled.
+    /// Amounts and balances are decimals in major units; trips and purchases are negative.
+    /// The CSV; `forTerminal` escapes each field's control characters (a line break inside a quoted
+    /// field would otherwise start a line of its own on the screen) and ends lines with "\n".
+    package static func csv(_ histories: [CardHistory], names: StationNames = .stored, forTerminal: Bool = false) -> String {
+        let end = forTerminal ? "\n" : "\r\n"
+        let field: (String) -> String = forTerminal ? { quoted(TerminalText.escape($0)) } : quoted
+        var out = csvHeader.joined(separator: ",") + end
+        for h in histories {
+            let c = h.card
+            for record in h.records {
+                let r = record.transaction
+                let (entryName, exitName) = names.lookup(c, record)
+                // A decimal: negative for what the record deducted, as a spreadsheet sums it.
+                let amount = r.amount.map { (r.type.direction == .deducted ? "-" : "") + Money.decimal(Int64(clamping: $0), c.currency) } ?? ""
+                let fields = [c.serial, r.date?.day.description ?? "", r.date?.clock?.text(seconds: true) ?? "", r.type.rawValue, amount,
+                              r.balance.map { Money.decimal($0, c.currency) } ?? "",
+                              r.entryStation ?? "", entryName ?? "", r.exitStation ?? "", exitName ?? "", c.currency]
+                out += fields.map(field).joined(separator: ",") + end
+            }
+        }
+        return out
+    }
+
+    package static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func stations(_ entry: String?, _ entryName: String?, _ exit: String?, _ exitName: String?) -> String {
+        let e = TerminalText.escape
+        func name(_ code: String?, _ name: String?) -> String? {
+            guard let code else { return nil }
+            return name.map { "\(e($0)) (\(e(code)))" } ?? e(code)
+        }
+        switch (name(entry, entryName), name(exit, exitName)) {
+        case let (a?, b?): return "\(a) → \(b)"
+        case let (a?, nil): return "at \(a)"
+        case let (nil, b?): return "to \(b)"
+        default: return ""
+        }
+    }
+
+    /// A stored UTC time shown in local time, to the minute.
+    package static func localTime(_ iso: String) -> String {
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = parser.date(from: iso) else { return iso }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyy-MM-dd HH:mm"
+        return f.string(from: date)
+    }
+
+    /// Columns padded to their widest cell; the last column is not padded.
+    private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+        let columns = rows.first?.count ?? 0
+        let widths = (0 ..< columns).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row -> String in
+            var line = ""
+            for c in 0 ..< columns {
+                let cell = row[c], fill = String(repeating: " ", count: c == columns - 1 && !rightAligned.contains(c) ? 0 : widths[c] - cell.count)
+                line += (c == 0 ? "" : "  ") + (rightAligned.contains(c) ? fill + cell : cell + fill)
+            }
+            while line.last == " " { line.removeLast() }
+            return line
+        }.joined(separator: "\n")
+    }
+}

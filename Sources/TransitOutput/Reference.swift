@@ -1,0 +1,155 @@
+import TransitFiles
+import Foundation
+import TransitModel
+
+/// What a user wrote down from a ticket machine, for `transit verify` (docs/verify.md).
+package struct Reference: Decodable {
+    /// A known journey or transaction; every field given must match one transaction of the read.
+    package struct Journey: Decodable {
+        /// YYYY-MM-DD in the card's zone.
+        package var date: String
+        /// HH:MM, when the card records times.
+        package var time: String?
+        /// Minor units, as the read reports amounts.
+        package var amount: UInt64?
+        package var type: TransactionKind?
+        package var entryStation: String?
+        package var exitStation: String?
+        package var busLine: String?
+        package var busStop: String?
+
+        package enum CodingKeys: String, CodingKey, CaseIterable {
+            case date, time, amount, type, entryStation, exitStation, busLine, busStop
+        }
+
+        package init(date: String, time: String? = nil, amount: UInt64? = nil, type: TransactionKind? = nil, entryStation: String? = nil,
+             exitStation: String? = nil, busLine: String? = nil, busStop: String? = nil) {
+            self.date = date; self.time = time; self.amount = amount; self.type = type
+            self.entryStation = entryStation; self.exitStation = exitStation; self.busLine = busLine; self.busStop = busStop
+        }
+    }
+
+    package var balance: Int64
+    package var currency: String?
+
+    package init(balance: Int64, currency: String?, journeys: [Journey]) {
+        self.balance = balance; self.currency = currency; self.journeys = journeys
+    }
+
+    package var journeys: [Journey]
+
+    package enum CodingKeys: String, CodingKey, CaseIterable {
+        case balance, currency, journeys
+    }
+
+    /// The largest reference read: one is written by hand, a few hundred bytes for a balance and
+    /// a handful of journeys; 1 MiB holds thousands of journeys.
+    package static let fileLimit = 1 << 20
+
+    /// Reads and checks a reference; every problem is `config` naming the file.
+    package static func load(_ path: String) throws -> Reference {
+        let data: Data
+        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, "\(error)") }
+        do {
+            return try parse(data)
+        } catch let problem as ReferenceProblem {
+            throw TransitError(.config, "\(path): \(problem.text) (docs/verify.md)")
+        } catch {
+            throw TransitError(.config, "\(path) is not a verification reference (docs/verify.md): \(error)")
+        }
+    }
+
+    /// Decodes a reference and refuses what the decoder lets through: keys it does not know (a
+    /// misspelt field would silently check nothing), dates and times that are not real.
+    package static func parse(_ data: Data) throws -> Reference {
+        let reference = try JSONDecoder().decode(Reference.self, from: data)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        try ReferenceProblem.refuseUnknown(object.keys, CodingKeys.self, in: "the reference")
+        for (i, journey) in (object["journeys"] as? [Any] ?? []).enumerated() {
+            try ReferenceProblem.refuseUnknown((journey as? [String: Any] ?? [:]).keys, Journey.CodingKeys.self, in: "journey \(i + 1)")
+        }
+        for (i, journey) in reference.journeys.enumerated() {
+            guard CalendarDay(journey.date) != nil else {
+                throw ReferenceProblem("journey \(i + 1): date \"\(journey.date)\" is not a real YYYY-MM-DD date")
+            }
+            if let time = journey.time, Reference.Journey.clock(time) == nil {
+                throw ReferenceProblem("journey \(i + 1): time \"\(time)\" is not a real HH:MM time")
+            }
+        }
+        return reference
+    }
+
+    /// Each way the read differs from the reference; empty when it is fully verified.
+    package func mismatches(_ r: CardReading) -> [String] {
+        var out = [String]()
+        if r.balance != balance {
+            out.append("balance: the card holds \(Money.format(r.balance, r.currency)), the reference \(Money.format(balance, r.currency))")
+        }
+        if let currency, currency != r.currency { out.append("currency: the card uses \(r.currency), the reference \(currency)") }
+        // Each journey must match a transaction of its own.
+        var unused = Set(r.transactions.indices)
+        for (i, j) in journeys.enumerated() {
+            if let t = unused.sorted().first(where: { j.matches(r.transactions[$0]) }) {
+                unused.remove(t)
+            } else {
+                out.append("journey \(i + 1) (\(j.describe)): no transaction of the card matches")
+            }
+        }
+        // The procedure asks for two known journeys before a read counts as fully verified.
+        if journeys.count < Self.journeysNeeded {
+            out.append("the reference lists \(journeys.count) journey\(journeys.count == 1 ? "" : "s"); full verification needs \(Self.journeysNeeded)")
+        }
+        return out
+    }
+
+    package static let journeysNeeded = 2
+}
+
+extension Reference.Journey {
+    package func matches(_ t: CardReading.TransactionRecord) -> Bool {
+        guard let d = t.date, let day = CalendarDay(date), d.day == day else { return false }
+        // The transaction's hour and minute on the card's clock.
+        if let time {
+            guard let clock = d.clock, let wanted = Self.clock(time), (clock.hour, clock.minute) == wanted else { return false }
+        }
+        if let amount, t.amount != amount { return false }
+        if let type, t.type != type { return false }
+        if let entryStation, !Self.station(entryStation, is: [t.entryStation, t.entryStationName, t.entryStationNameEnglish]) { return false }
+        if let exitStation, !Self.station(exitStation, is: [t.exitStation, t.exitStationName, t.exitStationNameEnglish]) { return false }
+        if let busLine, t.metadata["busLineCode"]?.uppercased() != busLine.uppercased() { return false }
+        if let busStop, t.metadata["busStopCode"]?.uppercased() != busStop.uppercased() { return false }
+        return true
+    }
+
+    /// A reference station given as the hex code or, when a station table named it, by its name
+    /// in either language (case-insensitive).
+    package static func station(_ given: String, is known: [String?]) -> Bool {
+        known.contains { $0?.lowercased() == given.lowercased() }
+    }
+
+    /// `HH:MM`, 00:00 to 23:59, as hour and minute.
+    package static func clock(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard text.utf8.count == 5, parts.count == 2, parts.allSatisfy({ $0.utf8.allSatisfy { (0x30 ... 0x39).contains($0) } }),
+              let h = Int(parts[0]), let m = Int(parts[1]), h < 24, m < 60 else { return nil }
+        return (h, m)
+    }
+
+    package var describe: String {
+        [date, time, amount.map { "amount \($0)" }, entryStation.map { "from \($0)" }, exitStation.map { "to \($0)" },
+         busLine.map { "bus line \($0)" }, busStop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
+/// Why a reference cannot be used (without the file's name, which `load` adds).
+package struct ReferenceProblem: Error {
+    package let text: String
+    package init(_ text: String) { self.text = text }
+
+    package static func refuseUnknown<K: CodingKey & CaseIterable>(_ keys: Dictionary<String, Any>.Keys, _: K.Type, in place: String) throws {
+        let known = Set(K.allCases.map(\.stringValue))
+        if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
+            throw ReferenceProblem("unknown key \"\(unknown)\" in \(place) (known: \(known.sorted().joined(separator: ", ")))")
+        }
+    }
+}

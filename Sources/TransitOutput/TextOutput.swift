@@ -1,0 +1,106 @@
+import Foundation
+import TransitModel
+
+/// The summary people read: the card by name and printed number, its balance and validity, and a
+/// table of records with one aligned date-time column in the card's own zone, the amount, the
+/// balance the card stored after each record, and what happened in words (stations by name when a
+/// table holds them). Every string a plugin gave is escaped (`TerminalText`): one value is never
+/// more than its place.
+package enum TextOutput {
+    package struct Style {
+        /// Regions, raw types, raw payloads and the IDm too.
+        package var verbose = false
+        /// ANSI colour (only on a terminal, never with NO_COLOR: `TextStyle.colourWanted`).
+        package var colour = false
+        /// Station names in English where the table has them (the locale is not Japanese).
+        package var englishNames = true
+
+        package init(verbose: Bool = false, colour: Bool = false, englishNames: Bool = true) {
+            self.verbose = verbose; self.colour = colour; self.englishNames = englishNames
+        }
+
+        /// The style for stdout: colour on a terminal without NO_COLOR, English names unless the
+        /// locale (LC_ALL, else LC_MESSAGES, else LANG) is Japanese.
+        package static func forOutput(verbose: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
+            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+            return Style(verbose: verbose, colour: Paint.wanted(environment: environment), englishNames: !locale.hasPrefix("ja"))
+        }
+    }
+
+    package static func render(_ r: CardReading, style: Style = Style()) -> String {
+        let e = TerminalText.escape
+        let paint = Paint(on: style.colour)
+        var lines = [String]()
+        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata["medium"] == "phone" ? " on a phone" : "") + "  " + e(number(r))
+        if style.verbose { title += "  [\(e(r.family))]" }
+        lines.append(title)
+        lines.append("Balance: \(paint.bold(Money.format(r.balance, r.currency)))")
+        switch (r.validFrom, r.validUntil) {
+        case let (from?, until?): lines.append("Valid: \(from) to \(until)")
+        case let (from?, nil): lines.append("Valid from: \(from)")
+        case let (nil, until?): lines.append("Valid until: \(until)")
+        default: break
+        }
+        for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) {
+            if key == "idm", !style.verbose || r.serialNumber == value { continue }
+            // How the card was named (Japan IC's markers, card or phone): a detail for --verbose.
+            if key == "issuerMarkers" || key == "medium", !style.verbose { continue }
+            lines.append("\(e(cardKey(key))): \(e(value))")
+        }
+        guard !r.transactions.isEmpty else {
+            lines.append("No transactions.")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("")
+        let dates = DateColumn(r.transactions.map(\.date))
+        let withBalance = r.transactions.contains { $0.balance != nil }
+        var header = [dates.title, "Type", "Amount"] + (withBalance ? ["Balance"] : [])
+        header.append("Details")
+        let rows = r.transactions.map { t -> (cells: [String], topUp: Bool) in
+            var cells = [dates.text(t.date), t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), r.currency) } ?? ""]
+            if withBalance { cells.append(t.balance.map { Money.format($0, r.currency) } ?? "") }
+            cells.append(TransactionDetails.text(t, style: style))
+            return (cells, t.type.direction == .added)
+        }
+        let columns = header.count - 1 // the last (details) is not padded
+        let widths = (0 ..< columns).map { c in ([header] + rows.map(\.cells)).map { $0[c].count }.max() ?? 0 }
+        func line(_ cells: [String], _ decorate: (Int, String) -> String) -> String {
+            let padded = (0 ..< columns).map { c in decorate(c, pad(cells[c], widths[c], right: c >= 2)) }
+            return (padded + [cells[columns]]).joined(separator: "  ").trimmingTrailingSpaces()
+        }
+        lines.append(line(header) { _, s in paint.bold(s) })
+        for row in rows { lines.append(line(row.cells) { c, s in c == 2 && row.topUp ? paint.green(s) : s }) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The number as printed on the card: digits in groups of four; the IDm (not printed on FeliCa
+    /// transit cards) is said as such.
+    package static func number(_ r: CardReading) -> String {
+        let s = r.serialNumber
+        if r.metadata["idm"] == s { return "IDm \(s)" }
+        guard s.utf8.count >= 8, s.utf8.count % 4 == 0, s.utf8.allSatisfy({ (0x30 ... 0x39).contains($0) }) else { return s }
+        return stride(from: 0, to: s.count, by: 4).map { i in
+            String(s.dropFirst(i).prefix(4))
+        }.joined(separator: " ")
+    }
+
+    /// Card metadata keys as words: `points` → `Points`, `lastUseDate` → `Last use date`, `idm` → `IDm`.
+    package static func cardKey(_ key: String) -> String {
+        if key == "idm" { return "IDm" }
+        let words = TransactionDetails.words(key)
+        return (words.first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "") + words.dropFirst().map { " " + $0 }.joined()
+    }
+
+    private static func pad(_ s: String, _ width: Int, right: Bool) -> String {
+        let fill = String(repeating: " ", count: max(0, width - s.count))
+        return right ? fill + s : s + fill
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,67 @@
+import TransitModel
+/// The details column of a record in words: stations (by name when a table holds them), bus line
+/// and stop, events, points; regions, raw amounts, raw types and payloads only when verbose.
+/// Plugin strings are escaped.
+package enum TransactionDetails {
+    /// Metadata said elsewhere (stations) or only when verbose.
+    private static let stationKeys: Set<String> = ["entryLine", "exitLine", "entryOperator", "exitOperator"]
+    private static let verboseKeys: Set<String> = ["entryRegion", "exitRegion", "usageAmount", "chargeAmount", "sequence"]
+
+    package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style) -> String {
+        let e = TerminalText.escape
+        var parts = [String]()
+        let entry = t.entryStation.map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
+                                                 line: t.metadata["entryLine"], operator: t.metadata["entryOperator"], style) }
+        if let entry {
+            if let exitCode = t.exitStation {
+                let sameLine = t.metadata["exitLine"] == t.metadata["entryLine"] && t.metadata["exitOperator"] == t.metadata["entryOperator"]
+                parts.append("\(entry) → " + station(code: exitCode, name: t.exitStationName, english: t.exitStationNameEnglish,
+                                                     line: sameLine ? nil : t.metadata["exitLine"],
+                                                     operator: sameLine ? nil : t.metadata["exitOperator"], style))
+            } else {
+                parts.append("at \(entry)")
+            }
+        }
+        var metadata = t.metadata
+        if let line = metadata.removeValue(forKey: "busLineCode") {
+            parts.append("bus line \(e(line))" + (metadata.removeValue(forKey: "busStopCode").map { ", stop \(e($0))" } ?? ""))
+        }
+        if let stop = metadata.removeValue(forKey: "busStopCode") { parts.append("bus stop \(e(stop))") }
+        if let event = metadata.removeValue(forKey: "event") { parts.append(e(event)) }
+        if let data = metadata.removeValue(forKey: "userData") { parts.append(e(data)) }
+        for key in stationKeys { metadata.removeValue(forKey: key) }
+        if style.verbose {
+            let entryRegion = metadata.removeValue(forKey: "entryRegion"), exitRegion = metadata.removeValue(forKey: "exitRegion")
+            if let entryRegion { parts.append("region \(e(entryRegion))" + (exitRegion.map { " → \(e($0))" } ?? "")) }
+        }
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where style.verbose || !verboseKeys.contains(key) {
+            parts.append("\(e(words(key).joined(separator: " "))) \(e(value))")
+        }
+        if style.verbose {
+            if let raw = t.rawType { parts.append("raw type \(e(raw))") }
+            if let payload = t.rawPayload { parts.append("raw \(e(payload))") }
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `Shinjuku (JR East Yamanote)`, or the code when the table has no name for it.
+    package static func station(code: String, name: String?, english: String?, line: String?, operator op: String?,
+                        _ style: TextOutput.Style) -> String {
+        let e = TerminalText.escape
+        guard let name else { return e(code) }
+        let shown = (style.englishNames ? english : nil) ?? name
+        let lineText = [op, line].compactMap { $0 }.filter { !$0.isEmpty }.map(e).joined(separator: " ")
+        return e(shown) + (lineText.isEmpty ? "" : " (\(lineText))") + (style.verbose ? " [\(e(code))]" : "")
+    }
+
+    /// A camelCase key as lowercase words: `busLineCode` → `bus`, `line`, `code`.
+    package static func words(_ key: String) -> [String] {
+        var out = [String](), current = ""
+        for ch in key {
+            if ch.isUppercase, !current.isEmpty { out.append(current); current = "" }
+            current.append(Character(ch.lowercased()))
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}

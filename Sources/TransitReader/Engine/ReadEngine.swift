@@ -1,0 +1,51 @@
+import CardProtocol
+import ReaderABI
+import TransitModel
+
+/// The one read of a card: `scan`, `watch`, `replay`, `verify`, `dump` and the tests all read
+/// through it. It records every exchange for the log bundle, has the runner probe the plugins,
+/// reads a card another client reset once more from the start, and remembers the dialect a reader
+/// turned out to speak.
+package final class ReadEngine {
+    package let runner: PluginRunner
+    package let limits: ReadLimits
+    package let dialects: DialectMemory
+    /// Policy log lines (stderr with --verbose).
+    package var log: (String) -> Void = { _ in }
+
+    package init(runner: PluginRunner, limits: ReadLimits = ReadLimits(), dialects: DialectMemory = .shared) {
+        self.runner = runner; self.limits = limits; self.dialects = dialects
+    }
+
+    /// The reading (or the error that ended the read) and the bundle that records it. `dialect`
+    /// forces one; else `firstGuess`, else the one the reader spoke last, else its profile's, goes first.
+    package func read(_ channel: ReaderChannel, dialect: FeliCaDialect? = nil, firstGuess: FeliCaDialect? = nil)
+        -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
+        let request = ProbeRequest(forcedDialect: dialect, firstGuess: firstGuess ?? dialects.dialect(for: channel.readerName), limits: limits)
+        var outcome = once(channel, request)
+        if case .failure(let e) = outcome.result, e.kind == .cardReset {
+            log("\(e.message); reading it again from the start")
+            outcome = once(channel, request)
+        }
+        dialects.learn(from: outcome.bundle)
+        return outcome
+    }
+
+    private func once(_ channel: ReaderChannel, _ request: ProbeRequest) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
+        let recorder = RecordingChannel(channel)
+        let report = runner.probe(recorder, request)
+        let result = report.result
+        var bundle = LogBundle(tool: Version.banner, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName,
+                               readerProfile: ReaderProfile.matching(channel.readerName).name, maxCommand: channel.maxCommand,
+                               dialect: report.dialect, refusedDialects: report.refusedDialects.isEmpty ? nil : report.refusedDialects,
+                               atr: HexFormat.string(channel.atr), uid: recorder.uid, initialAID: recorder.initialAID,
+                               plugins: report.outcomes, exchanges: recorder.exchanges, outcome: "read")
+        switch result {
+        case .success(let r): bundle.result = r
+        case .failure(let e):
+            bundle.outcome = e.kind.reported
+            bundle.error = e
+        }
+        return (result, bundle)
+    }
+}

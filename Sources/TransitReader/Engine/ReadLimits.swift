@@ -1,0 +1,12 @@
+/// How long a read may take, and how many exchanges its plugins may ask: set by the command line
+/// (`--exchange-timeout`, `--read-timeout`), obeyed by the transport, the engine and each plugin's call.
+package struct ReadLimits: Codable, Equatable {
+    /// Seconds one exchange with the reader may take.
+    package var exchangeTimeout: Double = 5
+    /// Seconds the whole read may take, all plugins together; also each plugin's own budget.
+    package var readTimeout: Double = 20
+    /// Exchanges one plugin may ask.
+    package var maxExchanges = 1000
+
+    package init() {}
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ReaderABI
+import TransitFiles
+
+/// Loads the plugins a conf names, in its order. A library that cannot be used is refused with the
+/// reason and skipped; the others still load. A library is opened once, checked through that open
+/// descriptor (`TrustedFile`, `ELFCheck`) and loaded from the same descriptor, so it cannot be
+/// swapped between check and load. Libraries are never closed: unloading Swift code is unsafe.
+package enum PluginLoader {
+    /// The smallest descriptor the host reads: every field of ABI 1 up to `read`.
+    package static let minimumDescriptorSize = UInt32(MemoryLayout<transit_plugin_descriptor>.offset(of: \.options) ?? 0)
+    /// The descriptor with the fields appended since (the options a plugin takes).
+    package static let fullDescriptorSize = UInt32(MemoryLayout<transit_plugin_descriptor>.size)
+    /// Bounds on what a descriptor may claim (transit_reader.h).
+    package static let maxSystemCodes = 64, maxOptions = 64, maxNameBytes = 64
+
+    /// The open descriptors of loaded libraries, kept for the life of the process: the loader knows a
+    /// library by the path it was opened with, so `/proc/self/fd/N` must never name another file.
+    nonisolated(unsafe) private static var libraries = [TrustedFile]()
+
+    package static func load(_ config: PluginConfig) -> [LoadedPlugin] {
+        config.entries.map { load($0, path: config.resolve($0)) }
+    }
+
+    package static func load(_ entry: PluginConfig.Entry, path: String) -> LoadedPlugin {
+        var offered: UInt32?
+        func refuse(_ why: String) -> LoadedPlugin {
+            LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
+        }
+        let file: TrustedFile
+        switch TrustedFile.open(path) {
+        case .success(let f): file = f
+        case .failure(let why): return refuse(why.unopenable ? "cannot be loaded: \(why)" : "is not trusted: \(why)")
+        }
+        if let why = ELFCheck.problem(fd: file.fd, size: file.size) { return refuse("cannot be loaded: \(path) \(why)") }
+        guard let handle = dlopen(file.descriptorPath, RTLD_NOW | RTLD_LOCAL) else {
+            return refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
+        }
+        libraries.append(file)
+        guard let symbol = dlsym(handle, TRANSIT_PLUGIN_ENTRY_SYMBOL) else {
+            return refuse("exports no \(TRANSIT_PLUGIN_ENTRY_SYMBOL): not a transit plugin, or one built for another ABI")
+        }
+        let entryPoint = unsafeBitCast(symbol, to: transit_plugin_entry_fn.self)
+        guard let descriptor = entryPoint(UInt32(TRANSIT_ABI_VERSION)) else {
+            return refuse("does not speak ABI \(TRANSIT_ABI_VERSION) (its entry point answered NULL)")
+        }
+        let d = descriptor.pointee
+        offered = d.abi_version
+        guard d.abi_version == UInt32(TRANSIT_ABI_VERSION) else {
+            return refuse("offers ABI \(d.abi_version); this host speaks ABI \(TRANSIT_ABI_VERSION)")
+        }
+        guard d.struct_size >= minimumDescriptorSize else {
+            return refuse("descriptor of \(d.struct_size) bytes is smaller than ABI \(TRANSIT_ABI_VERSION)'s \(minimumDescriptorSize)")
+        }
+        guard d.read != nil, let name = boundedString(d.name) else { return refuse("descriptor lacks a read function or a name of at most \(maxNameBytes) bytes") }
+        guard d.family == nil || boundedString(d.family) != nil else { return refuse("descriptor's family is longer than \(maxNameBytes) bytes") }
+        guard d.technology == TRANSIT_TECHNOLOGY_FELICA || d.technology == TRANSIT_TECHNOLOGY_ISO7816 else {
+            return refuse("offers unknown technology \(d.technology)")
+        }
+        // size_t arrives as Int: a count past Int.max shows as negative; say it as the plugin wrote it.
+        guard (0 ... maxSystemCodes).contains(d.system_code_count), d.system_code_count == 0 || d.system_codes != nil else {
+            return refuse("descriptor claims \(UInt(bitPattern: d.system_code_count)) system codes (at most \(maxSystemCodes))")
+        }
+        guard name == entry.name else { return refuse("calls itself \(name), but plugins.conf names it \(entry.name)") }
+        let options: [String: UInt32]
+        switch declaredOptions(d) {
+        case .success(let o): options = o
+        case .failure(let why): return refuse(why.description)
+        }
+        var plugin = LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor, abiVersion: d.abi_version)
+        plugin.declaredOptions = options
+        if let why = PluginOptions.problem(entry.options, declared: options) {
+            plugin.state = .misconfigured("\(entry.file):\(entry.line): plugin \(entry.name): \(why)")
+        }
+        return plugin
+    }
+
+    /// The options the descriptor declares, by name, when its size covers them.
+    private static func declaredOptions(_ d: transit_plugin_descriptor) -> Result<[String: UInt32], TrustProblem> {
+        guard d.struct_size >= fullDescriptorSize, d.option_count != 0 else { return .success([:]) }
+        guard (0 ... maxOptions).contains(d.option_count), let list = d.options else {
+            return .failure(TrustProblem("descriptor claims \(UInt(bitPattern: d.option_count)) options (at most \(maxOptions))"))
+        }
+        var out = [String: UInt32]()
+        for spec in UnsafeBufferPointer(start: list, count: d.option_count) {
+            guard let name = boundedString(spec.name) else { return .failure(TrustProblem("descriptor has an option without a name")) }
+            out[name] = spec.type
+        }
+        return .success(out)
+    }
+
+    /// A descriptor string of at most `maxNameBytes` bytes, read no further than that.
+    private static func boundedString(_ p: UnsafePointer<CChar>?) -> String? {
+        guard let p else { return nil }
+        let n = strnlen(p, maxNameBytes + 1)
+        guard n > 0, n <= maxNameBytes else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+}

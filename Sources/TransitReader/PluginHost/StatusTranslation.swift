@@ -1,0 +1,65 @@
+import ReaderABI
+import TransitModel
+
+/// The one place where plugin statuses become host outcomes and host errors become statuses.
+package enum StatusTranslation {
+    /// What the host does after a plugin's read.
+    package enum Outcome {
+        case read(CardReading)
+        case nextPlugin
+        case failed(TransitError)
+    }
+
+    package static func outcome(of status: transit_status, _ invocation: PluginInvocation) -> Outcome {
+        let name = invocation.plugin.name
+        // Session loss and cancellation (and a replay's divergence) always end the read, whatever the
+        // plugin made of them.
+        if let t = invocation.transportError, t.kind.endsEveryRead {
+            var e = t
+            e.plugin = name
+            return .failed(e)
+        }
+        if let why = invocation.budgetExceeded {
+            return .failed(TransitError(.plugin, "plugin \(name) \(why); its read was ended", plugin: name))
+        }
+        // A transport error the plugin passed on explains itself better than the plugin can.
+        if let t = invocation.transportError, status == StatusTranslation.status(for: t) {
+            return .failed(TransitError(t.kind == .noAnswer ? .communication : t.kind, t.message, plugin: name))
+        }
+        // "Not this card" comes only from a card's silence or its answers: after a reader or radio
+        // failure it would hide a broken reader behind "no plugin recognised this card".
+        if let t = invocation.transportError, t.kind != .noAnswer, status == TRANSIT_STATUS_NOT_THIS_CARD {
+            return .failed(TransitError(t.kind, t.message, plugin: name))
+        }
+        let detail = invocation.logLines.last.map { ": \($0)" } ?? ""
+        func fail(_ kind: TransitError.Kind, _ what: String) -> Outcome { .failed(TransitError(kind, what, plugin: name)) }
+        switch status {
+        case TRANSIT_STATUS_OK:
+            switch invocation.builder.finish(defaultFamily: invocation.plugin.family) {
+            case .success(let reading): return .read(reading)
+            case .failure(let why): return fail(.plugin, "plugin \(name) reported success but \(why)")
+            }
+        case TRANSIT_STATUS_NOT_THIS_CARD: return .nextPlugin
+        case TRANSIT_STATUS_CARD_REFUSED: return fail(.cardRefused, "the card refused \(name)'s read\(detail)")
+        case TRANSIT_STATUS_COMMUNICATION: return fail(.communication, "communication with the card failed\(detail)")
+        case TRANSIT_STATUS_MALFORMED_RESPONSE: return fail(.malformedResponse, "the card's answer did not parse\(detail)")
+        case TRANSIT_STATUS_SESSION_LOST: return fail(.sessionLost, "the card was removed during the read")
+        case TRANSIT_STATUS_CANCELLED: return fail(.cancelled, "cancelled")
+        case TRANSIT_STATUS_INTERNAL: return fail(.plugin, "plugin \(name) failed\(detail)")
+        case TRANSIT_STATUS_NO_ANSWER: return fail(.communication, "the card did not answer\(detail)")
+        default: return fail(.plugin, "plugin \(name) returned unknown status \(status) (a plugin fault)")
+        }
+    }
+
+    /// The status a plugin sees for a transport error.
+    package static func status(for error: TransitError) -> transit_status {
+        switch error.kind {
+        case .sessionLost: return TRANSIT_STATUS_SESSION_LOST
+        case .cancelled: return TRANSIT_STATUS_CANCELLED
+        case .malformedResponse: return TRANSIT_STATUS_MALFORMED_RESPONSE
+        case .cardRefused: return TRANSIT_STATUS_CARD_REFUSED
+        case .noAnswer: return TRANSIT_STATUS_NO_ANSWER
+        default: return TRANSIT_STATUS_COMMUNICATION
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import TransitModel
+
+/// Ctrl-C and SIGTERM end the command at once, in any phase — even while a reader call that never
+/// returns holds the main thread: the plugin workers are killed, the command's cancellation report
+/// is printed (unless its final output already began) and the process ends. Output goes through
+/// here, one whole line at a time, so the report never interleaves with a line. Output that cannot
+/// be written to stdout (a full disk, a closed pipe) ends the command as well: one line on stderr
+/// and exit 2, the code of every file `transit` cannot write (`config`).
+package final class Termination: @unchecked Sendable {
+    package static let shared = Termination()
+
+    /// Held while a line is written (and by a signal's report).
+    private let lock = NSRecursiveLock()
+    /// Guards `workers` alone: a signal kills them even while a write blocks (a paused terminal).
+    private let workersLock = NSLock()
+    private var workers = Set<pid_t>()
+    /// Prints what a signal means for the running command; nil once its final output has begun.
+    private var onSignal: (() -> Void)?
+    /// The exit code a signal ends the command with.
+    private var signalCode = TransitError.Kind.cancelled.exitCode
+    private var sources = [DispatchSourceSignal]()
+
+    /// Catches SIGINT and SIGTERM from now on: `report` prints the command's cancellation, and the
+    /// process ends with `exitCode`.
+    package func arm(exitCode: Int32, _ report: @escaping () -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        onSignal = report
+        signalCode = exitCode
+        guard sources.isEmpty else { return }
+        for s in [SIGINT, SIGTERM] {
+            signal(s, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
+            source.setEventHandler { [unowned self] in self.terminate() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Writes `text` whole; `final` marks the command's last output, after which a signal no longer
+    /// prints a cancellation (the process is about to end with this output's code).
+    package func write(_ text: String, to stream: UnsafeMutablePointer<FILE>, final: Bool = false) {
+        lock.lock(); defer { lock.unlock() }
+        if final { onSignal = nil }
+        let written = fputs(text, stream) >= 0 && fflush(stream) == 0
+        if !written, stream == stdout { outputFailed() }
+    }
+
+    /// The command's final output begins: a signal from now on leaves it to end the process.
+    package func disarm() { lock.lock(); onSignal = nil; lock.unlock() }
+
+    package func track(_ pid: pid_t) { workersLock.lock(); workers.insert(pid); workersLock.unlock() }
+    package func forget(_ pid: pid_t) { workersLock.lock(); workers.remove(pid); workersLock.unlock() }
+
+    private func killWorkers() {
+        workersLock.lock()
+        for pid in workers { kill(pid, SIGKILL) }
+        workersLock.unlock()
+    }
+
+    /// stdout refused a write: what was printed is incomplete, so the command ends at once.
+    private func outputFailed() -> Never {
+        let reason = String(cString: strerror(errno))
+        killWorkers()
+        fputs("transit: cannot write the output: \(reason)\n", stderr)
+        fflush(stderr)
+        _exit(TransitError.Kind.config.exitCode)
+    }
+
+    private func terminate() {
+        killWorkers()
+        // A write blocked on a paused terminal or a stalled pipe holds the lock: end without a report.
+        guard lock.lock(before: Date().addingTimeInterval(1)) else { _exit(signalCode) }
+        guard let onSignal else { lock.unlock(); return }
+        onSignal()
+        fflush(stdout)
+        fflush(stderr)
+        _exit(signalCode)
+    }
+}

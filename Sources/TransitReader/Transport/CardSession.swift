@@ -1,0 +1,171 @@
+import CardProtocol
+import Foundation
+import TransitModel
+
+/// The card under the reader as plugins need it: FeliCa frames through the reader's pass-through,
+/// APDUs with 61xx / 6Cxx handled, and the facts learned once per card (technology, UID, systems).
+package final class CardSession {
+    package let channel: ReaderChannel
+    /// The reader's line in `ReaderTable` (or `ReaderProfile.unknown`).
+    package var profile: ReaderProfile { passThrough.profile }
+    /// What the ATR says of the card.
+    package let verdict: ATRVerdict
+    /// The card's technology and UID (FeliCa: the IDm of system 0), once `identify` has run.
+    package private(set) var technology: CardTechnology?
+    package private(set) var uid = [UInt8]()
+    private let passThrough: FeliCaPassThrough
+    /// Exchanges with the reader so far.
+    package private(set) var exchanges = 0
+    /// Receives the session's own log lines (a dialect refused and the next one tried).
+    package var log: (String) -> Void = { _ in } {
+        didSet { passThrough.log = log }
+    }
+
+    /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before) is
+    /// tried first and the reader's profile gives the rest.
+    package init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil) {
+        self.channel = channel
+        verdict = ATRVerdict(atr: channel.atr)
+        passThrough = FeliCaPassThrough(profile: .matching(channel.readerName), readerName: channel.readerName,
+                                        forced: forced, firstGuess: firstGuess)
+    }
+
+    /// The dialect FeliCa frames travel in now (nil: the reader passes none).
+    package var dialect: FeliCaDialect? { passThrough.dialect }
+    /// Dialects that did not work on this reader, in the order tried.
+    package var refusedDialects: [FeliCaDialect] { passThrough.refused.map(\.dialect) }
+
+    /// The longest FeliCa frame, length byte included, that fits the reader's commands and answers
+    /// in the current dialect: from the smaller of what the driver reports (SCARD_ATTR_MAXINPUT)
+    /// and the profile's limit; nil when neither says.
+    package var largestFeliCaFrame: Int? {
+        guard let dialect, let limit = [channel.maxCommand, profile.maxCommand].compactMap({ $0 }).min() else { return nil }
+        return FeliCaFraming.largestFrame(dialect, maxCommand: limit)
+    }
+
+    private func send(_ apdu: [UInt8]) throws -> [UInt8] {
+        exchanges += 1
+        return try channel.transmit(apdu)
+    }
+
+    /// The technology the ATR alone tells; nil when only `identify` can (a memory card, an ATR of
+    /// no known form).
+    package var technologyFromATR: CardTechnology? {
+        switch verdict {
+        case .felica: return .felica
+        case .iso14443: return .iso7816
+        case .storage, .unknown: return nil
+        }
+    }
+
+    /// The card's technology and UID: from the ATR and one `FF CA`. A memory card no family reads
+    /// ends here (`tagNotSupported`, no exchange); an ATR of no known form costs one Polling: an
+    /// 8-byte UID that a FeliCa Polling answers is FeliCa, anything else ISO 14443-4.
+    @discardableResult
+    package func identify() throws -> CardTechnology {
+        if let technology { return technology }
+        log("reader: \(channel.readerName), line \(profile.summary)")
+        let technology: CardTechnology
+        switch verdict {
+        case .storage(let name):
+            throw TransitError(.tagNotSupported, "no transit family reads this card: \(name), a memory card (ATR \(HexFormat.string(channel.atr)))")
+        case .felica(let how, let atrIDm):
+            uid = try readUIDIfGiven() ?? []
+            if uid.count != 8, let atrIDm {
+                log("card: the reader gave no IDm to FF CA; taking the one its ATR carries")
+                uid = atrIDm
+            }
+            guard uid.count == 8 else {
+                throw TransitError(uid.isEmpty ? .communication : .malformedResponse,
+                                   uid.isEmpty ? "the reader gave no FeliCa IDm (FF CA)" : "the reader gave a FeliCa IDm of \(uid.count) bytes")
+            }
+            log("card: FeliCa by its ATR, \(how)")
+            technology = .felica
+        case .iso14443:
+            // The UID too, as for FeliCa cards, so the log bundle carries it; a reader that will not
+            // give it (a non-9000 answer: a phone hands FF CA to the card) does not cost the read.
+            uid = try readUIDIfGiven() ?? []
+            technology = .iso7816
+        case .unknown:
+            uid = try readUIDIfGiven() ?? []
+            technology = try uid.count == 8 && answersFeliCaPolling() ? .felica : .iso7816
+            log("card: ATR \(HexFormat.string(channel.atr)) of no known form; \(technology == .felica ? "a FeliCa Polling answered" : "taken as ISO 14443-4")")
+        }
+        self.technology = technology
+        return technology
+    }
+
+    /// Polling for any system (FFFF), one slot: true when a FeliCa card answers it. A reader that
+    /// carries no FeliCa frame, or a silent card, is false.
+    private func answersFeliCaPolling() throws -> Bool {
+        do {
+            guard let answer = try passThrough.exchange([0x06, 0x00, 0xFF, 0xFF, 0x00, 0x00], send) else { return false }
+            return answer.count >= 18 && answer[1] == 0x01
+        } catch let e as TransitError where e.kind == .readerUnsupported || e.kind == .communication || e.kind == .malformedResponse {
+            return false
+        }
+    }
+
+    /// `FF CA 00 00 00`: the UID, or the IDm of a FeliCa card (PC/SC Part 3, Get Data); nil when the
+    /// reader answers with an error status (the command is optional for it). Transport failures,
+    /// removal and cancellation are thrown.
+    package func readUIDIfGiven() throws -> [UInt8]? {
+        let answer = try send([0xFF, 0xCA, 0x00, 0x00, 0x00])
+        guard answer.count >= 2, answer.suffix(2) == [0x90, 0x00] else { return nil }
+        return Array(answer.dropLast(2))
+    }
+
+    /// One FeliCa frame through the reader's pass-through. A silent card is `noAnswer`; a reader that
+    /// passes no dialect is `readerUnsupported`; one that fails, `communication`.
+    package func felica(_ frame: [UInt8]) throws -> [UInt8] {
+        guard let answer = try passThrough.exchange(frame, send) else {
+            throw TransitError(.noAnswer, "the card did not answer FeliCa command \(HexFormat.string(frame.prefix(2).suffix(1)))")
+        }
+        return answer
+    }
+
+    /// Request System Code (command 0C) for the polled IDm: the card's systems in card order,
+    /// or nil when the card does not say. A reader that passes no FeliCa frames ends the read here,
+    /// before any plugin could mistake it for "not this card".
+    package func systemCodes(idm: [UInt8]) throws -> [UInt16]? {
+        guard let answer = try passThrough.exchange([UInt8(10), 0x0C] + idm, send) else { return nil }
+        guard answer.count >= 11, answer[1] == 0x0D, Array(answer[2 ..< 10]) == idm else { return nil }
+        let n = Int(answer[10])
+        guard answer.count == 11 + 2 * n else { return nil }
+        return (0 ..< n).map { UInt16(answer[11 + 2 * $0]) << 8 | UInt16(answer[12 + 2 * $0]) }
+    }
+
+    /// Ends what the read opened on the reader (a Part 3 transparent session). Nothing is sent after
+    /// the card left or the read was cancelled.
+    package func finish(after error: TransitError?) {
+        if let error, [.sessionLost, .cancelled].contains(error.kind) { return }
+        passThrough.finish(send)
+    }
+
+    /// One APDU; 61xx is followed by GET RESPONSE and 6Cxx re-sent with Le = xx (ISO 7816-4, 5.3.3),
+    /// so plugins see only the final data and status word.
+    package func apdu(_ command: [UInt8]) throws -> [UInt8] {
+        var answer = try send(command)
+        var data = [UInt8]()
+        var rounds = 0
+        while answer.count >= 2, rounds < 32 {
+            let sw1 = answer[answer.count - 2], sw2 = answer[answer.count - 1]
+            if sw1 == 0x61 {
+                data += answer.dropLast(2)
+                answer = try send([0x00, 0xC0, 0x00, 0x00, sw2])
+            } else if sw1 == 0x6C, command.count >= 4 {
+                answer = try send(Self.withLe(command, sw2))
+            } else {
+                break
+            }
+            rounds += 1
+        }
+        return data + answer
+    }
+
+    /// The command with its Le set: replaced in cases 2 and 4, appended in cases 1 and 3.
+    package static func withLe(_ command: [UInt8], _ le: UInt8) -> [UInt8] {
+        let hasLe = command.count == 5 || (command.count > 5 && command.count == 6 + Int(command[4]))
+        return (hasLe ? Array(command.dropLast()) : command) + [le]
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// The FeliCa dialect each reader turned out to speak, kept for the rest of the process (a `watch`
+/// serving many taps asks a refusing reader only once).
+package final class DialectMemory: @unchecked Sendable {
+    package static let shared = DialectMemory()
+    private var dialects = [String: FeliCaDialect]()
+    private let lock = NSLock()
+
+    package init() {}
+
+    package func dialect(for reader: String) -> FeliCaDialect? {
+        lock.lock(); defer { lock.unlock() }
+        return dialects[reader]
+    }
+
+    /// Keeps the dialect a read ended in when the reader refused another on the way.
+    package func learn(from bundle: LogBundle) {
+        guard let refused = bundle.refusedDialects, !refused.contains(bundle.dialect),
+              let dialect = FeliCaDialect(rawValue: bundle.dialect) else { return }
+        lock.lock(); defer { lock.unlock() }
+        dialects[bundle.reader] = dialect
+    }
+}

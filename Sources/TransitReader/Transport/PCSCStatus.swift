@@ -1,0 +1,45 @@
+import CPCSCLite
+import TransitModel
+
+/// A libpcsclite return code (pcsclite.h's SCARD_* macros, imported) and what it means to `transit`.
+package struct PCSCStatus: Equatable {
+    package let code: UInt32
+
+    package init(_ rv: LONG) { code = UInt32(truncatingIfNeeded: rv) }
+
+    package static let success = PCSCStatus(SCARD_S_SUCCESS)
+    package static let cancelled = PCSCStatus(SCARD_E_CANCELLED)
+    package static let timeout = PCSCStatus(SCARD_E_TIMEOUT)
+    package static let noSmartcard = PCSCStatus(SCARD_E_NO_SMARTCARD)
+    package static let notTransacted = PCSCStatus(SCARD_E_NOT_TRANSACTED)
+    package static let readerUnavailable = PCSCStatus(SCARD_E_READER_UNAVAILABLE)
+    package static let noService = PCSCStatus(SCARD_E_NO_SERVICE)
+    package static let noReadersAvailable = PCSCStatus(SCARD_E_NO_READERS_AVAILABLE)
+    package static let unresponsiveCard = PCSCStatus(SCARD_W_UNRESPONSIVE_CARD)
+    package static let unpoweredCard = PCSCStatus(SCARD_W_UNPOWERED_CARD)
+    package static let resetCard = PCSCStatus(SCARD_W_RESET_CARD)
+    package static let removedCard = PCSCStatus(SCARD_W_REMOVED_CARD)
+
+    package var hex: String { "0x" + String(code, radix: 16, uppercase: true) }
+
+    /// True when the card has left the reader (or the reader with it). A reset by another client
+    /// (resetCard) is not: the card is still there and the handle reconnects.
+    package var meansCardGone: Bool {
+        [.removedCard, .noSmartcard, .readerUnavailable, .unpoweredCard].contains(self)
+    }
+
+    /// The error of a failed call during a read, carrying this code.
+    package func error(_ what: String) -> TransitError {
+        func error(_ kind: TransitError.Kind, _ message: String) -> TransitError { TransitError(kind, message, pcscCode: code) }
+        if meansCardGone { return error(.sessionLost, "the card was removed during the read") }
+        switch self {
+        case .resetCard: return error(.cardReset, "another application reset the card during the read")
+        case .cancelled: return error(.cancelled, "cancelled")
+        case .noService: return error(.noReader, "pcscd is not running (start it: pcscd, or systemctl start pcscd)")
+        case .noReadersAvailable: return error(.noReader, "no reader is connected")
+        default:
+            let text = pcsc_stringify_error(LONG(bitPattern: UInt(code))).map { String(cString: $0) } ?? ""
+            return error(.communication, "\(what) failed: \(text) (\(hex))")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// What transit knows of one reader model: the dialects it carries FeliCa frames in, what must never
+/// be sent to it, the largest command it takes, and where those facts come from. The lines are in
+/// `ReaderTable`; docs/readers.md is the same table for people.
+package struct ReaderProfile: Equatable, Sendable {
+    /// How a line was checked (the research notes' scale).
+    package enum Confidence: String, Sendable {
+        /// Seen in a public log of the real reader.
+        case trace
+        /// The vendor's manual.
+        case manual
+        /// Public code that drives the reader, with no log of its answers.
+        case code
+        /// An inference: the line of a related reader.
+        case guess
+    }
+
+    /// The model for people, e.g. "ACS ACR122U".
+    package let name: String
+    /// Case-insensitive substrings of the name pcscd gives the reader (pcscd appends
+    /// `[interface]`, `(serial)` and ` NN SS`); any one matches.
+    package let patterns: [String]
+    /// The dialects FeliCa frames are tried in, in order. Empty: the reader passes no FeliCa frames.
+    package let dialects: [FeliCaDialect]
+    /// Dialects never sent to this reader, even when `--dialect` asks for one, with the reason.
+    package let unsafe: [FeliCaDialect: String]
+    /// A Part 3 transparent session (Manage Session, `FF C2 00 00`) is opened before the first
+    /// Transparent Exchange and closed after the read.
+    package let transparentSession: Bool
+    /// The largest command APDU the reader takes, in bytes, when its driver may not report it
+    /// (libccid reports dwMaxCCIDMessageLength − 10 as SCARD_ATTR_MAXINPUT).
+    package let maxCommand: Int?
+    /// What else an owner should know (GET DATA, interfaces, what is unconfirmed).
+    package let note: String
+    /// Where the dialect line comes from.
+    package let source: String
+    package let confidence: Confidence
+
+    package init(name: String, patterns: [String], dialects: [FeliCaDialect], unsafe: [FeliCaDialect: String] = [:],
+         transparentSession: Bool = false, maxCommand: Int? = nil, note: String = "", source: String, confidence: Confidence) {
+        self.name = name; self.patterns = patterns; self.dialects = dialects; self.unsafe = unsafe
+        self.transparentSession = transparentSession; self.maxCommand = maxCommand; self.note = note
+        self.source = source; self.confidence = confidence
+    }
+
+    /// Readers the table does not know: the PC/SC standard first, then the ACS pass-throughs.
+    package static let unknown = ReaderProfile(
+        name: "a reader transit has no line for", patterns: [], dialects: FeliCaDialect.unknownReaderOrder,
+        note: "tell us what worked (docs/readers.md)", source: "PC/SC 2.02 Part 3 first, then the ACS dialects",
+        confidence: .guess)
+
+    /// The table's first line whose pattern the reader's name contains, else `unknown`.
+    package static func matching(_ readerName: String) -> ReaderProfile {
+        let upper = readerName.uppercased()
+        return ReaderTable.lines.first { $0.patterns.contains { upper.contains($0.uppercased()) } } ?? .unknown
+    }
+
+    /// True for the interface of a reader that holds a SAM, not the contactless card: pcscd names
+    /// it by its USB interface, `[ACR1252 Dual Reader SAM]`, `[ACR1552 1S CL Reader SAM]` (ccid's
+    /// readers/ACS_ACR1252_Dual.txt, ACS_ACR1552U.txt). Such a reader is used only when named.
+    package static func isSAMSlot(_ readerName: String) -> Bool {
+        guard let open = readerName.firstIndex(of: "["), let close = readerName[open...].firstIndex(of: "]") else { return false }
+        let interface = readerName[readerName.index(after: open) ..< close].uppercased()
+        return interface.hasSuffix(" SAM") || interface.contains(" SAM READER") || interface.contains(" SAM SLOT")
+    }
+
+    /// The readers of `names` that `filters` pick: those whose name contains one of them
+    /// (case-insensitive), all when there is none; a SAM interface only when a filter says "SAM".
+    package static func selected(_ names: [String], by filters: [String]) -> [String] {
+        let wanted = filters.map { $0.lowercased() }
+        return names.filter { name in
+            let lower = name.lowercased()
+            guard wanted.isEmpty || wanted.contains(where: lower.contains) else { return false }
+            return !isSAMSlot(name) || wanted.contains { $0.contains("sam") }
+        }
+    }
+
+    /// The line for people: the model, the dialects in order, the source's confidence.
+    package var summary: String {
+        let order = dialects.isEmpty ? "passes no FeliCa frames" : dialects.map(\.rawValue).joined(separator: ", then ")
+        return "\(name): \(order)\(transparentSession ? " (in a transparent session)" : "") [\(confidence.rawValue)]"
+    }
+}

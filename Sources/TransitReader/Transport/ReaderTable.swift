@@ -1,0 +1,66 @@
+/// The readers transit knows, like ccid's supported_readers list: first matching line wins, so a
+/// line stands before any broader one. Each line says where it comes from (docs/readers.md has
+/// the same table for people, with what is unconfirmed). A reader with no line gets
+/// `ReaderProfile.unknown`. Command sizes: ccid's readers/*.txt, dwMaxCCIDMessageLength − 10.
+package enum ReaderTable {
+    /// `FF 00 00 00` on Identiv readers: the load-keys / change-reader-PIN command
+    /// (`FF 00 00 00 0A 07 FF <PIN>`, uTrust 3720F reference manual p.77). A FeliCa frame whose
+    /// length byte is 07 would collide with it, so neither wrapper that starts so is ever sent.
+    private static let identivPIN = "FF 00 00 00 is the load-keys / change-reader-PIN command of Identiv readers (uTrust 3720F manual p.77)"
+
+    package static let lines: [ReaderProfile] = [
+        ReaderProfile(
+            name: "ACS ACR122U", patterns: ["ACR122"],
+            // acsccid names its 072F:222D (ACR1251U-A2) "ACS ACR122U" too: the ACS direct transmit and
+            // Part 3 follow the two documented forms for it (acshk/acsccid supported_readers.txt).
+            dialects: [.pn532, .bareFrame, .acsDirect, .part3], maxCommand: 261,
+            note: "short APDUs only; libccid lists it as unsupported but loads it (firmware below 2.06 needs ifdDriverOptions 0x04)",
+            source: "ACR122U API v2.04 §6.1 and §7.3 (Direct Transmit to the PN532, and the bare frame); libnfc acr122_pcsc.c and nfcpy acr122.py read the answers the same way",
+            confidence: .manual),
+        ReaderProfile(
+            name: "ACS ACR1252U", patterns: ["ACR1252"], dialects: [.acsDirect, .part3], maxCommand: 512,
+            note: "two interfaces: PICC (the card) and SAM (never chosen unless named)",
+            source: "ACM1252U-Y3 reference manual §5.2.6 (direct transmit, FeliCa ATR) and §5.2.3 (Part 3 data objects); an opensc-tool log of FF CA and a direct-transmit FeliCa read",
+            confidence: .trace),
+        ReaderProfile(
+            name: "ACS ACR1255U-J1", patterns: ["ACR1255"], dialects: [.acsDirect, .part3],
+            source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),
+        ReaderProfile(
+            name: "ACS ACR1281U", patterns: ["ACR1281"], dialects: [.acsDirect, .part3],
+            note: "libccid moved it to its unsupported list in 2024 (ccid commit 9e2064d)",
+            source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),
+        ReaderProfile(
+            name: "ACS ACR1552U", patterns: ["ACR1552"], dialects: [.acsDirect, .part3], maxCommand: 506,
+            note: "needs libccid 1.5.3 or later (Debian 13); two interfaces, PICC and SAM",
+            source: "the ACR1252U's line (the same ACS firmware family); its driver sends the Part 3 timer 5F46 50C30000", confidence: .guess),
+        ReaderProfile(
+            name: "Sony RC-S300", patterns: ["RC-S300"], dialects: [.part3], transparentSession: true, maxCommand: 512,
+            note: "needs libccid 1.5.0 or later; not an nfcpy reader. The older RC-S380/S370/S330 are not PC/SC readers on Linux",
+            source: "oyajun/pcsc-sample (Manage Session FF C2 00 00 … 81 00, Transparent Exchange, … 82 00) and the WebUSB client ogrtk/simple-felica-reader; through SCardTransmit unconfirmed",
+            confidence: .code),
+        ReaderProfile(
+            name: "Sony RC-S660/U", patterns: ["RC-S660"], dialects: [.part3], transparentSession: true, maxCommand: 512,
+            source: "the RC-S300's line (the same iProduct and CCID features); unconfirmed", confidence: .guess),
+        ReaderProfile(
+            name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],
+            unsafe: [.pn532: identivPIN, .acsDirect: identivPIN],
+            note: "its own FeliCa commands (FF 40, FF 42, FF 46, FF 4A: CLOUD 370x F manual §6.2.13–6.2.18) are not used: their byte order on the air is unconfirmed; FeliCa ATRs carry the IDm (04 43 FD …)",
+            source: "never FF 00 00 00: uTrust 3720F manual p.77; Part 3: the CLOUD 47x0 F reference manual's Transparent Exchange, unconfirmed on the 3700 F (its manual documents only FF 40–4A and the F3 escape)",
+            confidence: .guess),
+        ReaderProfile(
+            name: "HID OMNIKEY", patterns: ["OMNIKEY"], dialects: [],
+            note: "FF CA gives a FeliCa card's IDm; FeliCa may be switched off in the reader's configuration",
+            source: "HID's OMNIKEY sample code (hidglobal/HID-OMNIKEY-Sample-Codes): GET DATA gives the IDm, no FeliCa pass-through is documented",
+            confidence: .code),
+        ReaderProfile(
+            name: "Elatec TWN4", patterns: ["TWN4"], dialects: FeliCaDialect.unknownReaderOrder, maxCommand: 54,
+            note: "64-byte CCID messages: one block per FeliCa read; the SmartCard NFC model shows six slots",
+            source: "ccid readers/Elatec_TWN4_SmartCard_NFC.txt (dwMaxCCIDMessageLength 64); FeliCa over PC/SC unconfirmed",
+            confidence: .guess),
+        ReaderProfile(
+            name: "vsmartcard virtual reader", patterns: ["Virtual PCD"], dialects: FeliCaDialect.unknownReaderOrder,
+            note: "a phone running the Remote Smart Card Reader reads ISO 14443-4 cards only, and FF CA reaches the card (an error answer: no UID); a FeliCa card here is a virtual one (transit-sim)",
+            source: "vsmartcard: remote-reader MainActivity (NFC-A and NFC-B reader mode) and NFCReader.transmit (every APDU to IsoDep)",
+            confidence: .code),
+    ]
+}

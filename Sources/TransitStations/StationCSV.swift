@@ -1,0 +1,130 @@
+import TransitModel
+/// Parses a station table: `area,line,station,operator,line_name,station_name[,station_name_en]
+/// [,valid_from,valid_until]`, codes in hex (`E3`), UTF-8, `#` comments and blank lines allowed.
+/// A first line whose area is not hex is a header: its column names then place the optional
+/// columns (`station_name_en`, `valid_from`, `valid_until`), and any other column — the notes of
+/// the StationCode CSVs — is ignored. Without a header the optional columns are positional.
+/// One pass over the bytes; a malformed line is a config error naming the file and line.
+package enum StationCSV {
+    package struct Columns {
+        package var english: Int? = 6
+        package var validFrom: Int? = 7
+        package var validUntil: Int? = 8
+
+        package init() {}
+
+        package init(header: [String]) {
+            let names = header.map { $0.lowercased() }
+            english = names.firstIndex { ["station_name_en", "stationname_en", "name_en", "english"].contains($0) }
+            validFrom = names.firstIndex { ["valid_from", "validfrom", "from"].contains($0) }
+            validUntil = names.firstIndex { ["valid_until", "validuntil", "until"].contains($0) }
+        }
+    }
+
+    /// Parses the file into `table`; returns what a user should hear of it: codes given two names
+    /// by rows without validity dates (the first row wins, the other is never used).
+    @discardableResult
+    package static func parse(_ bytes: [UInt8], file: String, into table: inout StationTable) throws -> [String] {
+        var columns = Columns()
+        /// The first open row of each code in this file, and the codes a later open row renames.
+        var firstOpen = [Int: (line: Int, name: String)]()
+        var renamed = [(code: String, first: Int, other: Int)]()
+        var lineNumber = 0
+        var seenData = false
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 // a UTF-8 byte-order mark
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            lineNumber += 1
+            var last = end
+            if last > start, bytes[last - 1] == 0x0D { last -= 1 }
+            let line = bytes[start ..< last]
+            start = end + 1
+            let firstVisible = line.first { $0 != 0x20 && $0 != 0x09 }
+            guard let firstVisible, firstVisible != 0x23 else { continue } // blank or # comment
+            func fail(_ why: String) -> TransitError { TransitError(.config, "\(file):\(lineNumber): \(why)") }
+            guard let fields = Self.fields(line) else { throw fail("a quoted field is not closed") }
+            if !seenData, fields.first.map(Self.hex) == .some(nil) {
+                columns = Columns(header: fields)
+                seenData = true
+                continue
+            }
+            seenData = true
+            guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
+            guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
+            guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
+            guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
+            guard !fields[5].isEmpty else { throw fail("the station name is empty") }
+            func optional(_ i: Int?) -> String? {
+                guard let i, i < fields.count, !fields[i].isEmpty else { return nil }
+                return fields[i]
+            }
+            func day(_ i: Int?) throws -> CalendarDay? {
+                guard let text = optional(i) else { return nil }
+                guard let day = CalendarDay(text) else { throw fail("validity \"\(text)\" is not a YYYY-MM-DD date") }
+                return day
+            }
+            let from = try day(columns.validFrom), until = try day(columns.validUntil)
+            table.add(.init(operatorName: fields[3], line: fields[4], name: fields[5], englishName: optional(columns.english),
+                            validFrom: from, validUntil: until),
+                      area: area, line: lineCode, code: code)
+            if from == nil, until == nil {
+                let key = StationTable.key(area: area, line: lineCode, station: code)
+                if let first = firstOpen[key] {
+                    if first.name != fields[5] { renamed.append((String(format: "%X %02X %02X", area, lineCode, code), first.line, lineNumber)) }
+                } else {
+                    firstOpen[key] = (lineNumber, fields[5])
+                }
+            }
+        }
+        guard !renamed.isEmpty else { return [] }
+        let shown = renamed.prefix(5).map { "\($0.code) (lines \($0.first) and \($0.other))" }.joined(separator: ", ")
+        return ["\(file): \(renamed.count) code\(renamed.count == 1 ? " has" : "s have") two names and no validity dates: \(shown)"
+                + (renamed.count > 5 ? ", …" : "") + "; the first row of each is used (give rows valid_from/valid_until to tell them apart)"]
+    }
+
+    /// A code of one byte in hex (`E3`, `0`), or nil.
+    package static func hex(_ s: String) -> Int? {
+        guard (1 ... 2).contains(s.utf8.count), let v = Int(s, radix: 16), v >= 0 else { return nil }
+        return v
+    }
+
+    /// The line's comma-separated fields, trimmed; `"…"` quotes a field (`""` is a quote inside).
+    /// Nil when a quote is left open. Unquoted fields are cut from the line without copying.
+    package static func fields(_ line: ArraySlice<UInt8>) -> [String]? {
+        var out = [String]()
+        out.reserveCapacity(10)
+        var i = line.startIndex
+        while true {
+            var start = i
+            while start < line.endIndex, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+            if start < line.endIndex, line[start] == 0x22 {
+                var field = [UInt8]()
+                var j = start + 1
+                var closed = false
+                while j < line.endIndex {
+                    if line[j] == 0x22 {
+                        if j + 1 < line.endIndex, line[j + 1] == 0x22 { field.append(0x22); j += 2; continue }
+                        closed = true
+                        j += 1
+                        break
+                    }
+                    field.append(line[j])
+                    j += 1
+                }
+                guard closed else { return nil }
+                while j < line.endIndex, line[j] != 0x2C { j += 1 } // anything after the closing quote is dropped
+                out.append(String(decoding: field, as: UTF8.self))
+                i = j
+            } else {
+                var end = start
+                while end < line.endIndex, line[end] != 0x2C { end += 1 }
+                i = end
+                while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+                out.append(String(decoding: line[start ..< end], as: UTF8.self))
+            }
+            guard i < line.endIndex else { return out }
+            i += 1 // past the comma
+        }
+    }
+}

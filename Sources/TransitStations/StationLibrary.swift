@@ -1,0 +1,62 @@
+import Foundation
+import TransitFiles
+import TransitModel
+
+/// The user's station tables: `--stations FILE` (each, in order), then every `*.csv` of
+/// `$XDG_DATA_HOME/transit/stations` (`~/.local/share` when unset) and of
+/// `<prefix>/share/transit/stations`, the prefix of the installed binary (`<bin>/..`). Loaded once,
+/// when a reading first needs names; rows of earlier files win. `transit` ships no table.
+package final class StationLibrary {
+    /// Station files are data, read whole: larger ones are refused (a 7,000-row table is ~0.5 MiB).
+    package static let sizeLimit = 16 << 20
+
+    package let explicit: [String]
+    private let environment: [String: String]
+    private let executableDirectory: String
+    private var loaded: StationTable?
+    /// Told, once, what the tables hold that a user should fix (codes given two names).
+    package var report: (String) -> Void = { _ in }
+    /// Watch reads on several readers at once.
+    private let lock = NSLock()
+
+    package init(explicit: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+         executableDirectory: String = InstallLayout.executableDirectory) {
+        self.explicit = explicit
+        self.environment = environment
+        self.executableDirectory = executableDirectory
+    }
+
+    /// Every table, merged; a config error names the file (and line) that cannot be used.
+    package func table() throws -> StationTable {
+        lock.lock()
+        defer { lock.unlock() }
+        if let loaded { return loaded }
+        var table = StationTable()
+        for path in try paths() {
+            try StationCSV.parse(try Self.contents(of: path), file: path, into: &table).forEach(report)
+        }
+        loaded = table
+        return table
+    }
+
+    /// The files in the order their rows count: explicit ones (which must exist), then the folders'.
+    package func paths() throws -> [String] {
+        var out = explicit
+        let dataHome: String? = XDGFolders.dataHome(environment)
+        let prefix = (executableDirectory as NSString).deletingLastPathComponent
+        for folder in [dataHome.map { "\($0)/transit/stations" }, "\(prefix)/share/transit/stations"].compactMap({ $0 }) {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            out += names.filter { $0.hasSuffix(".csv") }.sorted().map { "\(folder)/\($0)" }
+        }
+        return out
+    }
+
+    /// A regular file's bytes, at most `sizeLimit`; opened without blocking (a FIFO is refused).
+    package static func contents(of path: String) throws -> [UInt8] {
+        do {
+            return Array(try BoundedFile.read(path, limit: sizeLimit))
+        } catch {
+            throw TransitError(.config, "station table \(error)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import CardSimulation
+import Foundation
+import TransitModel
+import TransitReader
+
+/// Reads a card image through real plugin libraries and the engine `transit` ships (`ReadEngine`):
+/// by default with the plugins in a plugin worker (the built `transit __plugin-worker`), as a read
+/// from the command line runs them; every read records its log bundle.
+public struct PluginRead {
+    /// A plugin as a conf line would name it.
+    public struct Plugin {
+        public let name: String, library: String, options: [String: String]
+        public init(_ name: String, _ library: String, options: [String: String] = [:]) {
+            self.name = name; self.library = library; self.options = options
+        }
+        public static let japanIC = Plugin("japan-ic", BuildProducts.plugin("TransitJapanIC"))
+        public static let cepas = Plugin("cepas", BuildProducts.plugin("TransitCEPAS"))
+        public static let edy = Plugin("edy", BuildProducts.plugin("TransitEdy"))
+        public static let waon = Plugin("waon", BuildProducts.plugin("TransitWAON"))
+        public static let nanaco = Plugin("nanaco", BuildProducts.plugin("TransitNanaco"))
+        public static func octopus(offset: String? = nil) -> Plugin {
+            Plugin("octopus", BuildProducts.plugin("TransitOctopus"), options: offset.map { ["balance-offset": $0] } ?? [:])
+        }
+        public static let ksx6924 = Plugin("ksx6924", BuildProducts.plugin("TransitKSX6924"))
+        public static let tunion = Plugin("tunion", BuildProducts.plugin("TransitTUnion"))
+        /// The default plugins.conf order.
+        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion]
+    }
+
+    /// Where the plugins run.
+    public enum Runner {
+        /// A plugin worker process, as `transit` runs them.
+        case worker
+        /// This process (what the worker itself does inside), for tests that read thousands of times.
+        case inProcess
+    }
+
+    /// What a read gave.
+    public struct Outcome {
+        public let reading: CardReading?
+        /// The plugin whose read succeeded, or the one the error names.
+        public let plugin: String?
+        public let error: TransitError?
+        /// APDUs the reader answered, the host's UID and system-code requests included.
+        public let exchanges: Int
+        /// Plugin and policy log lines.
+        public let log: [String]
+        /// The read's log bundle, as `scan --log` writes it.
+        package let bundle: LogBundle
+    }
+
+    /// Changes the reader's answer to exchange `index` (0-based), for fault tests.
+    public typealias Fault = (_ index: Int, _ command: [UInt8], _ answer: [UInt8]) throws -> [UInt8]
+
+    public static func read(_ image: CardImage, plugins: [Plugin], dialect: String? = nil,
+                            budget: (exchanges: Int, seconds: Double)? = nil, fault: Fault? = nil, runner: Runner = .worker) throws -> Outcome {
+        let specs = plugins.enumerated().map {
+            WorkerMessages.Plugin(PluginConfig.Entry(name: $1.name, library: $1.library, options: $1.options, line: $0 + 1), path: $1.library)
+        }
+        let log = LogLines()
+        let pluginRunner: PluginRunner
+        switch runner {
+        case .worker:
+            let worker = PluginWorker(plugins: specs, executable: BuildProducts.transit)
+            worker.log = log.append
+            worker.problem = log.append
+            pluginRunner = worker
+        case .inProcess:
+            let loaded = specs.map { PluginLoader.load($0.entry, path: $0.library) }
+            for p in loaded { if let why = p.refusal { throw TransitError(.plugin, why) } }
+            let inProcess = InProcessRunner(plugins: loaded)
+            inProcess.log = log.append
+            pluginRunner = inProcess
+        }
+        var limits = ReadLimits()
+        if let budget { limits.maxExchanges = budget.exchanges; limits.readTimeout = budget.seconds }
+        let engine = ReadEngine(runner: pluginRunner, limits: limits, dialects: DialectMemory())
+        engine.log = log.append
+        let channel = FaultyChannel(try EmulatedChannel(image: image), fault: fault)
+        let forced = try dialect.map { name in
+            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "no dialect \(name)") }
+            return d
+        }
+        let (result, bundle) = engine.read(channel, dialect: forced)
+        let read = bundle.plugins.first { $0.outcome == "read" }?.name
+        switch result {
+        case .success(let r): return Outcome(reading: r, plugin: read, error: nil, exchanges: channel.count, log: log.lines, bundle: bundle)
+        case .failure(let e): return Outcome(reading: nil, plugin: e.plugin, error: e, exchanges: channel.count, log: log.lines, bundle: bundle)
+        }
+    }
+}
+
+/// Log lines collected from the engine and its runner (the worker's arrive on the reading thread).
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = [String]()
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+}
+
+/// A reader channel that passes exchanges to another and lets a test change any answer.
+final class FaultyChannel: ReaderChannel {
+    let inner: ReaderChannel
+    let fault: PluginRead.Fault?
+    private(set) var count = 0
+
+    init(_ inner: ReaderChannel, fault: PluginRead.Fault?) { self.inner = inner; self.fault = fault }
+
+    var readerName: String { inner.readerName }
+    var atr: [UInt8] { inner.atr }
+
+    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+        let index = count
+        count += 1
+        let answer = try inner.transmit(apdu)
+        guard let fault else { return answer }
+        do { return try fault(index, apdu, answer) } catch { throw TransitError(error, while: "a test's fault") }
+    }
+}
+
+/// Transport errors a test's fault can throw.
+public enum HostErrors {
+    /// The card left the reader.
+    public static let removed: Error = TransitError(.sessionLost, "the card was removed during the read")
+}
