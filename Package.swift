@@ -50,13 +50,14 @@ let package = Package(
                 swiftSettings: v5),
         .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
                                                             "TransitStations", "TransitArchive", "TransitOutput"], swiftSettings: v5),
-        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "CardSimulation"], swiftSettings: v5),
+        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitFiles", "CardSimulation"], swiftSettings: v5),
         // Plugins are tested through the ABI: the tests load the built libraries, as the host does
         // (two plugins cannot be linked into one test binary: each exports the same entry symbol).
         .target(name: "TestSupport", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput"],
                 path: "Tests/TestSupport", swiftSettings: v5),
         .testTarget(name: "HostTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
                                                       "TransitStations", "TransitArchive", "TransitOutput", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], swiftSettings: v5),
         .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], swiftSettings: v5),
         .testTarget(name: "CardSimulationTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5),

@@ -1,11 +1,15 @@
-import CardProtocol
-/// Hex text for the host's messages, output and logs, both ways.
+/// Hex text, uppercase, both ways: the one hex of the project (messages, output, logs, dumps, plugins).
 package enum HexFormat {
+    private static let digits = Array("0123456789ABCDEF".utf8)
+
     package static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        bytes.map { b in
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
-        }.joined()
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A 16-bit code as four hex digits, most significant first (FeliCa system and service codes).

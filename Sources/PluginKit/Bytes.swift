@@ -1,3 +1,5 @@
+import CardProtocol
+
 /// Bounds-checked reading of card bytes: every access that would fall outside the answer
 /// throws `PluginError.malformedResponse` instead of trapping (a trap would kill the host).
 public struct Bytes: Equatable, Sendable {
@@ -57,20 +59,10 @@ public struct Bytes: Equatable, Sendable {
     }
 }
 
-/// Hex text of bytes and back.
+/// Hex text of bytes, uppercase (CardProtocol's `HexFormat`, the project's one).
 public enum Hex {
-    private static let digits = Array("0123456789ABCDEF".utf8)
-
-    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 { HexFormat.string(bytes) }
 
     /// Big-endian hex of a 16-bit code, e.g. 0x090F → "090F".
-    public static func string(_ value: UInt16) -> String { string([UInt8(value >> 8), UInt8(value & 0xFF)]) }
+    public static func string(_ value: UInt16) -> String { HexFormat.string(value) }
 }

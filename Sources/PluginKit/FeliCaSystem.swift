@@ -1,3 +1,5 @@
+import CardProtocol
+
 /// Reads from one FeliCa system of the card. Made for one read: it keeps the IDm and the block limit
 /// it learns, never across reads.
 public final class FeliCaSystem {
@@ -27,9 +29,7 @@ public final class FeliCaSystem {
     public static func open(_ card: CardLink, systemCode: UInt16) throws -> FeliCaSystem {
         if let codes = card.systemCodes {
             guard let index = codes.firstIndex(of: systemCode) else { throw PluginError.notThisCard }
-            if card.uid.count == 8, index < 16 {
-                var idm = card.uid
-                if index > 0 { idm[0] = idm[0] & 0x0F | UInt8(index) << 4 }
+            if let idm = FeliCaIDm.derived(from: card.uid, system: index) {
                 let system = FeliCaSystem(card: card, idm: idm)
                 system.unconfirmedCode = systemCode
                 return system
@@ -49,7 +49,7 @@ public final class FeliCaSystem {
     /// stays silent to a derived IDm not yet answered, one Polling for the system code asks for its
     /// IDm, and the command goes again to that IDm, used from then on. Silence to that Polling is
     /// `noAnswer`, not `notThisCard`: the card listed the system.
-    private func send(answerCode: UInt8, _ build: ([UInt8]) -> [UInt8]) throws -> Bytes {
+    private func send(answerCode: UInt8, _ build: ([UInt8]) throws -> [UInt8]) throws -> Bytes {
         let answer: [UInt8]
         do {
             answer = try card.felica(build(idm))
@@ -97,7 +97,7 @@ public final class FeliCaSystem {
                 for (i, item) in chunk.enumerated() { out[item.service, default: []].append(blocks[i]) }
                 start += chunk.count
             } catch let status as FeliCaStatus where status.flag2 == FeliCa.illegalBlockCount && chunk.count > 1 {
-                guard let lower = FeliCa.blockCountLadder.first(where: { $0 < chunk.count }) else { throw status }
+                guard let lower = FeliCaBlocks.below(chunk.count) else { throw status }
                 blocksPerRead = lower
             }
         }
@@ -151,7 +151,7 @@ public final class FeliCaSystem {
         var services = [UInt16]()
         for item in chunk where !services.contains(item.service) { services.append(item.service) }
         let elements = chunk.map { item in (service: services.firstIndex(of: item.service) ?? 0, block: item.block) }
-        let p = try send(answerCode: 0x07) { FeliCa.readWithoutEncryption(idm: $0, services: services, blocks: elements) }
+        let p = try send(answerCode: 0x07) { try FeliCa.readWithoutEncryption(idm: $0, services: services, blocks: elements) }
         let flag1 = try p.u8(0), flag2 = try p.u8(1)
         guard flag1 == 0 else { throw FeliCaStatus(flag1: flag1, flag2: flag2) }
         guard try Int(p.u8(2)) == chunk.count, p.count == 3 + 16 * chunk.count else {

@@ -1,29 +1,17 @@
-/// BER-TLV (ISO 7816-4 annex D) as found in FCI templates: a bounds-checked search for a tag.
+import CardProtocol
+
+/// BER-TLV (ISO 7816-4 annex D) as found in FCI templates: a bounds-checked search for a tag
+/// (CardProtocol's `BERTLV`, the one parser of the project).
 public enum TLV {
-    /// The value of the first `tag` (one or two bytes) in `data`, looking inside constructed objects.
-    /// Nil when absent; throws malformedResponse when a length runs past the data.
+    /// The value of the first `tag` (one to four bytes) in `data`, looking inside constructed objects.
+    /// Nil when absent; throws malformedResponse when a tag or length runs past the data.
     public static func find(_ tag: [UInt8], in data: Bytes) throws -> Bytes? {
-        var i = 0
-        while i < data.count {
-            var t = [try data.u8(i)]
-            i += 1
-            if t[0] & 0x1F == 0x1F { // multi-byte tag: following bytes while bit 8 is set
-                repeat { t.append(try data.u8(i)); i += 1 } while t.last.map { $0 & 0x80 != 0 } == true
-            }
-            var length = Int(try data.u8(i))
-            i += 1
-            if length & 0x80 != 0 { // long form: the next (length & 7F) bytes
-                let n = length & 0x7F
-                guard n >= 1, n <= 3 else { throw PluginError.malformedResponse("TLV length of \(n) bytes") }
-                length = Int(try data.be(i, n))
-                i += n
-            }
-            let value = try data.slice(i, length)
-            if t == tag { return value }
-            if t[0] & 0x20 != 0, let inner = try find(tag, in: value) { return inner } // constructed
-            i += length
+        guard (1 ... 4).contains(tag.count) else { return nil }
+        do {
+            return try BERTLV.find(tag.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, in: data.storage).map { Bytes($0) }
+        } catch let e as CardDataError {
+            throw PluginError.malformedResponse(e.description)
         }
-        return nil
     }
 }
 

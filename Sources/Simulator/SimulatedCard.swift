@@ -1,3 +1,4 @@
+import CardProtocol
 import CardSimulation
 import Foundation
 
@@ -16,7 +17,7 @@ struct SimulatedCard {
         var reader = try VirtualReader(image: image, dialect: dialect, model: model)
         var answered = 0
         let logHandle = try log.map { path -> FileHandle in
-            if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
             let h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
             h.seekToEndOfFile()
             return h
@@ -42,9 +43,7 @@ struct SimulatedCard {
             let answer = reader.transmit(message)
             try link.send(answer)
             answered += 1
-            logHandle?.write("\(hex(message)) -> \(hex(answer))\n".data(using: .utf8) ?? Data())
+            logHandle?.write("\(HexFormat.string(message)) -> \(HexFormat.string(answer))\n".data(using: .utf8) ?? Data())
         }
     }
-
-    private func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02X", $0) }.joined() }
 }

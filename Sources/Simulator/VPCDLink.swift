@@ -1,4 +1,5 @@
 import Foundation
+import TransitFiles
 
 /// The TCP link to vsmartcard's vpcd driver inside pcscd. vpcd listens; the virtual card connects.
 /// Each message is a 2-byte big-endian length and a payload; a 1-byte payload is a control code
@@ -60,12 +61,9 @@ final class VPCDLink {
             // side and delayed ACK on ours add 40 ms to every exchange (TCP_QUICKACK is Linux's, tcp(7)).
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), Int32(TCP_QUICKACK), &one, socklen_t(MemoryLayout<Int32>.size))
-            let n = buffer[got...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = buffer[got...].withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
             if n == 0 { return nil }
-            guard n > 0 else {
-                if errno == EINTR { continue }
-                throw SimulatorError("vpcd link: \(String(cString: strerror(errno)))")
-            }
+            guard n > 0 else { throw SimulatorError("vpcd link: \(String(cString: strerror(errno)))") }
             got += n
         }
         return buffer

@@ -25,8 +25,7 @@ public enum BoundedFile {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count <= limit {
             let wanted = min(buffer.count, limit + 1 - data.count)
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, wanted) }
-            if n < 0, errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
             guard n >= 0 else { throw BoundedFileError("\(path): cannot be read: \(String(cString: strerror(errno)))") }
             if n == 0 { break }
             data.append(contentsOf: buffer.prefix(n))

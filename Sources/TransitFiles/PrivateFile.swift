@@ -30,15 +30,7 @@ package enum PrivateFile {
         do {
             defer { close(fd) }
             guard fchmod(fd, 0o600) == 0 else { throw failure() } // whatever the umask
-            try data.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else { throw failure() }
-                    done += n
-                }
-            }
+            guard data.withUnsafeBytes({ Descriptor.writeAll(fd, $0) }) else { throw failure() }
             guard fsync(fd) == 0 else { throw failure() }
             guard renameat(folder, temporary, folder, name) == 0 else { throw failure() }
         } catch {

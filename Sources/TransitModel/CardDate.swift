@@ -1,8 +1,28 @@
 import CardProtocol
 
+/// A value JSON carries as the text the ABI gives it: it decodes only from text that parses.
+public protocol TextCodable: Codable, CustomStringConvertible {
+    init?(_ text: String)
+}
+
+extension TextCodable {
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Self(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a \(Self.self): \(text)"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
+}
+
 /// A calendar day, `YYYY-MM-DD`, that exists (years 0001–9999, `Gregorian`): validity dates,
 /// `--since`, a reference's journey, a station's validity.
-public struct CalendarDay: Hashable, Comparable, Codable, CustomStringConvertible, Sendable {
+public struct CalendarDay: Hashable, Comparable, TextCodable, Sendable {
     public let year: Int, month: Int, day: Int
 
     public init?(year: Int, month: Int, day: Int) {
@@ -21,19 +41,6 @@ public struct CalendarDay: Hashable, Comparable, Codable, CustomStringConvertibl
     public var description: String { "\(Digits.padded(year, 4))-\(Digits.padded(month, 2))-\(Digits.padded(day, 2))" }
 
     public static func < (a: CalendarDay, b: CalendarDay) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
-
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let day = CalendarDay(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a real YYYY-MM-DD day: \(text)"))
-        }
-        self = day
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
 }
 
 /// A time of day on the card's clock, with the UTC offset of the zone the card keeps.
@@ -63,7 +70,7 @@ public struct ClockTime: Hashable, Sendable {
 /// When a record happened, as the card holds it: a day, and the time of day in the card's own zone
 /// when the card records one. The ABI carries it as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS±HH:MM`;
 /// JSON carries the same text.
-public struct CardDate: Hashable, Comparable, Codable, CustomStringConvertible, Sendable {
+public struct CardDate: Hashable, Comparable, TextCodable, Sendable {
     public let day: CalendarDay
     public let clock: ClockTime?
 
@@ -91,19 +98,6 @@ public struct CardDate: Hashable, Comparable, Codable, CustomStringConvertible, 
 
     /// Ordered as the text orders (the day first; records of one card share its zone).
     public static func < (a: CardDate, b: CardDate) -> Bool { a.description < b.description }
-
-    public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = CardDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a card date: \(text)"))
-        }
-        self = date
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(description)
-    }
 }
 
 /// ASCII digits as numbers and back, for the date forms above.

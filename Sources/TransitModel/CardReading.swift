@@ -24,22 +24,24 @@ public struct CardReading: Codable, Equatable, Sendable {
 
     public struct TransactionRecord: Codable, Equatable, Sendable {
         public var type: TransactionKind
+        public var date: CardDate?
         /// Unsigned magnitude in minor units; absent when unknown. `type` says which way it moved the balance.
         public var amount: UInt64?
-        public var date: CardDate?
-        public var entryStation: String?
-        public var exitStation: String?
-        public var metadata: [String: String]
-        public var rawType: String?
-        public var rawPayload: String?
         /// The balance stored with the record, minor units of the card's currency (absent when none).
         public var balance: Int64?
-        /// Station names from the user's table (`StationNaming`), when it holds the codes: the
-        /// table's `station_name`; the English names ride along for text and `verify`, not in JSON.
+        /// Station codes as the plugin gave them, and their names from the user's table
+        /// (`StationNaming`) when it holds the codes: the table's `station_name`; the English names
+        /// ride along for text and `verify`, not in JSON.
+        public var entryStation: String?
         public var entryStationName: String?
-        public var exitStationName: String?
         public var entryStationNameEnglish: String?
+        public var exitStation: String?
+        public var exitStationName: String?
         public var exitStationNameEnglish: String?
+        public var metadata: [String: String]
+        /// The record's type and bytes as the card holds them (hex), when the plugin gave them.
+        public var rawType: String?
+        public var rawPayload: String?
 
         public init(type: TransactionKind = .unknown, amount: UInt64? = nil, date: CardDate? = nil, entryStation: String? = nil,
                     exitStation: String? = nil, metadata: [String: String] = [:], rawType: String? = nil, rawPayload: String? = nil,

@@ -154,14 +154,23 @@ package enum HistoryOutput {
 
     /// A stored UTC time shown in local time, to the minute.
     package static func localTime(_ iso: String) -> String {
+        guard let date = readAtParser.date(from: iso) else { return iso }
+        return localMinute.string(from: date)
+    }
+
+    /// The archive's read times (`2026-11-05T07:30:00.123Z`), made once for every line that shows one.
+    private static let readAtParser: ISO8601DateFormatter = {
         let parser = ISO8601DateFormatter()
         parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = parser.date(from: iso) else { return iso }
+        return parser
+    }()
+
+    private static let localMinute: DateFormatter = {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.dateFormat = "yyyy-MM-dd HH:mm"
-        return f.string(from: date)
-    }
+        return f
+    }()
 
     /// Columns padded to their widest cell; the last column is not padded.
     private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> String {

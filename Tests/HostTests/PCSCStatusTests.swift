@@ -17,7 +17,9 @@ final class PCSCStatusTests: XCTestCase {
         for removed: UInt in [0x8010_0069, 0x8010_000C, 0x8010_0017] {
             XCTAssertEqual(PCSCStatus(LONG(bitPattern: removed)).error("sending").kind, .sessionLost)
         }
-        XCTAssertEqual(PCSCStatus(LONG(bitPattern: 0x8010_0002)).error("waiting").kind, .cancelled)
+        // The raw code rides along (pcsclite.h: SCARD_W_REMOVED_CARD 0x80100069), to the log and --json.
+        XCTAssertEqual(PCSCStatus(LONG(bitPattern: 0x8010_0069)).error("sending").pcscCode, 0x8010_0069)
+        XCTAssertEqual(PCSCStatus(SCARD_E_TIMEOUT), PCSCStatus(LONG(bitPattern: 0x8010_000A)), "pcsclite's macros, imported")
         let other = PCSCStatus(LONG(bitPattern: 0x8010_002F)).error("sending a command")
         XCTAssertEqual(other.kind, .communication)
         XCTAssertTrue(other.message.hasPrefix("sending a command failed"), other.message)

@@ -189,6 +189,15 @@ final class FeliCaSystemTests: XCTestCase {
         XCTAssertEqual(system.idm, phoneIDm)
     }
 
+    func testBlocksPast255TakeThreeByteElements() throws {
+        // FeliCa Card User's Manual, Block List: D0 bit 7 clear, D1 D2 the block number little-endian.
+        let idm: [UInt8] = [0x01, 0x2E, 0x4C, 0xD8, 0x9A, 0x1B, 0x23, 0x45]
+        let frame = try FeliCa.readWithoutEncryption(idm: idm, services: [0x090F], blocks: [(0, 255), (0, 300)])
+        XCTAssertEqual(Array(frame.suffix(6)), [0x02, 0x80, 0xFF, 0x00, 0x2C, 0x01])
+        XCTAssertEqual(Int(frame[0]), frame.count)
+        XCTAssertThrowsError(try FeliCa.readWithoutEncryption(idm: idm, services: [0x090F], blocks: [(16, 0)]))
+    }
+
     func testAReaderOfSmallFramesGetsNoMoreBlocksThanFitItsAnswer() throws {
         // A read of n blocks is answered with 13 + 16 n bytes (FeliCa Card User's Manual).
         XCTAssertEqual(FeliCa.blocksPerRead(fitting: nil), 12)

@@ -19,8 +19,6 @@ package struct LoadedPlugin {
     package let descriptor: UnsafePointer<transit_plugin_descriptor>?
     /// The ABI version the library offers, when it said one (also for a refused plugin).
     package let abiVersion: UInt32?
-    /// The options the plugin declares it takes (name → TRANSIT_OPTION_* type).
-    package var declaredOptions = [String: UInt32]()
 
     package var name: String { entry.name }
 

@@ -68,7 +68,6 @@ package enum PluginLoader {
         case .failure(let why): return refuse(why.description)
         }
         var plugin = LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor, abiVersion: d.abi_version)
-        plugin.declaredOptions = options
         if let why = PluginOptions.problem(entry.options, declared: options) {
             plugin.state = .misconfigured("\(entry.file):\(entry.line): plugin \(entry.name): \(why)")
         }

@@ -14,8 +14,6 @@ package final class CardSession {
     package private(set) var technology: CardTechnology?
     package private(set) var uid = [UInt8]()
     private let passThrough: FeliCaPassThrough
-    /// Exchanges with the reader so far.
-    package private(set) var exchanges = 0
     /// Receives the session's own log lines (a dialect refused and the next one tried).
     package var log: (String) -> Void = { _ in } {
         didSet { passThrough.log = log }
@@ -44,7 +42,6 @@ package final class CardSession {
     }
 
     private func send(_ apdu: [UInt8]) throws -> [UInt8] {
-        exchanges += 1
         return try channel.transmit(apdu)
     }
 
@@ -99,8 +96,8 @@ package final class CardSession {
     /// carries no FeliCa frame, or a silent card, is false.
     private func answersFeliCaPolling() throws -> Bool {
         do {
-            guard let answer = try passThrough.exchange([0x06, 0x00, 0xFF, 0xFF, 0x00, 0x00], send) else { return false }
-            return answer.count >= 18 && answer[1] == 0x01
+            guard let answer = try passThrough.exchange(FeliCaCommand.polling(systemCode: 0xFFFF), send) else { return false }
+            return FeliCaCommand.polledIDm(answer) != nil
         } catch let e as TransitError where e.kind == .readerUnsupported || e.kind == .communication || e.kind == .malformedResponse {
             return false
         }
@@ -128,11 +125,8 @@ package final class CardSession {
     /// or nil when the card does not say. A reader that passes no FeliCa frames ends the read here,
     /// before any plugin could mistake it for "not this card".
     package func systemCodes(idm: [UInt8]) throws -> [UInt16]? {
-        guard let answer = try passThrough.exchange([UInt8(10), 0x0C] + idm, send) else { return nil }
-        guard answer.count >= 11, answer[1] == 0x0D, Array(answer[2 ..< 10]) == idm else { return nil }
-        let n = Int(answer[10])
-        guard answer.count == 11 + 2 * n else { return nil }
-        return (0 ..< n).map { UInt16(answer[11 + 2 * $0]) << 8 | UInt16(answer[12 + 2 * $0]) }
+        guard let answer = try passThrough.exchange(FeliCaCommand.requestSystemCode(idm: idm), send) else { return nil }
+        return FeliCaCommand.systemCodes(answer, idm: idm)
     }
 
     /// Ends what the read opened on the reader (a Part 3 transparent session). Nothing is sent after

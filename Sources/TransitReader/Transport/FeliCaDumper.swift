@@ -18,24 +18,23 @@ package struct FeliCaDumper {
     package func dump() throws -> CardImage {
         let idm = session.uid
         let codes = try session.systemCodes(idm: idm) ?? []
-        // Common Suica and ICOCA chips take 12 (FeliCa Card User's Manual); 15 never fits a Part 3
-        // answer. A reader of smaller frames gets what fits an answer of 13 + 16 n bytes.
-        var blocksPerRead = session.largestFeliCaFrame.map { max(1, min(12, ($0 - 13) / 16)) } ?? 12
+        var blocksPerRead = FeliCaBlocks.perRead(fitting: session.largestFeliCaFrame)
         var systems = [CardImage.FeliCaSystemImage]()
         for (index, code) in codes.enumerated() {
-            var derived = idm
-            if index > 0 { derived[0] = derived[0] & 0x0F | UInt8(index & 0x0F) << 4 }
-            var systemIDm = derived
-            let found: [UInt16]
-            do {
-                found = try searchServices(systemIDm)
-            } catch let e as TransitError where e.kind == .noAnswer && index > 0 {
-                // Silent to the derived IDm (a phone): the IDm Polling for the system returns.
+            // The derived IDm first; silent to it (a phone), or past system 15 where none can be
+            // derived, the IDm Polling for the system returns.
+            let derived = FeliCaIDm.derived(from: idm, system: index)
+            var systemIDm = derived ?? idm
+            var found: [UInt16]?
+            if let derived {
+                do { found = try searchServices(derived) } catch let e as TransitError where e.kind == .noAnswer && index > 0 {}
+            }
+            if found == nil {
                 systemIDm = try polledIDm(code)
                 found = try searchServices(systemIDm)
             }
             var services = [String: [String]](), locked = [String]()
-            for service in found {
+            for service in found ?? [] {
                 let name = HexFormat.string(service)
                 guard service & 0x01 == 1 else { locked.append(name); continue }
                 services[name] = try readService(systemIDm, service, &blocksPerRead).map { HexFormat.string($0) }
@@ -47,17 +46,18 @@ package struct FeliCaDumper {
                          felica: .init(idm: HexFormat.string(idm), maxBlocksPerRead: blocksPerRead, systems: systems))
     }
 
-    /// Polling (command 00) for `code`, one slot, no request data: the IDm the system answers with.
+    /// Polling for `code`: the IDm the system answers with.
     private func polledIDm(_ code: UInt16) throws -> [UInt8] {
-        let answer = try session.felica([6, 0x00, UInt8(code >> 8), UInt8(code & 0xFF), 0x00, 0x00])
-        guard answer.count >= 18, answer[1] == 0x01 else { throw TransitError(.malformedResponse, "Polling answer") }
-        return Array(answer[2 ..< 10])
+        guard let idm = FeliCaCommand.polledIDm(try session.felica(FeliCaCommand.polling(systemCode: code))) else {
+            throw TransitError(.malformedResponse, "Polling answer")
+        }
+        return idm
     }
 
     private func searchServices(_ idm: [UInt8]) throws -> [UInt16] {
         var out = [UInt16]()
         for i in 0 ..< Self.maxServices {
-            let answer = try session.felica([12, 0x0A] + idm + [UInt8(i & 0xFF), UInt8(i >> 8)])
+            let answer = try session.felica(FeliCaCommand.searchServiceCode(idm: idm, index: UInt16(i)))
             guard answer.count >= 12, answer[1] == 0x0B else { throw TransitError(.malformedResponse, "Search Service Code answer") }
             let code = UInt16(answer[10]) | UInt16(answer[11]) << 8
             if code == 0xFFFF { break }
@@ -72,9 +72,8 @@ package struct FeliCaDumper {
         var count = blocksPerRead
         while blocks.count + count <= 0x10000 { // FeliCa block numbers are 16 bits
             let first = blocks.count
-            let list = (first ..< first + count).flatMap { b -> [UInt8] in b < 256 ? [0x80, UInt8(b)] : [0x00, UInt8(b & 0xFF), UInt8(b >> 8)] }
-            let frame = [0x06] + idm + [1, UInt8(service & 0xFF), UInt8(service >> 8), UInt8(count)] + list
-            let answer = try session.felica([UInt8(frame.count + 1)] + frame)
+            let elements = (first ..< first + count).compactMap { BlockElement(serviceIndex: 0, block: $0) }
+            let answer = try session.felica(FeliCaCommand.readWithoutEncryption(idm: idm, services: [service], blocks: elements))
             guard answer.count >= 12, answer[1] == 0x07 else { throw TransitError(.malformedResponse, "Read Without Encryption answer") }
             if answer[10] == 0 {
                 guard answer.count == 13 + 16 * count else { throw TransitError(.malformedResponse, "Read Without Encryption length") }
@@ -82,8 +81,8 @@ package struct FeliCaDumper {
                 continue
             }
             // Refused: too many blocks at once (A2) steps the count down; otherwise read what is left one by one.
-            if answer[11] == 0xA2, count > 1 {
-                count = [12, 8, 4, 1].first { $0 < count } ?? 1
+            if answer[11] == FeliCaBlocks.illegalCount, count > 1 {
+                count = FeliCaBlocks.below(count) ?? 1
                 blocksPerRead = min(blocksPerRead, count)
             } else if count > 1 {
                 count = 1

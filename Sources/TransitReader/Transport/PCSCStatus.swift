@@ -8,7 +8,6 @@ package struct PCSCStatus: Equatable {
     package init(_ rv: LONG) { code = UInt32(truncatingIfNeeded: rv) }
 
     package static let success = PCSCStatus(SCARD_S_SUCCESS)
-    package static let cancelled = PCSCStatus(SCARD_E_CANCELLED)
     package static let timeout = PCSCStatus(SCARD_E_TIMEOUT)
     package static let noSmartcard = PCSCStatus(SCARD_E_NO_SMARTCARD)
     package static let notTransacted = PCSCStatus(SCARD_E_NOT_TRANSACTED)
@@ -34,7 +33,6 @@ package struct PCSCStatus: Equatable {
         if meansCardGone { return error(.sessionLost, "the card was removed during the read") }
         switch self {
         case .resetCard: return error(.cardReset, "another application reset the card during the read")
-        case .cancelled: return error(.cancelled, "cancelled")
         case .noService: return error(.noReader, "pcscd is not running (start it: pcscd, or systemctl start pcscd)")
         case .noReadersAvailable: return error(.noReader, "no reader is connected")
         default:

@@ -9,7 +9,6 @@ package struct ReaderWatcher {
     /// A card newly on a reader.
     package struct Tap {
         package let reader: String
-        package let context: PCSCContext
     }
 
     /// Reader name substrings to watch; empty: all but SAM interfaces.
@@ -50,21 +49,19 @@ package struct ReaderWatcher {
                     continue
                 }
                 reported[s.reader] = Seen(count: s.eventCount, atr: s.atr)
-                taps.append(Tap(reader: s.reader, context: ctx))
+                taps.append(Tap(reader: s.reader))
             }
             // Forget readers that were unplugged, then sleep on their states.
             reported = reported.filter { names.contains($0.key) }
             if taps.isEmpty { ctx.waitForChange(names, states: states, timeoutMs: 500) }
             return taps
-        } catch let e as TransitError {
+        } catch {
             // pcscd gone (or restarting), no readers yet: say so once, wait, and connect anew.
+            let e = TransitError(error, while: "watching the readers")
             if lastProblem != e.message { onProblem("\(e.message); waiting") }
             lastProblem = e.message
             context = nil
             Thread.sleep(forTimeInterval: 0.5)
-            return []
-        } catch {
-            context = nil
             return []
         }
     }

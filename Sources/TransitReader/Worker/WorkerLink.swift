@@ -1,4 +1,5 @@
 import Foundation
+import TransitFiles
 
 /// One end of the pipes between the host and its plugin worker. A message is a type byte, a 32-bit
 /// big-endian length and that many bytes.
@@ -27,14 +28,7 @@ package final class WorkerLink {
     package func send(_ kind: Kind, _ payload: [UInt8] = []) -> Bool {
         let n = UInt32(payload.count)
         let message = [kind.rawValue, UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + payload
-        var sent = 0
-        while sent < message.count {
-            let w = message[sent...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-            if w < 0, errno == EINTR { continue }
-            guard w > 0 else { return false }
-            sent += w
-        }
-        return true
+        return message.withUnsafeBytes { Descriptor.writeAll(output, $0) }
     }
 
     @discardableResult
@@ -73,21 +67,10 @@ package final class WorkerLink {
     }
 
     private func read(_ count: Int, until deadline: Date?) -> Chunk {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var got = 0
-        while got < count {
-            if let deadline {
-                let ms = Int32(max(0, min(Double(Int32.max), deadline.timeIntervalSinceNow * 1000)).rounded(.up))
-                var p = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-                let r = poll(&p, 1, ms)
-                if r < 0, errno == EINTR { continue }
-                if r == 0 { return .timeout }
-            }
-            let n = buffer[got...].withUnsafeMutableBytes { Foundation.read(input, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return .eof }
-            got += n
+        do {
+            return try Descriptor.read(input, count: count, until: deadline).map(Chunk.bytes) ?? .eof
+        } catch {
+            return .timeout
         }
-        return .bytes(buffer)
     }
 }

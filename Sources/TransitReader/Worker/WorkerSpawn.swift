@@ -13,7 +13,7 @@ package enum WorkerSpawn {
 
     /// Forks the first worker at start-up, while the host is still one thread (so the copy is
     /// safe) and before it has done anything: the worker costs a fork, not a second start of the
-    /// executable, and loads the plugins while the host waits for the card.
+    /// executable. It loads the plugins when the first read reaches it.
     package static func forkEarly(verbose: Bool) {
         guard let toWorker = try? pipe(), let fromWorker = try? pipe() else { return }
         let pid = fork()
