@@ -3,7 +3,7 @@
 records, `export` of 100,000 records. Medians over repeated runs; not a test (the figures depend
 on the machine).
 
-  scripts/benchmark_archive.py [--build debug|release] [--runs N]
+  scripts/benchmark_archive.py [--build debug|release] [--runs N] [--compare OTHER_TRANSIT]
 
 The archive is filled through transit itself, honestly: card images of Japan IC cards whose
 20-record ring moves on by 20 records from one image to the next (records numbered in bytes
@@ -53,6 +53,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="release")
     ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--compare", metavar="TRANSIT", help="another transit binary (an older build) timed on the same archive, "
+                    "interleaved, for a ratio that a busy machine does not skew")
     args = ap.parse_args()
     transit = str(ROOT / ".build" / args.build / "transit")
     conf = str(ROOT / "plugins.conf")
@@ -89,17 +91,26 @@ def main():
 
         card0 = "01140000000000" + "00"
         records = next(c["records"] for c in cards if c["serialNumber"] == card0) + args.runs * SLOTS
-        history = [timed([transit, "history", card0], env) for _ in range(args.runs)]
-        print(f"history of a card with {records} records (text): median {statistics.median(history):.1f} ms (target < 100 ms)")
-        history_json = [timed([transit, "history", card0, "--json"], env) for _ in range(args.runs)]
-        print(f"history --json of the same card: median {statistics.median(history_json):.1f} ms")
-        out = tmp + "/export.csv"
-        export = [timed([transit, "export", "--format", "csv", "--out", out], env, quiet=False) for _ in range(max(5, args.runs // 2))]
-        rows = sum(1 for _ in open(out, newline="")) - 1
-        print(f"export --format csv of {rows} records: median {statistics.median(export):.1f} ms (target < 1000 ms)")
-        export_json = [timed([transit, "export", "--format", "json", "--out", out], env, quiet=False) for _ in range(max(5, args.runs // 2))]
-        print(f"export --format json of the same: median {statistics.median(export_json):.1f} ms")
+        def measure(what, cmd, runs, target="", quiet=True):
+            """Median of `cmd` with this build, and with --compare's interleaved, and their ratio."""
+            mine, theirs = [], []
+            for _ in range(runs):
+                mine.append(timed([transit] + cmd, env, quiet=quiet))
+                if args.compare:
+                    theirs.append(timed([args.compare] + cmd, env, quiet=quiet))
+            line = f"{what}: median {statistics.median(mine):.1f} ms{target}"
+            if theirs:
+                line += f"; {args.compare}: {statistics.median(theirs):.1f} ms, ratio {statistics.median(mine) / statistics.median(theirs):.2f}"
+            print(line)
 
+        measure(f"history of a card with {records} records (text)", ["history", card0], args.runs, " (target < 100 ms)")
+        measure("history --json of the same card", ["history", card0, "--json"], args.runs)
+        out = tmp + "/export.csv"
+        measure("export --format csv of every record", ["export", "--format", "csv", "--out", out], max(5, args.runs // 2),
+                " (target < 1000 ms)", quiet=False)
+        rows = sum(1 for _ in open(out, newline="")) - 1
+        print(f"  ({rows} records exported)")
+        measure("export --format json of the same", ["export", "--format", "json", "--out", out], max(5, args.runs // 2), quiet=False)
 
 if __name__ == "__main__":
     main()

@@ -22,13 +22,20 @@ extension Archive {
 
     /// One record of a timeline, oldest first.
     package struct TimelineRecord {
-        /// The transaction as the reading gave it, typed from its stored JSON.
+        /// The transaction's listed fields, typed from the record's columns: type, date, amount,
+        /// balance, stations and their names (its metadata is in `json`).
         package var transaction: CardReading.TransactionRecord
-        /// That JSON, as `scan --json` printed it.
+        /// The transaction's JSON as `scan --json` printed it.
         package var json: String
 
         package init(transaction: CardReading.TransactionRecord, json: String) {
             self.transaction = transaction; self.json = json
+        }
+
+        /// The whole transaction, metadata included, from its JSON (decoded only when asked: a
+        /// listing of 100,000 records reads the columns).
+        package var stored: CardReading.TransactionRecord {
+            (try? JSONDecoder().decode(CardReading.TransactionRecord.self, from: Data(json.utf8))) ?? transaction
         }
     }
 
@@ -75,19 +82,13 @@ extension Archive {
             """)
         try q.bind([.integer(card)])
         var rows = [TimelineRecord]()
-        let decoder = JSONDecoder()
         while try q.step() {
-            let json = q.text(8) ?? "{}"
-            // The JSON is the archive's own; should it not decode (a hand-edited database), the columns stand in.
-            let transaction = (try? decoder.decode(CardReading.TransactionRecord.self, from: Data(json.utf8))) ?? {
-                var t = CardReading.TransactionRecord(type: q.text(1).flatMap(TransactionKind.init(rawValue:)) ?? .unknown,
-                                                      amount: q.integer(2).map { UInt64(clamping: $0) }, date: q.text(0).flatMap(CardDate.init),
-                                                      entryStation: q.text(4), exitStation: q.text(6), balance: q.integer(3))
-                t.entryStationName = q.text(5)
-                t.exitStationName = q.text(7)
-                return t
-            }()
-            rows.append(TimelineRecord(transaction: transaction, json: json))
+            var t = CardReading.TransactionRecord(type: q.text(1).flatMap(TransactionKind.init(rawValue:)) ?? .unknown,
+                                                  amount: q.integer(2).map { UInt64(clamping: $0) }, date: q.text(0).flatMap(CardDate.init),
+                                                  entryStation: q.text(4), exitStation: q.text(6), balance: q.integer(3))
+            t.entryStationName = q.text(5)
+            t.exitStationName = q.text(7)
+            rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}"))
         }
         return rows
     }

@@ -23,7 +23,7 @@ package enum HistoryOutput {
             StationNames { card, r in
                 let t = r.transaction
                 guard t.entryStationName == nil || t.exitStationName == nil, card.family == "japan-ic" else { return (t.entryStationName, t.exitStationName) }
-                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [t])
+                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored])
                 let named = StationNaming.apply(table, to: one).transactions.first
                 return (t.entryStationName ?? named?.entryStationName, t.exitStationName ?? named?.exitStationName)
             }
@@ -124,7 +124,9 @@ package enum HistoryOutput {
                 let (entryName, exitName) = names.lookup(c, record)
                 // A decimal: negative for what the record deducted, as a spreadsheet sums it.
                 let amount = r.amount.map { (r.type.direction == .deducted ? "-" : "") + Money.decimal(Int64(clamping: $0), c.currency) } ?? ""
-                let fields = [c.serial, r.date?.day.description ?? "", r.date?.clock?.text(seconds: true) ?? "", r.type.rawValue, amount,
+                // The date's text is `YYYY-MM-DD`, then `THH:MM:SS±HH:MM` when it has a time (CardDate).
+                let date = r.date?.description ?? ""
+                let fields = [c.serial, String(date.prefix(10)), r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)), r.type.rawValue, amount,
                               r.balance.map { Money.decimal($0, c.currency) } ?? "",
                               r.entryStation ?? "", entryName ?? "", r.exitStation ?? "", exitName ?? "", c.currency]
                 out += fields.map(field).joined(separator: ",") + end

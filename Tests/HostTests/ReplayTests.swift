@@ -1,5 +1,7 @@
 import Foundation
 import TestSupport
+import TransitModel
+import TransitReader
 import XCTest
 
 /// Log bundles and strict replay: the project's captures of its simulated cards (read through
@@ -10,6 +12,29 @@ final class ReplayTests: XCTestCase {
     func bundle(_ name: String) throws -> [String: Any] {
         let data = try Data(contentsOf: Self.captures.appendingPathComponent(name))
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The log keeps a transport error as it was (its kind and PC/SC code, not the reported kind),
+    /// and replay throws it again: a card another client reset replays as a reset, read again from
+    /// the start as the original read was.
+    func testATransportErrorReplaysAsItWasRecorded() throws {
+        let reset = TransitError(.cardReset, "another application reset the card during the read", pcscCode: 0x8010_0068)
+        let log = LogBundle(tool: "t", abiVersion: 1, reader: "r", dialect: "none", atr: "3B8180018080", uid: nil, initialAID: nil,
+                            plugins: [], exchanges: [.init(command: "FFCA000000", response: "01029000", ms: 1),
+                                                     .init(command: "00A4040000", response: nil, error: reset, ms: 1)],
+                            outcome: "communication", error: reset)
+        let decoded = try JSONDecoder().decode(LogBundle.self, from: JSONEncoder().encode(log))
+        XCTAssertEqual(decoded, log)
+        XCTAssertEqual(decoded.exchanges.last?.error?.kind, .cardReset, "not the reported communication")
+        let channel = try ReplayChannel(decoded)
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0, 0, 0]), [0x01, 0x02, 0x90, 0x00])
+        XCTAssertThrowsError(try channel.transmit([0x00, 0xA4, 0x04, 0x00, 0x00])) { XCTAssertEqual($0 as? TransitError, reset) }
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0, 0, 0]), [0x01, 0x02, 0x90, 0x00], "read again from the start")
+        // A log of an older version, whose kinds were the reported ones, still loads.
+        let old = #"{"kind":"communication","message":"gone"}"#
+        XCTAssertEqual(try JSONDecoder().decode(TransitError.self, from: Data(old.utf8)), TransitError(.communication, "gone"))
+        let newer = #"{"kind":"somethingNew","message":"x"}"#
+        XCTAssertEqual(try JSONDecoder().decode(TransitError.self, from: Data(newer.utf8)).kind, .internal)
     }
 
     func testEveryCaptureReplaysToItsRecordedResult() throws {
