@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "TransitArchive", dependencies: ["CSQLite", "TransitModel", "TransitFiles", "TransitStations"], swiftSettings: v5),
         .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitReader", "TransitStations", "TransitArchive"],
                 swiftSettings: v5),
-        .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
+        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
                                                             "TransitStations", "TransitArchive", "TransitOutput"], swiftSettings: v5),
         .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitFiles", "CardSimulation"], swiftSettings: v5),
         // Plugins are tested through the ABI: the tests load the built libraries, as the host does

@@ -1,12 +1,14 @@
 import CSQLite
 import Foundation
+import TransitFiles
 import TransitModel
 
 /// The history archive: one SQLite database (WAL, busy timeout) holding every card read, each
-/// card's merged timeline, and the reads themselves. The file and its folder are private: the
-/// folder must belong to the user running `transit` (made 0700), the file too (made 0600 by
-/// dropping group and other bits; a file its owner made read-only stays read-only and is opened
-/// so), and a symlink at either is refused, never followed.
+/// card's merged timeline, and the reads themselves. The file and its folder are private: both
+/// belong to the user running `transit`, with no group or other bits (the folder is made 0700, the
+/// file 0600; a looser one is refused and said, never quietly repaired; a file its owner made
+/// read-only is opened so), every folder above is root's or the user's and writable by no one
+/// else, and a symlink anywhere on the way is refused, never followed.
 package final class Archive {
     package let db: SQLiteDatabase
     package let path: String
@@ -23,26 +25,28 @@ package final class Archive {
     /// Opens the archive of `settings`; with `create`, makes the folder and an empty database when
     /// missing. Nil when there is no archive and `create` is false. Throws a `TransitError` (config)
     /// whose message says what is wrong with the file.
+    ///
+    /// The folder is walked from `/` and held by descriptor (`PrivateFolder`); SQLite is handed the
+    /// database through that descriptor (`/proc/self/fd/N/history.db`), so the database and its
+    /// `-wal`, `-shm` and `-journal` are the ones inside the folder that was checked, and the file
+    /// SQLite opened is checked to be the one examined here.
     package static func open(_ settings: ArchiveSettings, create: Bool) throws -> Archive? {
         let file = settings.databasePath
         func fail(_ why: String) -> TransitError { TransitError(.config, "\(file): \(why)") }
-        if create { try makeFolder(settings.folder) }
-        let folder = Foundation.open(settings.folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard folder >= 0 else {
-            if errno == ENOENT, !create { return nil }
-            throw fail(errno == ELOOP || errno == ENOTDIR ? "its folder is a symbolic link or not a folder: not followed" : "its folder cannot be opened: \(errorText())")
+        let folder: Int32
+        do {
+            guard let fd = try PrivateFolder.open(settings.folder, create: create) else { return nil }
+            folder = fd
+        } catch {
+            throw fail("its folder: \(error)")
         }
         defer { close(folder) }
-        try checkPrivate(folder, isFolder: true, fail)
-        // The folder's real path: SQLite is given a path without symlinks, so that its own
-        // SQLITE_OPEN_NOFOLLOW check refuses only a link planted at the file.
-        guard let real = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(folder)") else {
-            throw fail("its folder's path cannot be resolved")
-        }
-        for suffix in ["-wal", "-shm"] {
+        // What SQLite would use beside the database: each must be the user's own, private, regular.
+        for suffix in ["-wal", "-shm", "-journal"] {
             var st = stat()
-            if fstatat(folder, ArchiveSettings.fileName + suffix, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT != S_IFREG {
-                throw fail("\(ArchiveSettings.fileName + suffix) is a symbolic link or not a regular file: not followed")
+            let name = ArchiveSettings.fileName + suffix
+            if fstatat(folder, name, &st, AT_SYMLINK_NOFOLLOW) == 0, let why = PrivateFolder.privateProblem(st, name, isFolder: false) {
+                throw fail("\(why) (the archive's data may have been read through it): not used")
             }
         }
         let fd = openat(folder, ArchiveSettings.fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o600)
@@ -50,16 +54,23 @@ package final class Archive {
             if errno == ENOENT, !create { return nil }
             throw fail(errno == ELOOP ? "is a symbolic link: not followed" : "cannot be opened: \(errorText())")
         }
-        let mode: mode_t
+        var examined = stat()
+        let examinedOK = fstat(fd, &examined) == 0
+        // Closed before SQLite opens the file: closing any descriptor of a file drops every POSIX
+        // lock the process holds on it, SQLite's included.
+        close(fd)
+        guard examinedOK else { throw fail("cannot be examined: \(errorText())") }
+        if let why = PrivateFolder.privateProblem(examined, ArchiveSettings.fileName, isFolder: false) { throw fail(why) }
+        let writable = examined.st_mode & S_IWUSR != 0
+        let flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
         do {
-            defer { close(fd) }
-            mode = try checkPrivate(fd, isFolder: false, fail)
-        }
-        let writable = mode & S_IWUSR != 0
-        let flags = (writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOFOLLOW
-        do {
-            let db = try SQLiteDatabase(path: real + "/" + ArchiveSettings.fileName, flags: flags,
+            let db = try SQLiteDatabase(path: "/proc/self/fd/\(folder)/" + ArchiveSettings.fileName, flags: flags,
                                         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            // SQLite names the file by the folder's path: the file behind that name must be the one examined.
+            var opened = stat()
+            guard let name = db.fileName, stat(name, &opened) == 0, opened.st_dev == examined.st_dev, opened.st_ino == examined.st_ino else {
+                throw fail("the archive's folder changed while it was opened: not used")
+            }
             // Deleted records are overwritten, not left in free pages (`transit forget`).
             try db.execute("PRAGMA secure_delete = ON")
             if writable {
@@ -88,36 +99,6 @@ package final class Archive {
                 usleep(UInt32.random(in: 2_000 ... 20_000))
             }
         }
-    }
-
-    /// Creates the folder (and missing parents) 0700.
-    private static func makeFolder(_ path: String) throws {
-        var current = ""
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
-                throw TransitError(.config, "cannot create \(current): \(errorText())")
-            }
-        }
-    }
-
-    /// The folder or file behind `fd` must be the user's own (or root's, for the folder) and of
-    /// the right kind; group and other bits are dropped. Returns the mode it has now.
-    @discardableResult
-    private static func checkPrivate(_ fd: Int32, isFolder: Bool, _ fail: (String) -> TransitError) throws -> mode_t {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw fail("cannot be examined: \(errorText())") }
-        let kind = st.st_mode & S_IFMT
-        guard kind == (isFolder ? S_IFDIR : S_IFREG) else { throw fail(isFolder ? "its folder is not a folder" : "is not a regular file") }
-        guard st.st_uid == geteuid() else {
-            throw fail("\(isFolder ? "its folder belongs" : "belongs") to user \(st.st_uid), not to the user running transit (\(geteuid())): not used")
-        }
-        let mode = st.st_mode & 0o7777
-        if mode & 0o077 != 0 {
-            guard fchmod(fd, mode & 0o700) == 0 else { throw fail("cannot be made private: \(errorText())") }
-            return mode & 0o700
-        }
-        return mode
     }
 
     package static func errorText() -> String { String(cString: strerror(errno)) }

@@ -18,6 +18,8 @@ extension Archive {
 
         /// The card's name as people say it: its cardName, else its family.
         package var displayName: String { name ?? family }
+        /// How `transit cards` names it for `history`, `export` and `forget`: `#3`.
+        package var handle: String { "#\(id)" }
     }
 
     /// One record of a timeline, oldest first.
@@ -32,10 +34,10 @@ extension Archive {
             self.transaction = transaction; self.json = json
         }
 
-        /// The whole transaction, metadata included, from its JSON (decoded only when asked: a
-        /// listing of 100,000 records reads the columns).
-        package var stored: CardReading.TransactionRecord {
-            (try? JSONDecoder().decode(CardReading.TransactionRecord.self, from: Data(json.utf8))) ?? transaction
+        /// The whole transaction, metadata included, typed from its JSON (decoded only when asked: a
+        /// listing of 100,000 records reads the columns); the columns' when it does not decode.
+        package func stored(_ decoder: JSONDecoder = JSONDecoder()) -> CardReading.TransactionRecord {
+            (try? decoder.decode(CardReading.TransactionRecord.self, from: Data(json.utf8))) ?? transaction
         }
     }
 
@@ -58,20 +60,42 @@ extension Archive {
         return cards
     }
 
-    /// The cards `name` means: the number as printed or the IDm (exactly, ignoring case, spaces and
-    /// dashes), else the cards whose number starts with it. Throws when none or several match.
-    package func cards(matching name: String) throws -> Card {
+    /// The card `name` means: its id (`#3`, as `transit cards` shows it), `FAMILY:NUMBER`, the
+    /// number as printed or the IDm (exactly, ignoring case, spaces and dashes), else — when
+    /// `prefix` — the one card whose number starts with it. Throws a usage error, naming the ids
+    /// to choose from, when none or several match.
+    package func cards(matching name: String, prefix: Bool = true) throws -> Card {
         func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
-        let wanted = normal(name)
         let all = try cards()
-        guard !wanted.isEmpty else { throw TransitError(.usage, "no card named \"\(name)\"") }
-        var found = all.filter { normal($0.serial) == wanted || (!$0.idm.isEmpty && normal($0.idm) == wanted) }
-        if found.isEmpty { found = all.filter { normal($0.serial).hasPrefix(wanted) || normal($0.idm).hasPrefix(wanted) } }
-        switch found.count {
-        case 1: return found[0]
-        case 0: throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)")
-        default: throw TransitError(.usage, "\(name) matches \(found.count) cards (\(found.map(\.serial).joined(separator: ", "))): give more of the number")
+        func listed(_ cards: [Card]) -> String { cards.map { "\($0.handle) (\($0.family) \($0.serial))" }.joined(separator: ", ") }
+        if name.hasPrefix("#") {
+            guard let id = Int64(name.dropFirst()), let card = all.first(where: { $0.id == id }) else {
+                throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)")
+            }
+            return card
         }
+        var family: String?, number = name
+        if let colon = name.firstIndex(of: ":") {
+            family = String(name[..<colon]).lowercased()
+            number = String(name[name.index(after: colon)...])
+        }
+        let wanted = normal(number)
+        guard !wanted.isEmpty else { throw TransitError(.usage, "no card named \"\(name)\"") }
+        let candidates = all.filter { family == nil || $0.family == family }
+        let exact = candidates.filter { normal($0.serial) == wanted || (!$0.idm.isEmpty && normal($0.idm) == wanted) }
+        switch exact.count {
+        case 1: return exact[0]
+        case 0: break
+        default: throw TransitError(.usage, "\(name) is the number of \(exact.count) cards: \(listed(exact)); name one by its id")
+        }
+        let begun = candidates.filter { normal($0.serial).hasPrefix(wanted) || normal($0.idm).hasPrefix(wanted) }
+        guard !begun.isEmpty else { throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)") }
+        guard prefix else {
+            throw TransitError(.usage, "no card is numbered \(name) exactly; it begins the number of \(listed(begun)): "
+                               + "give the whole number or the id\(begun.count == 1 ? ", or --yes for this card" : "")")
+        }
+        guard begun.count == 1 else { throw TransitError(.usage, "\(name) begins the number of \(begun.count) cards: \(listed(begun)); give more of the number, or the id") }
+        return begun[0]
     }
 
     /// The card's timeline, oldest first.
@@ -103,22 +127,39 @@ extension Archive {
     }
 
     /// Removes the card, its reads and its timeline (overwritten: secure_delete), then empties the
-    /// write-ahead log so no copy of them stays there.
+    /// write-ahead log so no copy of them stays there. The removal notes, in the same transaction,
+    /// that the log still holds a copy; the note goes once the log was emptied, so a forget the log
+    /// kept busy is finished by the next (`finishPendingForget`).
     package func forget(card: Int64) throws {
         guard writable else { throw TransitError(.config, "\(path): is read-only") }
         try db.transaction {
             for table in ["records", "reads"] { try db.prepare("DELETE FROM \(table) WHERE card = ?").run([.integer(card)]) }
             try db.prepare("DELETE FROM cards WHERE id = ?").run([.integer(card)])
+            try db.execute("INSERT OR IGNORE INTO pending (what) VALUES ('checkpoint')")
         }
+        try emptyTheLog()
+    }
+
+    /// True when an earlier forget left a copy in the write-ahead log and this one removed it.
+    package func finishPendingForget() throws -> Bool {
+        guard writable, try db.integer("SELECT COUNT(*) FROM pending WHERE what = 'checkpoint'") ?? 0 > 0 else { return false }
+        try emptyTheLog()
+        return true
+    }
+
+    private func emptyTheLog() throws {
         // The checkpoint reports, rather than throws, that a reader kept it from emptying the log
         // (its first column, "busy"): try again for a while, then say that a copy may remain.
         let deadline = Date().addingTimeInterval(Double(Archive.busyTimeoutMilliseconds) / 1000)
         while try db.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 1 {
             guard Date() < deadline else {
                 throw TransitError(.config, "\(path): the card was removed, but another transit kept its write-ahead log busy; "
-                                   + "run transit forget again when no other transit runs")
+                                   + "run transit forget again when no other transit runs: it finishes the removal")
             }
             usleep(50_000)
         }
+        // The note's removal is all the log holds now; emptied too, best effort.
+        try db.execute("DELETE FROM pending WHERE what = 'checkpoint'")
+        _ = try db.integer("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }

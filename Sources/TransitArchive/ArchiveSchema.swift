@@ -50,6 +50,10 @@ package enum ArchiveSchema {
         CREATE INDEX records_by_position ON records (card, position);
         CREATE INDEX records_by_sequence ON records (card, sequence) WHERE sequence IS NOT NULL;
         """,
+        // 1 → 2: what an interrupted command left to finish (a forget whose log was kept busy).
+        """
+        CREATE TABLE pending (what TEXT PRIMARY KEY);
+        """,
     ]
 
     /// Brings `db` to `current` inside one transaction; throws `Newer` for a newer database.

@@ -22,17 +22,29 @@ package struct ArchiveSettings {
         var settings = ArchiveSettings(folder: XDGFolders.dataHome(environment) + "/transit")
         let configHome = XDGFolders.configHome(environment)
         for path in [configHome + "/transit/transit.conf", "/etc/transit/transit.conf"] where FileManager.default.fileExists(atPath: path) {
-            settings.read(path)
-            break
+            // Trusted as plugins.conf is: one another user could write (`save = no` would end a
+            // kiosk's audit trail) is passed over for the next, and said.
+            switch TrustedFile.open(path) {
+            case .success(let file):
+                settings.read(file)
+                return settings
+            case .failure(let why) where !why.unopenable:
+                Notices.once("\(path) is not trusted (\(why)): passed over")
+            case .failure:
+                settings.save = false
+                settings.problem = "\(path): cannot be read; reads are not saved"
+                return settings
+            }
         }
         return settings
     }
 
     /// Reads `key = value` lines; `#` starts a comment. A file that cannot be read or understood
     /// turns saving off (the user meant something) and is reported.
-    private mutating func read(_ path: String) {
+    private mutating func read(_ file: TrustedFile) {
+        let path = file.path
         // Read as every input file is: a regular file (a FIFO never blocks), within its limit.
-        guard let data = try? BoundedFile.read(path, limit: Self.sizeLimit) else {
+        guard let data = try? BoundedFile.read(descriptor: file.fd, name: path, limit: Self.sizeLimit) else {
             save = false
             problem = "\(path): cannot be read or is over \(Self.sizeLimit / 1024) KiB; reads are not saved"
             return

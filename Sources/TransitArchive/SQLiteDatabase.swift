@@ -30,6 +30,9 @@ package final class SQLiteDatabase {
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
+    /// The full name SQLite gave the main database (symbolic links resolved), when it has one.
+    package var fileName: String? { sqlite3_db_filename(handle, "main").map { String(cString: $0) } }
+
     deinit {
         statements.removeAll() // finalized before the connection closes
         sqlite3_close_v2(handle)
@@ -116,7 +119,8 @@ package final class SQLiteDatabase {
                 let index = Int32(i + 1)
                 switch value {
                 case .integer(let v): try database.check(sqlite3_bind_int64(statement, index, v))
-                case .text(let s): try database.check(sqlite3_bind_text(statement, index, s, -1, Self.transient))
+                // With its byte length: a NUL inside the text is kept, not an end.
+                case .text(let s): try database.check(sqlite3_bind_text(statement, index, s, Int32(clamping: s.utf8.count), Self.transient))
                 case .null: try database.check(sqlite3_bind_null(statement, index))
                 }
             }

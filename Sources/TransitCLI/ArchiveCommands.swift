@@ -33,10 +33,12 @@ extension TransitCommand {
         let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored : .from(try library.table())
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
-        let onTerminal = a.value("out") == nil && isatty(1) != 0
+        // `--out -` is standard output, as no --out is.
+        let out = a.value("out").flatMap { $0 == "-" ? nil : $0 }
+        let onTerminal = out == nil && isatty(1) != 0
         let text = format == "csv" ? HistoryOutput.csv(histories, names: names, forTerminal: onTerminal)
             : HistoryOutput.historyJSON(histories) + "\n"
-        guard let out = a.value("out") else {
+        guard let out else {
             Termination.shared.write(text, to: stdout, final: true)
             return
         }
@@ -52,7 +54,13 @@ extension TransitCommand {
     func forget(_ a: Arguments) throws {
         guard let name = a.operands.first else { throw TransitError(.usage, "forget takes the card's number (see transit cards)") } // the table requires it
         guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
-        let card = try archive.cards(matching: name)
+        // An earlier forget whose write-ahead log another transit kept busy is finished first.
+        if try Archive.retryingWhileBusy({ try archive.finishPendingForget() }) {
+            standardError("transit: finished an earlier forget: the write-ahead log no longer holds the card it removed")
+            if (try? archive.cards(matching: name, prefix: a.has("yes"))) == nil { return }
+        }
+        // The whole number, the IDm or the id; a prefix only with --yes (it would remove a card unasked).
+        let card = try archive.cards(matching: name, prefix: a.has("yes"))
         try Archive.retryingWhileBusy { try archive.forget(card: card.id) }
         standardOutput(TerminalText.escape("Forgot \(card.displayName) card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
             + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))

@@ -30,6 +30,10 @@ extension TransitCommand {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if out == "-" { // standard output
+            finalOutput(String(decoding: (try? encoder.encode(image)) ?? Data(), as: UTF8.self))
+            return
+        }
         do {
             try PrivateFile.write(try encoder.encode(image), to: out)
         } catch {

@@ -83,7 +83,8 @@ enum HelpText {
     ISO 14443-4: the applications the plugins know, with every command they asked and its answer.
     The image holds the card's number and history: it is created 0600, never through a symlink.
 
-      --out FILE        where to write the image (required)
+      --out FILE        where to write the image (required; - is standard output; a device or
+                        FIFO there is refused, never replaced)
       --reader, --dialect, --wait, --config, --card, --index, --verbose,
       --exchange-timeout, --read-timeout   as for scan
     """
@@ -129,8 +130,13 @@ enum HelpText {
       --reader NAME     watch readers whose name contains NAME (repeatable)
       --json            one JSON line a tap: {"reader", "card"} or {"reader", "error"}
       --exec CMD        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
-                        input and TRANSIT_READER set; one at a time, never delaying a read; its
-                        output goes to stderr
+                        input, the watch's environment with TRANSIT_READER set to the tap's
+                        reader; one at a time, never delaying a read; its output goes to stderr.
+                        It starts with every signal at its default, descriptors 0-2 only, in a
+                        process group of its own
+      --exec-timeout SECONDS
+                        end CMD's process group (SIGTERM, then SIGKILL) when it runs longer
+                        (default 30); the end of the watch ends it too
       --no-save         keep nothing in the history archive
       --dialect, --config, --verbose, --exchange-timeout, --read-timeout, --stations   as for scan
     """
@@ -163,8 +169,8 @@ enum HelpText {
 
     static let cards = """
     transit cards — the cards kept in the history archive ($XDG_DATA_HOME/transit/history.db,
-    ~/.local/share/transit/history.db when unset): name, number, last balance, last read, and how
-    many records its timeline keeps.
+    ~/.local/share/transit/history.db when unset): the id history, export and forget take (#3),
+    name, number, last balance, last read, and how many records its timeline keeps.
 
       --json            print a JSON array
     """
@@ -172,8 +178,9 @@ enum HelpText {
     static let history = """
     transit history — a card's whole timeline, oldest first: every record of every read, merged
     past the card's own slots, each once, with the balance after it when the card stores one.
-    Without CARD, every card's. CARD is the number as printed, any unambiguous prefix of it, or
-    the IDm. A read that contradicted the timeline is kept apart and listed after it.
+    Without CARD, every card's. CARD is the card's id as transit cards shows it (#3),
+    FAMILY:NUMBER, the number as printed, any unambiguous prefix of it, or the IDm. A read that
+    contradicted the timeline is kept apart and listed after it.
 
       --since DATE      records from DATE (YYYY-MM-DD) on
       --json            print [{card fields, "readsApart", "transactions": [...]}]
@@ -186,7 +193,8 @@ enum HelpText {
     balances in major units (trips and purchases negative). JSON: what history --json prints.
 
       --format csv|json default csv
-      --out FILE        write to FILE (created 0600, never through a symlink) instead of stdout
+      --out FILE        write to FILE (created 0600, never through a symlink; a device or FIFO
+                        there is refused) instead of stdout; - is stdout
       --since DATE      records from DATE (YYYY-MM-DD) on
       --stations FILE   a station table, as for scan (repeatable): names for the codes the reads
                         did not name; the tables of the data folders are read too
@@ -194,6 +202,11 @@ enum HelpText {
 
     static let forget = """
     transit forget — remove a card, all its reads and its timeline from the history archive.
-    CARD is the number as printed, an unambiguous prefix of it, or the IDm (see transit cards).
+    CARD is the card's id as transit cards shows it (#3), FAMILY:NUMBER, or its whole number as
+    printed or IDm; two cards of one number (a Japan IC and an Octopus card both show their IDm)
+    are told apart by id. When another transit kept the write-ahead log busy, the next forget
+    finishes the removal and says so.
+
+      --yes             remove the one card whose number begins with CARD
     """
 }

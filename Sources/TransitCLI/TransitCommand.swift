@@ -1,6 +1,7 @@
 import CardSimulation
 import Dispatch
 import Foundation
+import TransitFiles
 import TransitModel
 import TransitOutput
 import TransitReader
@@ -20,6 +21,7 @@ struct TransitCommand {
         // decode always speaks JSON lines, so its errors are JSON too.
         let json = args.contains("--json") || args.first == "decode"
         // Ctrl-C or SIGTERM in any phase: the cancellation, at once (watch ends quietly instead).
+        Notices.say = { [standardError] in standardError("transit: \($0)") }
         Termination.shared.arm(exitCode: TransitError.Kind.cancelled.exitCode) {
             self.report(TransitError(.cancelled, "cancelled"), json: json)
         }

@@ -18,7 +18,8 @@ extension TransitCommand {
         Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
         var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
         var lanes = [String: ReaderLane]()
-        let exec = a.value("exec").map { TapCommand(command: $0, problem: { [standardError] in standardError("transit: \($0)") }) }
+        let execTimeout = try Self.seconds(a, "exec-timeout", positive: true) ?? 30
+        let exec = a.value("exec").map { TapCommand(command: $0, timeout: execTimeout, problem: { [standardError] in standardError("transit: \($0)") }) }
         while true {
             for tap in watcher.nextTaps(onProblem: { standardError("transit: \($0)") }) {
                 let lane = try lanes[tap.reader] ?? ReaderLane(reader: tap.reader, engine: readEngine(a, plugins: specs))

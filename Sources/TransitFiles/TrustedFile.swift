@@ -49,7 +49,7 @@ package final class TrustedFile {
     }
 
     /// Why a file or folder with status `s` is not trusted, or nil.
-    private static func problem(_ s: stat, what: String, isFolder: Bool) -> String? {
+    package static func problem(_ s: stat, what: String, isFolder: Bool) -> String? {
         let kind = s.st_mode & S_IFMT
         if !isFolder, kind != S_IFREG { return "\(what) is not a regular file" }
         let me = getuid()

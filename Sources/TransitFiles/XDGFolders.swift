@@ -3,9 +3,10 @@ import Foundation
 /// The user's folders, as the XDG Base Directory specification has them: `$XDG_CONFIG_HOME` and
 /// `$XDG_DATA_HOME` when set to an absolute path (empty or relative values are ignored, as the
 /// spec says: a relative one would put the current folder on the path), else `~/.config` and
-/// `~/.local/share`. The home folder is the effective user's own (the password database's) when
-/// `$HOME` belongs to someone else, as under `sudo`, which may keep the invoking user's HOME:
-/// root never writes into, or reads its configuration from, another user's home.
+/// `~/.local/share`. Like `$HOME`, a value in someone else's tree — a folder on the way owned by
+/// a user other than root or the effective user, as under `sudo -E` — is ignored (and said once):
+/// root never writes into, or takes its configuration from, another user's folders; the home of
+/// the password database is used instead.
 package enum XDGFolders {
     package static func home(_ environment: [String: String]) -> String {
         if let home = environment["HOME"], home.hasPrefix("/") {
@@ -17,14 +18,31 @@ package enum XDGFolders {
     }
 
     package static func configHome(_ environment: [String: String]) -> String {
-        absolute(environment["XDG_CONFIG_HOME"]) ?? home(environment) + "/.config"
+        own(environment, "XDG_CONFIG_HOME") ?? home(environment) + "/.config"
     }
 
     package static func dataHome(_ environment: [String: String]) -> String {
-        absolute(environment["XDG_DATA_HOME"]) ?? home(environment) + "/.local/share"
+        own(environment, "XDG_DATA_HOME") ?? home(environment) + "/.local/share"
     }
 
-    private static func absolute(_ value: String?) -> String? {
-        value.flatMap { $0.hasPrefix("/") ? $0 : nil }
+    /// The variable's value when it is absolute and every folder of it that exists belongs to root
+    /// or the effective user.
+    private static func own(_ environment: [String: String], _ name: String) -> String? {
+        guard let value = environment[name], value.hasPrefix("/") else { return nil }
+        guard let owner = foreignOwner(of: value) else { return value }
+        Notices.once("\(name)=\(value) is ignored: \(owner); using \(home(environment))")
+        return nil
+    }
+
+    /// What makes `path` someone else's: the first existing folder along it (symbolic links
+    /// followed, as a later open would) owned by neither root nor the effective user.
+    package static func foreignOwner(of path: String) -> String? {
+        let me = geteuid()
+        for folder in TrustedFile.ancestors(of: path) + [path] {
+            var st = stat()
+            guard stat(folder, &st) == 0 else { break } // the rest does not exist yet
+            if st.st_uid != 0, st.st_uid != me { return "\(folder) belongs to user \(st.st_uid)" }
+        }
+        return nil
     }
 }

@@ -2,11 +2,16 @@ import Foundation
 
 /// `--json` output: one object per command on stdout, keys sorted for stable diffs.
 package enum JSONOutput {
-    package static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    package static func encode<T: Encodable>(_ value: T, with encoder: JSONEncoder = makeEncoder()) -> String {
         guard let data = try? encoder.encode(value) else { return "{}" }
         return escapingDELAndC1(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The encoder of `--json`: sorted keys, slashes as they are. One serves many values of one listing.
+    package static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     /// The encoder escapes C0 controls but leaves DEL and C1 (U+0080–U+009F) raw, which a terminal
@@ -17,7 +22,8 @@ package enum JSONOutput {
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
             if TerminalText.isControl(scalar) {
-                out.append(contentsOf: "\\u00\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
             } else {
                 out.append(scalar)
             }

@@ -23,7 +23,7 @@ package enum HistoryOutput {
             StationNames { card, r in
                 let t = r.transaction
                 guard t.entryStationName == nil || t.exitStationName == nil, card.family == "japan-ic" else { return (t.entryStationName, t.exitStationName) }
-                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored])
+                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored()])
                 let named = StationNaming.apply(table, to: one).transactions.first
                 return (t.entryStationName ?? named?.entryStationName, t.exitStationName ?? named?.exitStationName)
             }
@@ -43,11 +43,11 @@ package enum HistoryOutput {
 
     package static func cardsText(_ cards: [Archive.Card]) -> String {
         let e = TerminalText.escape
-        let rows = [["Card", "Number", "Balance", "Last read", "Records"]] + cards.map { c in
-            [title(c), e(c.serial), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
+        let rows = [["Id", "Card", "Number", "Balance", "Last read", "Records"]] + cards.map { c in
+            [c.handle, title(c), e(c.serial), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
              c.lastRead.map(localTime) ?? "", String(c.records)]
         }
-        return table(rows, rightAligned: [2, 4])
+        return table(rows, rightAligned: [3, 5])
     }
 
     /// `EZ-Link (cepas)`, or the family alone when the card has no name.
@@ -57,11 +57,11 @@ package enum HistoryOutput {
 
     package static func cardsJSON(_ cards: [Archive.Card]) -> String {
         struct Row: Encodable {
-            package let family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
-            package let balance: Int64?, lastRead: String?, records: Int, reads: Int, readsApart: Int
+            let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
+            let balance: Int64?, lastRead: String?, records: Int, reads: Int, readsApart: Int
         }
         return JSONOutput.encode(cards.map {
-            Row(family: $0.family, cardName: $0.name, serialNumber: $0.serial, idm: $0.idm.isEmpty ? nil : $0.idm, currency: $0.currency,
+            Row(id: $0.handle, family: $0.family, cardName: $0.name, serialNumber: $0.serial, idm: $0.idm.isEmpty ? nil : $0.idm, currency: $0.currency,
                 balance: $0.lastBalance, lastRead: $0.lastRead, records: $0.records, reads: $0.reads, readsApart: $0.readsApart)
         })
     }
@@ -88,20 +88,23 @@ package enum HistoryOutput {
         return lines.joined(separator: "\n")
     }
 
-    /// `[{card fields…, "readsApart": […], "transactions": [each record's JSON as read]}]`.
+    /// `[{card fields…, "readsApart": […], "transactions": [each record as read]}]`. Each record is
+    /// encoded anew from its typed form: the archive's text is never spliced into the output.
     package static func historyJSON(_ histories: [CardHistory]) -> String {
         struct Head: Encodable {
             package struct Apart: Encodable { let readAt: String; let reason: String }
-            package let family: String, cardName: String?, serialNumber: String, idm: String?, currency: String, readsApart: [Apart]
+            package let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
+            package let readsApart: [Apart]
         }
         var out = "["
+        let encoder = JSONOutput.makeEncoder(), decoder = JSONDecoder()
         for (i, h) in histories.enumerated() {
             let c = h.card
-            var head = JSONOutput.encode(Head(family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
+            var head = JSONOutput.encode(Head(id: c.handle, family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
                                               currency: c.currency, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) }))
             head.removeLast() // "}": the transactions come last, as sorted keys put them
             out += (i == 0 ? "" : ",") + head + ",\"transactions\":["
-            out += h.records.map(\.json).joined(separator: ",") + "]}"
+            out += h.records.map { JSONOutput.encode($0.stored(decoder), with: encoder) }.joined(separator: ",") + "]}"
         }
         return JSONOutput.escapingDELAndC1(out + "]")
     }
@@ -111,11 +114,16 @@ package enum HistoryOutput {
 
     /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF, quotes doubled.
     /// Amounts and balances are decimals in major units; trips and purchases are negative.
+    /// A text field a spreadsheet would take for a formula is defused (`spreadsheetSafe`).
     /// The CSV; `forTerminal` escapes each field's control characters (a line break inside a quoted
     /// field would otherwise start a line of its own on the screen) and ends lines with "\n".
     package static func csv(_ histories: [CardHistory], names: StationNames = .stored, forTerminal: Bool = false) -> String {
         let end = forTerminal ? "\n" : "\r\n"
-        let field: (String) -> String = forTerminal ? { quoted(TerminalText.escape($0)) } : quoted
+        let shown: (String) -> String = forTerminal ? TerminalText.escape : { $0 }
+        func text(_ s: String) -> String {
+            let safe = spreadsheetSafe(s)
+            return quoted(shown(safe), always: safe != s)
+        }
         var out = csvHeader.joined(separator: ",") + end
         for h in histories {
             let c = h.card
@@ -126,18 +134,26 @@ package enum HistoryOutput {
                 let amount = r.amount.map { (r.type.direction == .deducted ? "-" : "") + Money.decimal(Int64(clamping: $0), c.currency) } ?? ""
                 // The date's text is `YYYY-MM-DD`, then `THH:MM:SS±HH:MM` when it has a time (CardDate).
                 let date = r.date?.description ?? ""
-                let fields = [c.serial, String(date.prefix(10)), r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)), r.type.rawValue, amount,
-                              r.balance.map { Money.decimal($0, c.currency) } ?? "",
-                              r.entryStation ?? "", entryName ?? "", r.exitStation ?? "", exitName ?? "", c.currency]
-                out += fields.map(field).joined(separator: ",") + end
+                let fields = [text(c.serial), String(date.prefix(10)), r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)),
+                              r.type.rawValue, amount, r.balance.map { Money.decimal($0, c.currency) } ?? "",
+                              text(r.entryStation ?? ""), text(entryName ?? ""), text(r.exitStation ?? ""), text(exitName ?? ""), text(c.currency)]
+                out += fields.joined(separator: ",") + end
             }
         }
         return out
     }
 
-    package static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return field }
+    package static func quoted(_ field: String, always: Bool = false) -> String {
+        guard always || field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to a
+    /// spreadsheet (`=HYPERLINK(…)`): it is prefixed with `'`, which spreadsheets show as text, and
+    /// quoted (OWASP, "CSV Injection"). Numbers are not text cells: amounts stay negative numbers.
+    package static func spreadsheetSafe(_ field: String) -> String {
+        guard let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return field }
+        return "'" + field
     }
 
     private static func stations(_ entry: String?, _ entryName: String?, _ exit: String?, _ exitName: String?) -> String {

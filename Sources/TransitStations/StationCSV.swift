@@ -55,6 +55,15 @@ package enum StationCSV {
             guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
             guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
             guard !fields[5].isEmpty else { throw fail("the station name is empty") }
+            // Names go into every read's output and the archive: no control character, no runaway length.
+            for (i, field) in fields.enumerated() {
+                if field.unicodeScalars.contains(where: TerminalText.isControl) {
+                    throw fail("column \(i + 1) holds a control character")
+                }
+                if field.utf8.count > Self.maxFieldBytes {
+                    throw fail("column \(i + 1) is \(field.utf8.count) bytes long; at most \(Self.maxFieldBytes)")
+                }
+            }
             func optional(_ i: Int?) -> String? {
                 guard let i, i < fields.count, !fields[i].isEmpty else { return nil }
                 return fields[i]
@@ -82,6 +91,9 @@ package enum StationCSV {
         return ["\(file): \(renamed.count) code\(renamed.count == 1 ? " has" : "s have") two names and no validity dates: \(shown)"
                 + (renamed.count > 5 ? ", …" : "") + "; the first row of each is used (give rows valid_from/valid_until to tell them apart)"]
     }
+
+    /// The longest field (an operator, line or station name): longer than any station's name.
+    package static let maxFieldBytes = 256
 
     /// A code of one byte in hex (`E3`, `0`), or nil.
     package static func hex(_ s: String) -> Int? {

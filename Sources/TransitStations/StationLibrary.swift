@@ -33,7 +33,15 @@ package final class StationLibrary {
         if let loaded { return loaded }
         var table = StationTable()
         for path in try paths() {
-            try StationCSV.parse(try Self.contents(of: path), file: path, into: &table).forEach(report)
+            let bytes: [UInt8]
+            do {
+                bytes = try Self.contents(of: path)
+            } catch let e as TransitError where !explicit.contains(path) {
+                // A table of the data folders that may not be trusted is passed over, and said.
+                Notices.once("\(e.message): passed over")
+                continue
+            }
+            try StationCSV.parse(bytes, file: path, into: &table).forEach(report)
         }
         loaded = table
         return table
@@ -51,10 +59,16 @@ package final class StationLibrary {
         return out
     }
 
-    /// A regular file's bytes, at most `sizeLimit`; opened without blocking (a FIFO is refused).
+    /// A table's bytes, at most `sizeLimit`, from a file trusted as plugins.conf is (`TrustedFile`:
+    /// owned by root or the user, writable by nobody else, nor its folders); opened without blocking.
     package static func contents(of path: String) throws -> [UInt8] {
+        let file: TrustedFile
+        switch TrustedFile.open(path) {
+        case .success(let f): file = f
+        case .failure(let why): throw TransitError(.config, why.unopenable ? "station table \(why)" : "station table \(path) is not trusted: \(why)")
+        }
         do {
-            return Array(try BoundedFile.read(path, limit: sizeLimit))
+            return Array(try BoundedFile.read(descriptor: file.fd, name: path, limit: sizeLimit))
         } catch {
             throw TransitError(.config, "station table \(error)")
         }

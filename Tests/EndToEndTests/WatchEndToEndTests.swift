@@ -98,4 +98,45 @@ final class WatchEndToEndTests: EndToEndTestCase {
         let cards = try Self.harness.transit(["cards", "--json"])
         XCTAssertTrue(cards.stdout.contains("\"1009123456789012\""), "the EZ-Link tap is in the archive: \(cards.stdout)")
     }
+
+    /// The command starts as a fresh program would, and one that outlives its timeout (or leaves a
+    /// background process behind) has its whole process group ended.
+    func testExecStartsCleanAndItsGroupIsEndedAtItsTimeout() throws {
+        let h = Self.harness
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let status = dir.appendingPathComponent("status").path, fds = dir.appendingPathComponent("fds").path
+        let pidFile = dir.appendingPathComponent("background.pid").path
+        // Its own /proc status and descriptors, then a background sleeper in its group, then a hang.
+        let command = "cat /proc/self/status > '\(status)'; ls /proc/self/fd > '\(fds)'; sleep 300 & echo $! > '\(pidFile)'; sleep 300"
+        let p = Self.harness.transitProcess(["watch", "--json", "--reader", "Virtual PCD", "--exec", command, "--exec-timeout", "1"])
+        let err = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = err
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        try h.insert(card: BuildProducts.sample("ezlink.json"), port: 35964)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? String(contentsOfFile: pidFile, encoding: .utf8)) == nil { Thread.sleep(forTimeInterval: 0.1) }
+        let background = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        XCTAssertGreaterThan(background, 0)
+        // Past its second, TERM then KILL reach the group: the background sleeper too.
+        let ended = Date().addingTimeInterval(8)
+        while Date() < ended, kill(background, 0) == 0 { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertNotEqual(kill(background, 0), 0, "the background process of the command was ended with its group")
+        h.removeCard(port: 35964)
+        p.interrupt()
+        p.waitUntilExit()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(said.contains("ran past its 1 s"), said)
+        let text = try String(contentsOfFile: status, encoding: .utf8)
+        func field(_ name: String) -> String? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + ":") }.map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+        }
+        XCTAssertEqual(field("SigIgn"), "0000000000000000", "no signal ignored (the watch ignores SIGPIPE and catches INT and TERM)")
+        XCTAssertEqual(field("SigBlk"), "0000000000000000", "none blocked")
+        // ls opens its own descriptor for the folder: 0, 1, 2 and that one.
+        let open = try String(contentsOfFile: fds, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        XCTAssertEqual(open.filter { $0 > 3 }, [], "only descriptors 0-2 are passed on: \(open)")
+    }
 }

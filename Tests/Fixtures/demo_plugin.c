@@ -17,8 +17,18 @@
  *                         before they were appended
  *   -DDEMO_NEWER          descriptor larger than the host knows (fields of a later release),
  *                         and cardName says whether the host table has historical_bytes
+ *   -DDEMO_ESCAPE         read tries open, socket, execve and setuid, logs what each gave, and
+ *                         returns INTERNAL when all failed (OK with cardName "escaped" otherwise)
+ *   -DDEMO_FORGE_DONE     read writes a "done" message of its own to the worker's pipe (fd 4),
+ *                         with a reading no result builder would pass (currency ZZZ)
+ *   -DDEMO_RAW_TRANSMIT   read asks the host 2,100 exchanges through the worker's pipe itself
+ *                         (fds 3 and 4), past the budget the worker's table would enforce
+ *   -DDEMO_CHATTY         read logs 400 lines of 4,000 bytes (1.6 MB)
  *   -DDEMO_NAME=\"x\"     plugin name (default "demo")
  */
+#if defined(DEMO_ESCAPE) || defined(DEMO_FORGE_DONE) || defined(DEMO_RAW_TRANSMIT)
+#define _POSIX_C_SOURCE 200809L /* the hostile variants call POSIX directly */
+#endif
 #include <stdio.h>
 #include <string.h>
 #include "transit_reader.h"
@@ -29,8 +39,74 @@
 
 static const uint8_t demo_aid[] = {0xF0, 0x74, 0x72, 0x61, 0x6E, 0x73, 0x69, 0x74};
 
+#if defined(DEMO_ESCAPE) || defined(DEMO_FORGE_DONE) || defined(DEMO_RAW_TRANSMIT)
+/* The variants that step outside the ABI: what a hostile plugin could try in the worker. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#if !defined(DEMO_ESCAPE)
+/* One message on the worker's pipe: a type byte, a 32-bit big-endian length, the payload. */
+static void demo_send(int fd, uint8_t kind, const void *payload, uint32_t n) {
+    uint8_t head[5] = {kind, (uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
+    if (write(fd, head, 5) != 5 || (n && write(fd, payload, n) != (ssize_t)n)) { /* the test sees the outcome */ }
+}
+#endif
+#endif
+
 static transit_status demo_read(const transit_host_api *host) {
-#ifdef DEMO_UNKNOWN_STATUS
+#ifdef DEMO_ESCAPE
+    char line[160];
+    int escaped = 0;
+    int fd = open("/etc/passwd", O_RDONLY);
+    snprintf(line, sizeof line, "open: %s", fd >= 0 ? "opened" : strerror(errno));
+    host->log(host->context, TRANSIT_LOG_INFO, line);
+    escaped |= fd >= 0;
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    snprintf(line, sizeof line, "socket: %s", s >= 0 ? "made" : strerror(errno));
+    host->log(host->context, TRANSIT_LOG_INFO, line);
+    escaped |= s >= 0;
+    char *argv[] = {"/bin/true", NULL};
+    execve("/bin/true", argv, NULL);
+    snprintf(line, sizeof line, "execve: %s", strerror(errno));
+    host->log(host->context, TRANSIT_LOG_INFO, line);
+    int u = setuid(0);
+    snprintf(line, sizeof line, "setuid: %s", u == 0 ? "root" : strerror(errno));
+    host->log(host->context, TRANSIT_LOG_INFO, line);
+    escaped |= u == 0;
+    if (!escaped) return TRANSIT_STATUS_INTERNAL;
+    host->set_field(host->context, "serialNumber", "1");
+    host->set_field(host->context, "cardName", "escaped");
+    host->set_field(host->context, "currency", "EUR");
+    host->set_balance(host->context, 0);
+    return TRANSIT_STATUS_OK;
+#elif defined(DEMO_FORGE_DONE)
+    (void)host;
+    static const char done[] = "{\"reading\":{\"family\":\"forged\",\"serialNumber\":\"1\",\"balance\":5,\"currency\":\"ZZZ\","
+                               "\"metadata\":{},\"transactions\":[]},\"dialect\":\"none\",\"refusedDialects\":[],\"outcomes\":[]}";
+    demo_send(4, 0x16, done, sizeof done - 1);
+    pause(); /* the host decides now */
+    return TRANSIT_STATUS_NOT_THIS_CARD;
+#elif defined(DEMO_RAW_TRANSMIT)
+    (void)host;
+    static const uint8_t select_mf[] = {0x00, 0xA4, 0x00, 0x00, 0x02, 0x3F, 0x00};
+    uint8_t buffer[300];
+    for (int i = 0; i < 2100; i++) {
+        demo_send(4, 0x11, select_mf, sizeof select_mf);
+        uint8_t head[5];
+        if (read(3, head, 5) != 5) break;
+        uint32_t n = (uint32_t)head[1] << 24 | (uint32_t)head[2] << 16 | (uint32_t)head[3] << 8 | head[4];
+        if (n > sizeof buffer || read(3, buffer, n) != (ssize_t)n) break;
+    }
+    return TRANSIT_STATUS_NOT_THIS_CARD;
+#elif defined(DEMO_CHATTY)
+    char line[4001];
+    memset(line, 'x', 4000);
+    line[4000] = 0;
+    for (int i = 0; i < 400; i++) host->log(host->context, TRANSIT_LOG_INFO, line);
+    return TRANSIT_STATUS_NOT_THIS_CARD;
+#elif defined(DEMO_UNKNOWN_STATUS)
     (void)host;
     return 42;
 #elif defined(DEMO_LOOP)

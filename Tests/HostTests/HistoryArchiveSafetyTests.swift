@@ -23,8 +23,6 @@ final class HistoryArchiveSafetyTests: XCTestCase {
     }
 
     func testTheFolderIs0700AndTheFile0600() throws {
-        try FileManager.default.createDirectory(atPath: archive.folder.path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
         XCTAssertEqual(try archive.scan(suica).status, 0)
         XCTAssertEqual(try mode(archive.folder.path), 0o700)
         for name in try FileManager.default.contentsOfDirectory(atPath: archive.folder.path) {
@@ -32,8 +30,21 @@ final class HistoryArchiveSafetyTests: XCTestCase {
         }
     }
 
+    /// A looser mode may mean others read the archive: refused and said, never quietly tightened.
+    func testALooserFolderOrFileIsRefusedAndSaidNotRepaired() throws {
+        try archive.makeFolder()
+        chmod(archive.folder.path, 0o755)
+        assertReadPrintedDespite(try archive.scan(suica), "has mode 755: others may have read it")
+        XCTAssertEqual(try mode(archive.folder.path), 0o755, "left as it was")
+        chmod(archive.folder.path, 0o700)
+        XCTAssertEqual(try archive.scan(suica).status, 0)
+        chmod(archive.database, 0o644)
+        assertReadPrintedDespite(try archive.scan(suica), "history.db has mode 644")
+        XCTAssertEqual(try mode(archive.database), 0o644)
+    }
+
     func testASymlinkPlantedAtTheDatabaseIsNotFollowed() throws {
-        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        try archive.makeFolder()
         let target = archive.directory.appendingPathComponent("precious")
         try "precious".write(to: target, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: archive.database, withDestinationPath: target.path)
@@ -43,7 +54,7 @@ final class HistoryArchiveSafetyTests: XCTestCase {
     }
 
     func testADatabaseFromANewerTransitIsRefusedAndLeftAlone() throws {
-        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        try archive.makeFolder()
         _ = try archive.sql("PRAGMA user_version = 99")
         assertReadPrintedDespite(try archive.scan(suica), "newer transit (schema version 99")
         XCTAssertEqual(try archive.sql("PRAGMA user_version"), "99\n")
@@ -60,31 +71,33 @@ final class HistoryArchiveSafetyTests: XCTestCase {
     }
 
     func testACorruptDatabaseIsAnErrorAndTheReadIsPrinted() throws {
-        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        try archive.makeFolder()
         let garbage = Data((0 ..< 4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: archive.database))
+        chmod(archive.database, 0o600)
         assertReadPrintedDespite(try archive.scan(suica), "not a database")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: archive.database)), garbage, "left as it was")
         XCTAssertEqual(try archive.transit(["history"]).status, 2)
     }
 
     func testAnEmptyFileAndAVersionZeroDatabaseAreMigrated() throws {
-        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        try archive.makeFolder()
         for prepare in ["", "CREATE TABLE IF NOT EXISTS unrelated_but_harmless (x)"] {
             try? FileManager.default.removeItem(atPath: archive.database)
-            _ = FileManager.default.createFile(atPath: archive.database, contents: Data())
+            _ = FileManager.default.createFile(atPath: archive.database, contents: Data(), attributes: [.posixPermissions: 0o600])
             if !prepare.isEmpty { _ = try archive.sql(prepare) }
             XCTAssertEqual(try archive.scan(suica).stderr, "")
-            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "1\n")
+            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "2\n")
             XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM records"), "5\n")
         }
     }
 
     func testAVersionOneDatabaseOpensAndGrows() throws {
-        try FileManager.default.createDirectory(at: archive.folder, withIntermediateDirectories: true)
+        try archive.makeFolder()
         let dump = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/archive-v1.sql"), encoding: .utf8)
         let script = "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.executescript(sys.argv[2])\nc.close()"
         XCTAssertEqual(try CommandRun.run("/usr/bin/python3", ["-c", script, archive.database, dump]).status, 0)
+        chmod(archive.database, 0o600)
         XCTAssertEqual((try archive.history().first?["transactions"] as? [Any])?.count, 5)
         XCTAssertEqual(try archive.scan(BuildProducts.sample("edy.json")).stderr, "")
         XCTAssertEqual(try archive.history().count, 2)

@@ -85,14 +85,19 @@ final class HistoryCommandTests: XCTestCase {
 
     func testForgetRemovesTheCardAndItsReads() throws {
         XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
-        let run = try archive.transit(["forget", "012E4CD8"])
+        // A prefix would remove a card unasked: the whole number, the id, or --yes.
+        let prefix = try archive.transit(["forget", "012E4CD8"])
+        XCTAssertEqual(prefix.status, 2, prefix.stderr)
+        XCTAssertTrue(prefix.stderr.contains("it begins the number of #1 (japan-ic 012E4CD8A1B2C3D4)"), prefix.stderr)
+        XCTAssertEqual(try archive.history().count, 3, "nothing removed")
+        let run = try archive.transit(["forget", "012E4CD8", "--yes"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stdout.contains("2 reads and 5 records removed"), run.stdout)
         XCTAssertEqual(try archive.history().map { $0["family"] as? String }, ["cepas", "ksx6924"])
         XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM reads WHERE reading LIKE '%012E4CD8A1B2C3D4%'"), "0\n")
         let raw = try Data(contentsOf: URL(fileURLWithPath: archive.database))
         XCTAssertNil(raw.range(of: Data("012E4CD8A1B2C3D4".utf8)), "overwritten, not left in free pages")
-        XCTAssertEqual(try archive.transit(["forget", "012E4CD8"]).status, 2, "already gone")
+        XCTAssertEqual(try archive.transit(["forget", "012E4CD8A1B2C3D4"]).status, 2, "already gone")
         XCTAssertEqual(try archive.transit(["forget"]).status, 2)
     }
 }
@@ -108,5 +113,97 @@ extension HistoryCommandTests {
         XCTAssertEqual(run.status, 0, run.stderr)
         let last = run.stdout.split(separator: "\r\n").last.map(String.init) ?? ""
         XCTAssertEqual(last, "012E4CD8A1B2C3D4,2026-11-05,,trip,-160,2010,E33B,Alpha,E621,Beta,JPY", run.stdout)
+    }
+}
+
+/// What the report of the last round found: cards that share a number, `--out`, the JSON export,
+/// a forget the write-ahead log kept busy.
+extension HistoryCommandTests {
+    /// A Japan IC and an Octopus card both print their IDm: two cards of one number.
+    private func octopusWithSuicasNumber() throws -> String {
+        var image = try CardImages.sample("octopus.json")
+        image.felica?.idm = "012E4CD8A1B2C3D4"
+        return try CardImages.write(image, in: archive.directory)
+    }
+
+    func testCardsThatShareANumberAreNamedByTheirIds() throws {
+        XCTAssertEqual(try archive.scan(try octopusWithSuicasNumber()).status, 0)
+        let cards = try archive.transit(["cards"])
+        XCTAssertTrue(cards.stdout.hasPrefix("Id"), cards.stdout)
+        XCTAssertTrue(cards.stdout.contains("#1  Suica (japan-ic)"), cards.stdout)
+        XCTAssertTrue(cards.stdout.contains("#4  Octopus (octopus)"), cards.stdout)
+        let both = try archive.transit(["forget", "012E4CD8A1B2C3D4"])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.contains("is the number of 2 cards: #1 (japan-ic 012E4CD8A1B2C3D4), #4 (octopus 012E4CD8A1B2C3D4); name one by its id"),
+                      both.stderr)
+        XCTAssertEqual(try archive.history("octopus:012E4CD8A1B2C3D4").first?["family"] as? String, "octopus")
+        XCTAssertEqual(try archive.history("#4").first?["id"] as? String, "#4")
+        let forgot = try archive.transit(["forget", "#4"])
+        XCTAssertEqual(forgot.status, 0, forgot.stderr)
+        XCTAssertEqual(try archive.history().map { $0["family"] as? String }, ["japan-ic", "cepas", "ksx6924"])
+        XCTAssertEqual(try archive.transit(["forget", "0"]).status, 2, "one character of a prefix removes nothing")
+        XCTAssertEqual(try archive.history().count, 3)
+    }
+
+    func testOutDashIsStandardOutputAndADeviceIsNeverReplaced() throws {
+        let stdout = try archive.transit(["export", "--out", "-"])
+        XCTAssertEqual(stdout.status, 0, stdout.stderr)
+        XCTAssertTrue(stdout.stdout.hasPrefix("card,date,time,type"), stdout.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "-"), "no file named -")
+        let fifo = archive.directory.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        for target in [fifo, "/dev/null"] {
+            let run = try archive.transit(["export", "--out", target])
+            XCTAssertEqual(run.status, 2, run.stderr)
+            XCTAssertTrue(run.stderr.contains("is not a regular file; nothing was replaced"), run.stderr)
+        }
+        var st = stat()
+        XCTAssertEqual(lstat(fifo, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "the FIFO is still there")
+        XCTAssertEqual(lstat("/dev/null", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFCHR, "/dev/null is still the device")
+    }
+
+    /// An edited or restored archive cannot splice text into the export: each record is encoded
+    /// again from its typed form, and every escape is \u00XX.
+    func testTheJSONExportEncodesEachRecordAnew() throws {
+        _ = try archive.sql("UPDATE records SET record = '{\"type\":\"trip\",\"metadata\":{}}]},{\"family\":\"forged\",\"transactions\":[{\"x\":1' WHERE id = 1")
+        _ = try archive.sql("UPDATE records SET record = '{\"type\":\"topup\",\"metadata\":{\"note\":\"' || char(1) || '\"}}' WHERE id = 2")
+        let run = try archive.transit(["export", "--format", "json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(run.stdout.contains("\\u001\""), "no short escape")
+        let cards = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]], run.stdout)
+        XCTAssertEqual(cards.map { $0["family"] as? String }, ["japan-ic", "cepas", "ksx6924"], "no card object spliced in")
+        let suica = try XCTUnwrap(cards.first?["transactions"] as? [[String: Any]])
+        XCTAssertEqual(suica.count, 5)
+        XCTAssertEqual(suica.first?["type"] as? String, "trip", "the record the text could not give is its columns'")
+        XCTAssertNil(suica.first?["x"])
+    }
+
+    /// Another transit keeps the write-ahead log busy: the forget says a copy may remain, and the
+    /// next one finishes it and says so, the log then empty of the card.
+    func testAForgetTheLogKeptBusyIsFinishedByTheNext() throws {
+        let release = archive.directory.appendingPathComponent("release").path
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        let script = "import sqlite3,sys,os,time\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN')\n"
+            + "c.execute('SELECT COUNT(*) FROM records').fetchone()\nprint('holding',flush=True)\n"
+            + "while not os.path.exists(sys.argv[2]): time.sleep(0.05)\nc.execute('COMMIT')"
+        reader.arguments = ["-c", script, archive.database, release]
+        let out = Pipe()
+        reader.standardOutput = out
+        try reader.run()
+        _ = out.fileHandleForReading.readData(ofLength: 8) // "holding": its snapshot is taken
+        let busy = try archive.transit(["forget", "012E4CD8A1B2C3D4"])
+        XCTAssertEqual(busy.status, 2, busy.stderr)
+        XCTAssertTrue(busy.stderr.contains("kept its write-ahead log busy"), busy.stderr)
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
+        reader.waitUntilExit()
+        let again = try archive.transit(["forget", "012E4CD8A1B2C3D4"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("finished an earlier forget"), again.stderr)
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: archive.database + "-wal"))) ?? Data()
+        XCTAssertNil(wal.range(of: Data("012E4CD8A1B2C3D4".utf8)), "the log no longer holds the card")
+        XCTAssertEqual(try archive.history().map { $0["family"] as? String }, ["cepas", "ksx6924"])
     }
 }

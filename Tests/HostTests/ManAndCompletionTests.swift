@@ -153,6 +153,15 @@ final class ManAndCompletionTests: XCTestCase {
         }
     }
 
+    func testTheREADMEShowsTheUsageLinesOfTheHelp() throws {
+        let help = try Self.help.get()
+        let usage = help.main.components(separatedBy: "Usage:\n").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+        let readme = try Self.read(Self.path("README.md"))
+        let block = readme.components(separatedBy: "## Command line\n\n```\n").dropFirst().first?.components(separatedBy: "```").first ?? ""
+        XCTAssertEqual(block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) },
+                       usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
     func testTheManSynopsisNamesExactlyTheOptionsOfEachUsageLine() throws {
         let help = try Self.help.get()
         let synopsis = Self.normalisedRoff(Self.section("SYNOPSIS", of: try Self.read(Self.manPage)).joined(separator: "\n"))

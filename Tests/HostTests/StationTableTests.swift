@@ -75,6 +75,21 @@ final class StationTableTests: XCTestCase {
         }
     }
 
+    /// Names go into every read and the archive: no control characters, at most 256 bytes a field.
+    func testNamesWithControlCharactersOrPastTheirBoundAreRefusedWithFileAndLine() throws {
+        var t = StationTable()
+        for (row, said) in [("0,1,1,Op,L,Shin\u{0}juku", "column 6 holds a control character"),
+                            ("0,1,1,Op,L\u{1B}[2J,Shinjuku", "column 5 holds a control character"),
+                            ("0,1,1,Op,L,\(String(repeating: "駅", count: 86))", "column 6 is 258 bytes long; at most 256")] {
+            XCTAssertThrowsError(try StationCSV.parse(Array(("area,line,station,operator,line_name,station_name\n" + row + "\n").utf8),
+                                                      file: "t.csv", into: &t)) { error in
+                XCTAssertEqual((error as? TransitError)?.message, "t.csv:2: \(said)")
+            }
+        }
+        XCTAssertNoThrow(try StationCSV.parse(Array("0,1,1,Op,L,\(String(repeating: "駅", count: 85))\n".utf8), file: "t.csv", into: &t),
+                         "255 bytes")
+    }
+
     func testFilesAreFoundInTheDataFoldersAndReadSafely() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stations-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -96,8 +111,20 @@ final class StationTableTests: XCTestCase {
         let fifo = dir.appendingPathComponent("fifo.csv").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         XCTAssertThrowsError(try StationLibrary(explicit: [fifo]).table()) { error in
-            XCTAssertEqual((error as? TransitError)?.message, "station table \(fifo): not a regular file")
+            XCTAssertEqual((error as? TransitError)?.message, "station table \(fifo) is not trusted: \(fifo) is not a regular file")
         }
+        // Trusted as plugins.conf is: a table another user could write is refused when named, and
+        // passed over (and said) in the data folders.
+        let open = xdg.appendingPathComponent("open.csv")
+        try "0,1,3,Op,L,Planted\n".write(to: open, atomically: true, encoding: .utf8)
+        chmod(open.path, 0o666)
+        XCTAssertThrowsError(try StationLibrary(explicit: [open.path]).table()) { error in
+            XCTAssertTrue((error as? TransitError)?.message.contains("is writable by everyone") == true, "\(error)")
+        }
+        let passedOver = try StationLibrary(explicit: [], environment: ["XDG_DATA_HOME": dir.appendingPathComponent("data").path],
+                                            executableDirectory: "/nonexistent/bin").table()
+        XCTAssertNil(passedOver.station(area: 0, line: 1, code: 3, on: nil), "the planted row is not used")
+        XCTAssertEqual(passedOver.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅", "the other table still is")
         XCTAssertThrowsError(try StationLibrary(explicit: [dir.appendingPathComponent("none.csv").path]).table()) { error in
             XCTAssertEqual((error as? TransitError)?.kind, .config)
         }

@@ -43,10 +43,20 @@ public struct ArchiveFixture {
         try text.write(to: folder.appendingPathComponent("transit.conf"), atomically: true, encoding: .utf8)
     }
 
-    /// Runs SQL through python3's sqlite3 module (an independent client) and returns its rows.
+    /// Runs SQL through python3's sqlite3 module (an independent client) and returns its rows. A
+    /// database it creates is made 0600, as transit makes its own (transit refuses a looser one).
     public func sql(_ statement: String) throws -> String {
+        let existed = FileManager.default.fileExists(atPath: database)
         let script = "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nfor r in c.execute(sys.argv[2]): print('|'.join(map(str,r)))\nc.commit()"
-        return try CommandRun.run("/usr/bin/python3", ["-c", script, database, statement]).stdout
+        let out = try CommandRun.run("/usr/bin/python3", ["-c", script, database, statement]).stdout
+        if !existed { chmod(database, 0o600) }
+        return out
+    }
+
+    /// The archive's folder, made as transit makes it: 0700, its parents too.
+    public func makeFolder() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(dataHome.path, 0o700)
     }
 }
 

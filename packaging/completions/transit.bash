@@ -13,11 +13,11 @@ _transit_options() {
         replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
         dump)    echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
         verify)  echo "--reference --reader --dialect --wait --no-save --config --card --index --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
-        watch)   echo "--reader --dialect --config --json --exec --verbose --exchange-timeout --read-timeout --stations --no-save --help" ;;
+        watch)   echo "--reader --dialect --config --json --exec --exec-timeout --verbose --exchange-timeout --read-timeout --stations --no-save --help" ;;
         cards)   echo "--json --help" ;;
         history) echo "--since --json --help" ;;
         export)  echo "--format --out --since --stations --help" ;;
-        forget)  echo "--help" ;;
+        forget)  echo "--yes --help" ;;
         readers) echo "--json --help" ;;
         doctor)  echo "--config --json --help" ;;
         plugins) echo "--config --json --help" ;;
@@ -38,7 +38,7 @@ _transit_values() {
         --format) COMPREPLY=($(compgen -W "$_transit_formats" -- "$2")) ;;
         --config | --card | --log | --out | --reference | --stations) _transit_files "$2" ;;
         --exec) COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
-        --reader | --wait | --exchange-timeout | --read-timeout | --since) ;; # a reader name, seconds or a date: nothing to offer
+        --reader | --wait | --exchange-timeout | --read-timeout | --exec-timeout | --since) ;; # a reader name, seconds or a date: nothing to offer
         *) return 1 ;;
     esac
     return 0

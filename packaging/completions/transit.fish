@@ -45,6 +45,8 @@ complete -c transit -n '__transit_command_is scan verify watch' -l no-save -d 'K
 complete -c transit -n '__transit_command_is decode replay' -l save -d 'Keep the read in the history archive'
 complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The reference to compare with'
 complete -c transit -n '__transit_command_is watch' -l exec -x -a '(__fish_complete_command)' -d 'Run CMD for each tap, its JSON line on stdin'
+complete -c transit -n '__transit_command_is watch' -l exec-timeout -x -d 'End CMD past SECONDS (default 30)'
+complete -c transit -n '__transit_command_is forget' -l yes -d 'Remove the one card whose number begins with CARD'
 complete -c transit -n '__transit_command_is scan dump verify watch' -l exchange-timeout -x -d 'Longest one exchange may take (default 5)'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch' -l read-timeout -x -d 'Longest the whole read may take (default 20)'
 complete -c transit -n '__transit_command_is scan decode replay verify watch export' -l stations -r -F -d 'A station table (CSV) for station names'

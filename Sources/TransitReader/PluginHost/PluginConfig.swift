@@ -61,17 +61,31 @@ package struct PluginConfig: Equatable {
     /// Every file is opened once and checked through that descriptor.
     package static func load(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
                      executableDirectory: String = InstallLayout.executableDirectory) throws -> PluginConfig {
-        let path: String
+        let path: String, text: String
         if let explicit {
             path = explicit
+            text = try trustedText(explicit)
         } else {
+            // The first that exists and may be trusted: one in a user's folder that may not (another
+            // user could write it) is passed over, and said, for the next (/etc, the installed one).
             let candidates = searchPath(environment: environment, executableDirectory: executableDirectory)
-            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-                throw TransitError(.config, "no plugins.conf (looked in: \(candidates.joined(separator: ", ")))")
+            var found: (String, String)?
+            var passedOver = [String]()
+            for candidate in candidates where found == nil && FileManager.default.fileExists(atPath: candidate) {
+                switch TrustedFile.open(candidate).flatMap({ $0.text(limit: sizeLimit) }) {
+                case .success(let t): found = (candidate, t)
+                case .failure(let why):
+                    passedOver.append("\(candidate) is not trusted: \(why)")
+                    Notices.once("\(candidate) is not trusted (\(why)): passed over for the next plugins.conf")
+                }
             }
-            path = found
+            guard let (p, t) = found else {
+                throw TransitError(.config, passedOver.isEmpty ? "no plugins.conf (looked in: \(candidates.joined(separator: ", ")))"
+                                   : "no trusted plugins.conf: " + passedOver.joined(separator: "; "))
+            }
+            path = p; text = t
         }
-        var entries = try parse(try trustedText(path), path: path).entries
+        var entries = try parse(text, path: path).entries
         for dropIn in dropIns(beside: path) {
             for entry in try parse(try trustedText(dropIn), path: dropIn).entries {
                 guard let first = entries.first(where: { $0.name == entry.name }) else { entries.append(entry); continue }

@@ -84,10 +84,12 @@ package final class ResultBuilder {
         guard let serial = fields["serialNumber"] else { return .failure(MissingField("set no serialNumber")) }
         guard let currency = fields["currency"] else { return .failure(MissingField("set no ISO 4217 currency")) }
         guard let balance else { return .failure(MissingField("set no balance")) }
-        return .success(CardReading(family: fields["family"] ?? defaultFamily, cardName: fields["cardName"],
+        let reading = CardReading(family: fields["family"] ?? defaultFamily, cardName: fields["cardName"],
                                     serialNumber: serial, balance: balance, currency: currency,
                                     validFrom: validFrom, validUntil: validUntil,
-                                    metadata: metadata, transactions: transactions))
+                                    metadata: metadata, transactions: transactions)
+        if let why = ResultRules.problem(in: reading) { return .failure(MissingField("gave \(why)")) }
+        return .success(reading)
     }
 }
 

@@ -16,6 +16,7 @@ package final class Termination: @unchecked Sendable {
     /// Guards `workers` alone: a signal kills them even while a write blocks (a paused terminal).
     private let workersLock = NSLock()
     private var workers = Set<pid_t>()
+    private var groups = Set<pid_t>()
     /// Prints what a signal means for the running command; nil once its final output has begun.
     private var onSignal: (() -> Void)?
     /// The exit code a signal ends the command with.
@@ -53,10 +54,21 @@ package final class Termination: @unchecked Sendable {
     package func track(_ pid: pid_t) { workersLock.lock(); workers.insert(pid); workersLock.unlock() }
     package func forget(_ pid: pid_t) { workersLock.lock(); workers.remove(pid); workersLock.unlock() }
 
+    /// A process group (`watch --exec`'s command) ended with the command: SIGTERM, and SIGKILL a
+    /// moment later for what did not end.
+    package func trackGroup(_ pgid: pid_t) { workersLock.lock(); groups.insert(pgid); workersLock.unlock() }
+    package func forgetGroup(_ pgid: pid_t) { workersLock.lock(); groups.remove(pgid); workersLock.unlock() }
+
     private func killWorkers() {
         workersLock.lock()
         for pid in workers { kill(pid, SIGKILL) }
+        let running = groups
         workersLock.unlock()
+        guard !running.isEmpty else { return }
+        for pgid in running { kill(-pgid, SIGTERM) }
+        let giveUp = Date().addingTimeInterval(1)
+        while Date() < giveUp, running.contains(where: { kill(-$0, 0) == 0 }) { usleep(20_000) }
+        for pgid in running { kill(-pgid, SIGKILL) }
     }
 
     /// stdout refused a write: what was printed is incomplete, so the command ends at once.

@@ -17,6 +17,15 @@ package final class PluginWorker: PluginRunner {
     /// plugins leave behind in it (each read's host table stays allocated, see PluginInvocation).
     private var reads = 0
     package static let readsPerWorker = 1000
+    /// The reader commands the host serves one plugin in a read, counted here whatever the worker
+    /// says: twice its budget of exchanges, since one exchange may take a second command (a GET
+    /// RESPONSE after 61xx, the start of a Part 3 session), and a few more.
+    package static func hostBudget(_ limits: ReadLimits) -> Int {
+        limits.maxExchanges >= (Int.max - 16) / 2 ? Int.max : limits.maxExchanges * 2 + 16
+    }
+
+    /// The bytes of log lines, outcomes and problems a worker may send in one read.
+    package static let maxLogBytes = 1 << 20
 
     /// `TRANSIT_PLUGIN_WORKER=0` runs plugins inside the host: only for measuring what the worker costs.
     package static var enabled: Bool { ProcessInfo.processInfo.environment["TRANSIT_PLUGIN_WORKER"] != "0" }
@@ -38,6 +47,9 @@ package final class PluginWorker: PluginRunner {
         var outcomes = [LogBundle.PluginOutcome]()
         var final: ProbeReport?
         var running: String?
+        /// What the host counts itself, not trusting the worker's own counts: the running plugin's
+        /// exchanges and the bytes of messages the read sent.
+        var exchanges = 0, logBytes = 0
         /// True when the deadline passed while the host itself waited on the reader.
         var hostWasWaiting = false
         let deadline = Date().addingTimeInterval(limits.readTimeout)
@@ -67,8 +79,27 @@ package final class PluginWorker: PluginRunner {
                     fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker") + " broke the worker's link", plugin: running))
                 case .message(let kind, let payload):
                     hostWasWaiting = false
+                    if [.log, .outcome, .refused].contains(kind) {
+                        logBytes += payload.count
+                        guard logBytes <= Self.maxLogBytes else {
+                            stop()
+                            fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker")
+                                              + " sent more than \(Self.maxLogBytes >> 20) MiB of log lines in one read; its read was ended", plugin: running))
+                            break serving
+                        }
+                    }
                     switch kind {
                     case .transmit:
+                        if let running {
+                            exchanges += 1
+                            guard exchanges <= Self.hostBudget(limits) else {
+                                stop()
+                                fail(TransitError(.plugin, "plugin \(running) asked the reader more than \(Self.hostBudget(limits)) commands (counted by "
+                                                  + "the host: twice its budget of \(limits.maxExchanges) exchanges, and 16); its read was ended",
+                                                  plugin: running))
+                                break serving
+                            }
+                        }
                         do {
                             let answer = try channel.transmit(payload)
                             hostWasWaiting = Date() >= deadline
@@ -78,12 +109,21 @@ package final class PluginWorker: PluginRunner {
                             link.send(.failure, json: error)
                         }
                     case .log: log(String(decoding: payload, as: UTF8.self))
-                    case .plugin: running = payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self)
+                    case .plugin:
+                        running = payload.isEmpty ? nil : String(decoding: payload, as: UTF8.self)
+                        exchanges = 0
                     case .outcome: WorkerMessages.decode(LogBundle.PluginOutcome.self, payload).map { outcomes.append($0) }
                     case .refused: problem(String(decoding: payload, as: UTF8.self))
                     case .done:
                         guard let report = WorkerMessages.decode(ProbeReport.self, payload), report.reading != nil || report.error != nil else {
-                            stop(); fail(TransitError(.plugin, "the plugin worker's answer did not parse")); break serving
+                            stop(); fail(TransitError(.plugin, "the plugin worker's answer did not parse", plugin: running)); break serving
+                        }
+                        // The worker's reading is checked again: a plugin could have written it to the pipe itself.
+                        if let reading = report.reading, let why = ResultRules.problem(in: reading) {
+                            let who = running ?? report.outcomes.last(where: { $0.outcome == "read" })?.name
+                            stop()
+                            fail(TransitError(.plugin, "the plugin worker's reading gave \(why)", plugin: who))
+                            break serving
                         }
                         final = report
                         reads += 1

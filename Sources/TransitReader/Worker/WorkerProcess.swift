@@ -6,6 +6,8 @@ import Foundation
 /// Whatever a plugin does — trap, abort, exit, spin, print — happens here, never in the host.
 package enum WorkerProcess {
     package static let command = "__plugin-worker"
+    /// Set once `WorkerConfinement` applied: the process stays confined (a later load would fail).
+    nonisolated(unsafe) private static var confined = false
     package static let inputFD: Int32 = 3, outputFD: Int32 = 4
 
     package static func run() -> Int32 {
@@ -37,6 +39,14 @@ package enum WorkerProcess {
             return plugin
         }
         link.send(.plugin)
+        // The plugins are loaded: what a read needs is the link, memory and clocks.
+        if !confined {
+            if let why = WorkerConfinement.apply() {
+                link.send(.refused, Array("the plugin worker could not be confined (\(why)): no plugin runs".utf8))
+                return InProcessRunner(plugins: [])
+            }
+            confined = true
+        }
         let runner = InProcessRunner(plugins: plugins)
         runner.log = { link.send(.log, Array($0.utf8)) }
         runner.outcome = { link.send(.outcome, json: $0) }
