@@ -3,7 +3,8 @@
 #   make                      release build
 #   make install              PREFIX=/usr/local DESTDIR= (staged installs: DESTDIR=/tmp/stage)
 #   make uninstall            removes exactly what `make install` installed (its manifest)
-#   make deb                  build/transit_VERSION_ARCH.deb with dpkg-deb (PREFIX /usr)
+#   make deb                  build/transit_VERSION-REVISION_ARCH.deb with dpkg-deb (PREFIX /usr;
+#                             DEBFULLNAME, DEBEMAIL, SOURCE_DATE_EPOCH, DEB_REVISION)
 #
 # install-files and deb-files do the same without building (the test suite uses them, as it
 # cannot start a build of the package it runs inside).
@@ -15,15 +16,18 @@ OUT     ?= build
 # The release build folder (SwiftPM links .build/release to it).
 BIN     ?= $(CURDIR)/.build/release
 
-.PHONY: all build install install-files uninstall deb deb-files
+.PHONY: all build install install-files release-built uninstall deb deb-files
 all: build
 
 build:
 	$(SWIFT) build -c release
 
-# `sudo make install` after `make` does not build again as root (a missing build is made).
-install: $(if $(wildcard .build/release/transit),,build)
+# `make install` never builds: run as root it would leave root-owned files in the checkout.
+install: release-built
 	$(MAKE) install-files
+
+release-built:
+	@test -x .build/release/transit || { echo "make install: no release build here; run make first (as yourself, not root)" >&2; exit 2; }
 
 install-files:
 	BIN="$(BIN)" PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" packaging/install.sh
@@ -31,7 +35,7 @@ install-files:
 uninstall:
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" packaging/uninstall.sh
 
-deb: $(if $(wildcard .build/release/transit),,build)
+deb: $(if $(wildcard .build/release/transit),,$(if $(filter 0,$(shell id -u)),release-built,build))
 	$(MAKE) deb-files
 
 deb-files:

@@ -13,7 +13,15 @@ let plugins: [(product: String, target: String)] = [
     ("TransitTUnion", "TUnion"),
 ]
 
-let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+/// Shipped code names no build folder (README "Install", reproducible builds): paths in debug
+/// info and #file are written relative to the package. Tests keep theirs (they find files by it).
+/// Without incremental LLVM codegen no `.swift_modhash` section is written: its hash of each
+/// module's IR differs from one build folder to another (scripts/check-reproducible.sh).
+let here = Context.packageDirectory
+let v5: [SwiftSetting] = [.swiftLanguageMode(.v5),
+                          .unsafeFlags(["-file-prefix-map", "\(here)=.", "-Xfrontend", "-disable-incremental-llvm-codegen"])]
+let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 
 /// The modules, each depending only on those before it (docs/ARCHITECTURE.md):
 /// CardProtocol → TransitModel → TransitFiles → CardSimulation → TransitReader → TransitStations →
@@ -28,13 +36,13 @@ let package = Package(
     ] + plugins.map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     targets: [
         // C: the plugin ABI, the system libraries, what Glibc hides.
-        .target(name: "ReaderABI", path: "Sources/ReaderABI"),
-        .target(name: "CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+        .target(name: "ReaderABI", path: "Sources/ReaderABI", cSettings: cRelative),
+        .target(name: "CPCSCLite", cSettings: cRelative, linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CTransitShims"),
+        .target(name: "CTransitShims", cSettings: cRelative),
         // Protocol facts, written once (no Foundation: plugins use them too).
         .target(name: "CardProtocol", swiftSettings: v5),
         .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], swiftSettings: v5),
@@ -54,16 +62,19 @@ let package = Package(
         // Plugins are tested through the ABI: the tests load the built libraries, as the host does
         // (two plugins cannot be linked into one test binary: each exports the same entry symbol).
         .target(name: "TestSupport", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput"],
-                path: "Tests/TestSupport", swiftSettings: v5),
+                path: "Tests/TestSupport", swiftSettings: v5Tests),
         .testTarget(name: "HostTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
-                                                      "TransitStations", "TransitArchive", "TransitOutput", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], swiftSettings: v5),
-        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], swiftSettings: v5),
-        .testTarget(name: "CardSimulationTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5),
+                                                      "TransitStations", "TransitArchive", "TransitOutput", "TestSupport"], swiftSettings: v5Tests),
+        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], swiftSettings: v5Tests),
+        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], swiftSettings: v5Tests),
+        .testTarget(name: "CardSimulationTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport"], swiftSettings: v5Tests),
+        .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5Tests),
+        .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5Tests),
     ] + plugins.map {
         .target(name: $0.target, dependencies: ["PluginKit", "ReaderABI"],
-                path: "Sources/Plugins/\($0.target)", swiftSettings: v5)
+                path: "Sources/Plugins/\($0.target)", swiftSettings: v5,
+                // Without a soname the linker names the library's version definition after its
+                // path in the build folder.
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=lib\($0.product).so"])])
     }
 )

@@ -5,8 +5,10 @@
 #   lib/transit/lib*.so                                the Swift runtime they need, RUNPATH $ORIGIN
 #   etc/transit/plugins.conf (/etc/transit when PREFIX is /usr), plugins.conf.d/
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
-#   include/transit/transit_reader.h, lib/pkgconfig/transit-plugin.pc
-# No installed file names the toolchain or the build folder. The list of installed files goes to
+#   share/doc/transit/examples (the sample card images)
+#   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
+# Every ELF file is stripped as debhelper's dh_strip does (symbols and debug info name the build
+# folder and the toolchain). No installed file names the toolchain or the build folder. The list of installed files goes to
 # lib/transit/install-manifest, which `make uninstall` follows.
 set -euo pipefail
 umask 022 # installed folders and files readable by every user, whatever the caller's umask
@@ -23,25 +25,26 @@ put() { # put MODE SOURCE TARGET (TARGET without DESTDIR)
     manifest+=("$3")
 }
 
-put 0755 "$BIN/transit" "$PREFIX/bin/transit"
-put 0755 "$BIN/transit-sim" "$PREFIX/bin/transit-sim"
-# Debug info names the build folder and the toolchain: installed files carry none of it.
-for exe in transit transit-sim; do
-    strip --strip-debug "$DESTDIR$PREFIX/bin/$exe"
-    patchelf --set-rpath '$ORIGIN/../lib/transit' "$DESTDIR$PREFIX/bin/$exe"
-done
+# put_elf MODE SOURCE TARGET RUNPATH: stripped as dh_strip does, RUNPATH relative to the file,
+# and a build ID of what is shipped (set-build-id.py: the same source gives the same file).
+put_elf() {
+    put "$1" "$2" "$3"
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded "$DESTDIR$3"
+    patchelf --set-rpath "$4" "$DESTDIR$3"
+    python3 packaging/set-build-id.py "$DESTDIR$3"
+}
+
+put_elf 0755 "$BIN/transit" "$PREFIX/bin/transit" '$ORIGIN/../lib/transit'
+put_elf 0755 "$BIN/transit-sim" "$PREFIX/bin/transit-sim" '$ORIGIN/../lib/transit'
 for lib in "$BIN"/libTransit*.so; do
-    put 0644 "$lib" "$PREFIX/lib/transit/plugins/$(basename "$lib")"
-    strip --strip-debug "$DESTDIR$PREFIX/lib/transit/plugins/$(basename "$lib")"
-    patchelf --set-rpath '$ORIGIN/..' "$DESTDIR$PREFIX/lib/transit/plugins/$(basename "$lib")"
+    put_elf 0644 "$lib" "$PREFIX/lib/transit/plugins/$(basename "$lib")" '$ORIGIN/..'
 done
 
 # The Swift runtime: every library the binaries and plugins load from the toolchain, and theirs.
 runtime=$(dirname "$(ldd "$BIN/transit" | awk '/libswiftCore.so/ { print $3 }')")
 [ -d "$runtime" ] || { echo "install: cannot find the Swift runtime of $BIN/transit" >&2; exit 1; }
 for lib in $(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so | awk -v r="$runtime/" 'index($3, r) == 1 { print $3 }' | sort -u); do
-    put 0644 "$lib" "$PREFIX/lib/transit/$(basename "$lib")"
-    patchelf --set-rpath '$ORIGIN' "$DESTDIR$PREFIX/lib/transit/$(basename "$lib")"
+    put_elf 0644 "$lib" "$PREFIX/lib/transit/$(basename "$lib")" '$ORIGIN'
 done
 
 put 0644 plugins.conf "$SYSCONFDIR/transit/plugins.conf"
@@ -56,12 +59,13 @@ done
 [ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"
 [ -f packaging/completions/transit.fish ] && put 0644 packaging/completions/transit.fish "$PREFIX/share/fish/vendor_completions.d/transit.fish"
 for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
+for sample in samples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
 version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/TransitModel/Version.swift)
 sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
-put 0644 "$pc" "$PREFIX/lib/pkgconfig/transit-plugin.pc"
+put 0644 "$pc" "$PREFIX/share/pkgconfig/transit-plugin.pc"
 rm -f "$pc"
 
 manifest+=("$PREFIX/lib/transit/install-manifest")

@@ -7,12 +7,20 @@ PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 manifest="$DESTDIR$PREFIX/lib/transit/install-manifest"
 [ -f "$manifest" ] || { echo "uninstall: no $manifest: nothing was installed there" >&2; exit 1; }
-mapfile -t files < "$manifest"
-for f in "${files[@]}"; do rm -f -- "$DESTDIR$f"; done
-# transit's own folders, deepest first, when nothing else is in them; shared ones (bin, share/man,
-# lib/pkgconfig…) stay whatever they hold.
 SYSCONFDIR=$([ "$PREFIX" = /usr ] && echo /etc || echo "$PREFIX/etc")
-for d in "$PREFIX/lib/transit/plugins" "$PREFIX/lib/transit" "$PREFIX/include/transit" "$PREFIX/share/doc/transit" \
+mapfile -t files < "$manifest"
+# Only files under PREFIX or its configuration folder: a manifest is a file anyone with write
+# access to PREFIX could have edited, and names nothing else to delete.
+for f in "${files[@]}"; do
+    case "$f" in
+        *..*) echo "uninstall: $f: not removed (a path with ..)" >&2 ;;
+        "$PREFIX"/*|"$SYSCONFDIR"/*) rm -f -- "$DESTDIR$f" ;;
+        *) echo "uninstall: $f: not removed (not under $PREFIX or $SYSCONFDIR)" >&2 ;;
+    esac
+done
+# transit's own folders, deepest first, when nothing else is in them; shared ones (bin, share/man,
+# share/pkgconfig…) stay whatever they hold.
+for d in "$PREFIX/lib/transit/plugins" "$PREFIX/lib/transit" "$PREFIX/include/transit" "$PREFIX/share/doc/transit/examples" "$PREFIX/share/doc/transit" \
          "$SYSCONFDIR/transit/plugins.conf.d" "$SYSCONFDIR/transit"; do
     rmdir -- "$DESTDIR$d" 2>/dev/null || true
 done

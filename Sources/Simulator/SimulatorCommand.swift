@@ -34,23 +34,33 @@ enum SimulatorCommand {
             i += 2
         }
         guard let path = options["card"] else { print(usage); return 2 }
+        let image: CardImage, dialect: SimulatedDialect?, model: ReaderModel
         do {
             let index = try options["index"].map { text -> Int in
                 guard let n = Int(text), n >= 1 else { throw CardImageError("--index takes a card's number in the file, 1 or more") }
                 return n
             }
-            let image: CardImage
             do { image = try CardFile.load(path).card(index: index) } catch let e as CardFileTechnologyError { throw CardImageError(e.description) }
-            let dialect = try options["dialect"].map { d -> SimulatedDialect in
+            dialect = try options["dialect"].map { d -> SimulatedDialect in
                 guard let v = SimulatedDialect(rawValue: d) else { throw CardImageError("unknown dialect \(d)") }
                 return v
             }
-            let model = try options["reader-model"].map { m -> ReaderModel in
+            model = try options["reader-model"].map { m -> ReaderModel in
                 guard let v = ReaderModel(rawValue: m) else { throw CardImageError("unknown reader model \(m)") }
                 return v
             } ?? .pcsc
             _ = try VirtualReader(image: image, dialect: dialect, model: model) // a card the model cannot hold fails now
-            let link = try VPCDLink(port: UInt16(options["port"] ?? "35963") ?? 35963)
+        } catch {
+            // A wrong command line or card file: 2, as transit says for its own usage errors.
+            FileHandle.standardError.write("transit-sim: \(error)\n".data(using: .utf8) ?? Data())
+            return 2
+        }
+        do {
+            // On a terminal, whether vpcd was reached (piped output stays silent).
+            let terminal = isatty(2) != 0
+            let link = try VPCDLink(port: UInt16(options["port"] ?? "35963") ?? 35963) { line in
+                if terminal { FileHandle.standardError.write("transit-sim: \(line)\n".data(using: .utf8) ?? Data()) }
+            }
             let card = SimulatedCard(image: image, dialect: dialect, model: model,
                                      latency: Double(options["latency-ms"] ?? "0").map { $0 / 1000 } ?? 0,
                                      removeAfter: options["remove-after"].flatMap { Int($0) },

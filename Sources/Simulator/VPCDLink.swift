@@ -7,9 +7,11 @@ import TransitFiles
 final class VPCDLink {
     private let fd: Int32
 
-    /// Connects to 127.0.0.1:`port`, retrying while pcscd starts (up to ten seconds).
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`, retrying while pcscd starts (up to ten seconds). `say` hears
+    /// once that it is still trying, and once that it is connected.
+    init(port: UInt16, say: (String) -> Void = { _ in }) throws {
         let deadline = Date().addingTimeInterval(10)
+        var tries = 0
         while true {
             let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var addr = sockaddr_in()
@@ -23,9 +25,12 @@ final class VPCDLink {
                 var one: Int32 = 1
                 setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 fd = s
+                say("connected to vpcd on 127.0.0.1:\(port): the card is on the virtual reader")
                 return
             }
             close(s)
+            tries += 1
+            if tries == 5 { say("nothing listens on 127.0.0.1:\(port) yet: still trying for 10 s (is pcscd running with vsmartcard-vpcd?)") }
             guard Date() < deadline else { throw SimulatorError("cannot reach vpcd on 127.0.0.1:\(port): is pcscd running with vsmartcard-vpcd?") }
             Thread.sleep(forTimeInterval: 0.1)
         }

@@ -19,7 +19,10 @@ extension TransitCommand {
     func history(_ a: Arguments) throws {
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
         if a.has("json") { finalOutput(HistoryOutput.historyJSON(histories)); return }
-        finalOutput(histories.isEmpty ? Self.nothingKept : histories.map(HistoryOutput.historyText).joined(separator: "\n\n"))
+        // The rows scan prints, with the names of the station tables there are now (as scan names them).
+        let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
+        let text = histories.map { HistoryOutput.historyText($0, style: style) { Self.named($0, stations) } }
+        finalOutput(histories.isEmpty ? Self.nothingKept : text.joined(separator: "\n\n"))
     }
 
     /// `transit export [CARD] --format csv|json [--out FILE]`: the timeline for a spreadsheet or a
@@ -30,7 +33,8 @@ extension TransitCommand {
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
         // Station names: those the reads carried, and those of the tables there are now.
         let library = stationLibrary(a)
-        let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored : .from(try library.table())
+        let english = TextOutput.Style.forOutput(verbose: false).englishNames
+        let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored(english: english) : .from(try library.table(), english: english)
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
         // `--out -` is standard output, as no --out is.

@@ -14,9 +14,16 @@ extension TransitCommand {
             return n
         }
         if let cardPath = a.value("card") { return try body(try EmulatedChannel(cardPath: cardPath, index: index)) }
+        // --wait covers pcscd starting, a reader coming and a card coming, within one deadline.
         let wait = try Self.seconds(a, "wait") ?? 0
-        let context = try PCSCContext()
-        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait)
+        let deadline = Date().addingTimeInterval(wait)
+        let speaker = WaitSpeaker(seconds: wait, deadline: deadline)
+        defer { speaker.done() }
+        let context = try PCSCContext.reached(by: deadline) { speaker.say("for pcscd to start") }
+        let name = try context.waitForCard(readerFilter: a.value("reader"), wait: wait, until: deadline) { readers in
+            speaker.say(readers.isEmpty ? "for a reader" : "for a card on " + (readers.count == 1 ? readers[0] : "\(readers.count) readers"))
+        }
+        speaker.done()
         if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
         return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
     }
@@ -67,7 +74,7 @@ extension TransitCommand {
             worker.problem = problem
             runner = worker
         } else {
-            let loaded = specs.map { PluginLoader.load($0.entry, path: $0.library) }
+            let loaded = specs.map { PluginLoader.load($0.entry, path: $0.library, searched: $0.searched ?? []) }
             loaded.compactMap(\.refusal).forEach(problem)
             let inProcess = InProcessRunner(plugins: loaded)
             inProcess.log = log
@@ -81,7 +88,7 @@ extension TransitCommand {
     /// The conf's plugins with their resolved library paths, in probe order.
     func pluginSpecs(_ configPath: String?) throws -> [WorkerMessages.Plugin] {
         let config = try PluginConfig.load(explicit: configPath)
-        return config.entries.map { WorkerMessages.Plugin($0, path: config.resolve($0)) }
+        return config.entries.map { WorkerMessages.Plugin($0, path: config.resolve($0), searched: config.places($0)) }
     }
 
     func limits(_ a: Arguments) throws -> ReadLimits {

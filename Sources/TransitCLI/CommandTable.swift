@@ -111,7 +111,7 @@ enum CommandTable {
                               .exchangeTimeout, .readTimeout, .stations],
                     reads: true, help: HelpText.watch) { try $0.watch($1) },
         CommandSpec(name: "cards", operands: .none, options: [.json], help: HelpText.cards) { try $0.cards($1) },
-        CommandSpec(name: "history", operands: .one("CARD", required: false), options: [.since, .json],
+        CommandSpec(name: "history", operands: .one("CARD", required: false), options: [.since, .json, .stations],
                     help: HelpText.history) { try $0.history($1) },
         CommandSpec(name: "export", operands: .one("CARD", required: false),
                     options: [OptionSpec(name: "format", value: "csv|json"), OptionSpec(name: "out", value: "FILE"), .since, .stations],

@@ -1,15 +1,20 @@
 import Foundation
+import TransitArchive
 import TransitModel
 import TransitOutput
 import TransitReader
+import TransitStations
 
 extension TransitCommand {
     /// `transit doctor`: checks what a read needs — pcscd, readers, the conf and each plugin — and
-    /// says what to fix. Exit 1 when something is wrong.
+    /// what it keeps and names with — the history archive, the station tables — and says what to
+    /// fix. Exit 1 when something is wrong.
     func doctor(_ a: Arguments) throws {
         var checks = [DoctorCheck]()
         checks += Self.pcscChecks()
         checks += Self.pluginChecks(a.value("config"))
+        checks.append(Self.archiveCheck())
+        checks.append(Self.stationCheck())
         if a.has("json") {
             standardOutput(JSONOutput.encode(checks))
         } else {
@@ -31,7 +36,7 @@ extension TransitCommand {
         case .success(let c): context = c
         case .failure(let e):
             return [.init(check: "pcscd", ok: false, detail: (e as? TransitError)?.message ?? "\(e)",
-                          fix: "install and start it: apt install pcscd; systemctl start pcscd.socket")]
+                          fix: PCSCStatus.startPcscd)]
         }
         var checks = [DoctorCheck(check: "pcscd", ok: true, detail: "reachable", fix: nil)]
         let readers = BlockingCall.run(within: 5, { Result { try context.states(try context.readers()) } })
@@ -86,6 +91,48 @@ extension TransitCommand {
             checks.append(.init(check: "plugins", ok: false, detail: "no plugin can read a card", fix: "see the lines above"))
         }
         return checks
+    }
+}
+
+extension TransitCommand {
+    /// The history archive opens as a read would keep it: a private folder, a private file, the
+    /// schema this version writes; or there is none yet, or saving is off.
+    static func archiveCheck() -> DoctorCheck {
+        let settings = ArchiveSettings.load()
+        if let problem = settings.problem {
+            return .init(check: "history archive", ok: false, detail: problem, fix: "correct transit.conf (transit(1), FILES)")
+        }
+        guard settings.save else { return .init(check: "history archive", ok: true, detail: "saving is off (save = no in transit.conf)", fix: nil) }
+        do {
+            guard let archive = try Archive.retryingWhileBusy({ try Archive.open(settings, create: false) }) else {
+                return .init(check: "history archive", ok: true, detail: "none yet at \(settings.databasePath) (the first read creates it)", fix: nil)
+            }
+            let cards = try archive.cards()
+            return .init(check: "history archive", ok: true,
+                         detail: "\(settings.databasePath): \(cards.count) card\(cards.count == 1 ? "" : "s"), private", fix: nil)
+        } catch {
+            return .init(check: "history archive", ok: false, detail: (error as? TransitError)?.message ?? "\(error)",
+                         fix: "do what the line says, or move the folder away to start a new archive")
+        }
+    }
+
+    /// The station tables of the data folders load, every line of them.
+    static func stationCheck() -> DoctorCheck {
+        var notes = [String]()
+        let library = StationLibrary(explicit: [])
+        library.report = { notes.append($0) }
+        do {
+            let paths = try library.paths()
+            guard !paths.isEmpty else {
+                return .init(check: "station tables", ok: true, detail: "none (station codes stay codes; README \"Station names\")", fix: nil)
+            }
+            let table = try library.table()
+            let detail = "\(paths.count) table\(paths.count == 1 ? "" : "s"), \(table.count) station\(table.count == 1 ? "" : "s")"
+            guard notes.isEmpty else { return .init(check: "station tables", ok: false, detail: detail + "; " + notes.joined(separator: "; "), fix: "correct the lines named") }
+            return .init(check: "station tables", ok: true, detail: detail, fix: nil)
+        } catch {
+            return .init(check: "station tables", ok: false, detail: (error as? TransitError)?.message ?? "\(error)", fix: nil)
+        }
     }
 }
 

@@ -92,10 +92,11 @@ enum HelpText {
     static let verify = """
     transit verify — read the card and compare it with a reference noted from a ticket machine
     (docs/verify.md): the balance and known journeys (date, time, amount, stations or bus route).
-    Prints "read" when the card was read and "fully verified" only when the balance and every
-    journey match, listing each mismatch. Writes the log bundle beside the reference
+    Prints "fully verified" only when the balance and every journey match, else "not verified"
+    with each mismatch: the field and both values ("time 13:46 on the reference, 13:45 on the
+    card"). Writes the log bundle beside the reference
     (REF.log.json) or to --log; a log that cannot be written is said on stderr and does not change
-    the exit code. Exit 0 fully verified, 1 read with mismatches, else as scan.
+    the exit code. Exit 0 fully verified, 1 not verified, else as scan.
 
       --reference FILE  the reference (required)
       --reader, --dialect, --wait, --config, --card, --index, --verbose,
@@ -120,8 +121,9 @@ enum HelpText {
 
     static let watch = """
     transit watch — wait for cards on every reader (or those whose names contain a --reader
-    substring; repeat it for several), read each tap once and print one line per card, or one
-    JSON line {"reader", "card"} / {"reader", "error"} with --json. A card left on a reader is not
+    substring; repeat it for several), read each tap once and print one line per card, starting
+    with the tap's time, or one JSON line {"time", "reader", "card"} / {"time", "reader", "error"}
+    with --json. A card left on a reader is not
     read again until it has been taken away; readers plugged in and out are followed; a pcscd
     restart is waited out. Each reader is served on its own: a stuck reader is reported once and
     never delays another. Ctrl-C or SIGTERM ends it (exit 0). Every tap read is kept in the
@@ -143,7 +145,8 @@ enum HelpText {
 
     static let doctor = """
     transit doctor — check what a read needs: pcscd reachable, readers, plugins.conf found and
-    trusted, each plugin loaded; say what to fix. Exit 0 when all is well, 1 otherwise.
+    trusted, each plugin loaded, the history archive and the station tables usable; say what to
+    fix. Exit 0 when all is well, 1 otherwise.
 
       --config FILE     plugins.conf to check (default: the one a read would use)
       --json            print a JSON array of {"check", "ok", "detail", "fix"}
@@ -161,7 +164,8 @@ enum HelpText {
     """
 
     static let plugins = """
-    transit plugins — list the plugins of plugins.conf in probe order: path, ABI version, state.
+    transit plugins — list the plugins of plugins.conf in probe order: name, state, ABI version,
+    path (the order it prints them).
 
       --config FILE     plugins.conf to use (see transit scan --help)
       --json            print a JSON array
@@ -180,10 +184,13 @@ enum HelpText {
     past the card's own slots, each once, with the balance after it when the card stores one.
     Without CARD, every card's. CARD is the card's id as transit cards shows it (#3),
     FAMILY:NUMBER, the number as printed, any unambiguous prefix of it, or the IDm. A read that
-    contradicted the timeline is kept apart and listed after it.
+    contradicted the timeline is kept apart and listed after it. The rows are scan's: type words,
+    dates and times in the card's zone, details, stations by name.
 
       --since DATE      records from DATE (YYYY-MM-DD) on
       --json            print [{card fields, "readsApart", "transactions": [...]}]
+      --stations FILE   a station table, as for scan (repeatable): names for the codes, in the
+                        locale's language; the tables of the data folders are read too
     """
 
     static let export = """
@@ -196,8 +203,8 @@ enum HelpText {
       --out FILE        write to FILE (created 0600, never through a symlink; a device or FIFO
                         there is refused) instead of stdout; - is stdout
       --since DATE      records from DATE (YYYY-MM-DD) on
-      --stations FILE   a station table, as for scan (repeatable): names for the codes the reads
-                        did not name; the tables of the data folders are read too
+      --stations FILE   a station table, as for scan (repeatable): names for the codes, English
+                        unless the locale is Japanese (as scan); the data folders' tables are read too
     """
 
     static let forget = """

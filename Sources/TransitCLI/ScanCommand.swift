@@ -41,7 +41,7 @@ extension TransitCommand {
             guard let entry = config.entries.first(where: { $0.name == p.name }) else {
                 throw TransitError(.config, "the log's plugin \(p.name) is not in \(config.path)")
             }
-            return WorkerMessages.Plugin(entry, path: config.resolve(entry))
+            return WorkerMessages.Plugin(entry, path: config.resolve(entry), searched: config.places(entry))
         }
         let outcome = try readEngine(a, plugins: plugins).read(try ReplayChannel(log), firstGuess: log.firstDialect)
         let reading = show(try outcome.result.get(), a, stations: stationLibrary(a))

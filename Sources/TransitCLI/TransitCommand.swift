@@ -32,6 +32,12 @@ struct TransitCommand {
             }
             let rest = Array(args.dropFirst())
             switch command {
+            case "help" where rest.count == 1:
+                // `transit help scan` is `transit scan --help`, as git's and apt's help are.
+                guard let spec = CommandTable.command(rest[0]) else {
+                    throw TransitError(.usage, "unknown command \(rest[0]) (see transit --help)")
+                }
+                standardOutput(spec.help)
             case "--help", "-h", "help": standardOutput(HelpText.main)
             case "--version": standardOutput(HelpText.version)
             default:

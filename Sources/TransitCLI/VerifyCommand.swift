@@ -5,8 +5,9 @@ import TransitReader
 
 extension TransitCommand {
     /// `transit verify --reference REF.json`: reads the card (or a --card file) and compares
-    /// it with what the user noted from a ticket machine. "read" when the card was read, "fully
-    /// verified" only when the balance and every listed journey match. Writes the log bundle beside
+    /// it with what the user noted from a ticket machine. "not verified" when the card was read but
+    /// something differs (each mismatch names the field and both values), "fully verified" only
+    /// when the balance and every listed journey match. Writes the log bundle beside
     /// the reference. A log that cannot be written is said on stderr ("log" absent from the JSON,
     /// "Log: not written" in text); the exit code stays the verification's (0 or 1).
     func verify(_ a: Arguments) throws {
@@ -16,7 +17,7 @@ extension TransitCommand {
         let (raw, logWritten, reader) = try readCard(a, logPath: logPath)
         let reading = Self.named(raw, stationLibrary(a))
         let mismatches = reference.mismatches(reading)
-        let status = mismatches.isEmpty ? "fully verified" : "read"
+        let status = mismatches.isEmpty ? "fully verified" : "not verified"
         Termination.shared.disarm()
         if a.has("json") {
             struct Report: Encodable { let status: String; let mismatches: [String]; let log: String?; let card: CardReading }

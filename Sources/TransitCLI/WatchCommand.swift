@@ -16,7 +16,13 @@ extension TransitCommand {
         let stations = stationLibrary(a)
         let settings = ArchiveSettings.load()
         Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
-        var watcher = ReaderWatcher(filters: a.allValues["reader"] ?? [])
+        let filters = a.allValues["reader"] ?? []
+        var watcher = ReaderWatcher(filters: filters)
+        // On a terminal, what is watched and how to stop (piped output stays silent).
+        if isatty(2) != 0 {
+            standardError("transit: watching " + (filters.isEmpty ? "every reader" : "the readers whose names contain "
+                          + filters.map { "\"\($0)\"" }.joined(separator: " or ")) + " for cards; Ctrl-C stops")
+        }
         var lanes = [String: ReaderLane]()
         let execTimeout = try Self.seconds(a, "exec-timeout", positive: true) ?? 30
         let exec = a.value("exec").map { TapCommand(command: $0, timeout: execTimeout, problem: { [standardError] in standardError("transit: \($0)") }) }

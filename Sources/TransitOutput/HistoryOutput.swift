@@ -6,26 +6,38 @@ import TransitStations
 /// `transit cards`, `history` and `export`: the archive's cards and timelines as text, JSON and
 /// CSV. Timelines are oldest first, as a statement reads.
 package enum HistoryOutput {
-    /// Names for a record's stations when the export is written. The default gives the names the
-    /// reading carried (`entryStationName`, `exitStationName`, from a station table loaded at read
-    /// time); a station table loaded at export time plugs in here.
+    /// Names for a record's stations when the export is written: those the reading carried, else
+    /// those a station table loaded now holds; in English where there is one and `english` (the
+    /// locale rule of `scan`, `TextOutput.Style.englishNames`).
     package struct StationNames {
         package var lookup: (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?)
 
         package init(lookup: @escaping (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?)) {
             self.lookup = lookup
         }
-        package static let stored = StationNames { _, r in (r.transaction.entryStationName, r.transaction.exitStationName) }
 
-        /// The stored names, else the names `table` holds for the record's codes (Japan IC records,
-        /// keyed as at read time: region, line, station, the record's date).
-        package static func from(_ table: StationTable) -> StationNames {
-            StationNames { card, r in
-                let t = r.transaction
-                guard t.entryStationName == nil || t.exitStationName == nil, card.family == "japan-ic" else { return (t.entryStationName, t.exitStationName) }
-                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored()])
-                let named = StationNaming.apply(table, to: one).transactions.first
-                return (t.entryStationName ?? named?.entryStationName, t.exitStationName ?? named?.exitStationName)
+        /// The names the reading carried (`entryStationName`, `exitStationName`, and their English
+        /// forms, from a station table loaded at read time).
+        package static func stored(english: Bool) -> StationNames {
+            guard english else { return StationNames { _, r in (r.transaction.entryStationName, r.transaction.exitStationName) } }
+            let decoder = JSONDecoder()
+            return StationNames { _, r in
+                guard r.transaction.entryStationName != nil || r.transaction.exitStationName != nil else { return (nil, nil) }
+                let t = r.stored(decoder)
+                return (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
+            }
+        }
+
+        /// The names `table` holds for the record's codes now (Japan IC records, keyed as at read
+        /// time: region, line, station, the record's date), else the stored ones.
+        package static func from(_ table: StationTable, english: Bool) -> StationNames {
+            let stored = stored(english: english), decoder = JSONDecoder()
+            return StationNames { card, r in
+                guard card.family == "japan-ic" else { return stored.lookup(card, r) }
+                let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored(decoder)])
+                guard let t = StationNaming.apply(table, to: one).transactions.first else { return stored.lookup(card, r) }
+                return english ? (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
+                    : (t.entryStationName, t.exitStationName)
             }
         }
     }
@@ -42,12 +54,22 @@ package enum HistoryOutput {
     }
 
     package static func cardsText(_ cards: [Archive.Card]) -> String {
-        let e = TerminalText.escape
         let rows = [["Id", "Card", "Number", "Balance", "Last read", "Records"]] + cards.map { c in
-            [c.handle, title(c), e(c.serial), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
+            [c.handle, title(c), number(c), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
              c.lastRead.map(localTime) ?? "", String(c.records)]
         }
         return table(rows, rightAligned: [3, 5])
+    }
+
+    /// The number as `scan` prints it: grouped in fours, or "IDm …" for a FeliCa transit card.
+    package static func number(_ c: Archive.Card) -> String {
+        TerminalText.escape(TextOutput.number(reading(c, records: [])))
+    }
+
+    /// The card and its records as a reading, for the renderers `scan` uses.
+    package static func reading(_ c: Archive.Card, records: [CardReading.TransactionRecord]) -> CardReading {
+        CardReading(family: c.family, cardName: c.name, serialNumber: c.serial, balance: c.lastBalance ?? 0, currency: c.currency,
+                    validFrom: nil, validUntil: nil, metadata: c.idm.isEmpty ? [:] : ["idm": c.idm], transactions: records)
     }
 
     /// `EZ-Link (cepas)`, or the family alone when the card has no name.
@@ -66,21 +88,20 @@ package enum HistoryOutput {
         })
     }
 
-    package static func historyText(_ h: CardHistory) -> String {
+    /// A card's timeline, oldest first, in the rows `scan` prints (TextOutput.transactionLines):
+    /// type words, one date-time format, the details with bus lines, stops and stations by name
+    /// (`named` adds the names of the station tables there are now).
+    package static func historyText(_ h: CardHistory, style: TextOutput.Style = TextOutput.Style(),
+                                    named: (CardReading) -> CardReading = { $0 }) -> String {
         let e = TerminalText.escape, c = h.card
-        var lines = ["\(title(c))  card \(e(c.serial))  —  \(h.records.count) record\(h.records.count == 1 ? "" : "s"), "
+        let decoder = JSONDecoder()
+        let reading = named(reading(c, records: h.records.map { $0.stored(decoder) }))
+        var lines = ["\(title(c))  \(e(TextOutput.number(reading)))  —  \(h.records.count) record\(h.records.count == 1 ? "" : "s"), "
             + "\(c.reads) read\(c.reads == 1 ? "" : "s")" + (c.lastRead.map { ", last read \(localTime($0))" } ?? "")]
         if h.records.isEmpty {
             lines.append("No records.")
         } else {
-            var rows = [["Date", "Type", "Amount", "Balance", "Details"]]
-            rows.reserveCapacity(h.records.count + 1)
-            for r in h.records.map(\.transaction) {
-                let amount = r.amount.map { r.type.sign + Money.format(Int64(clamping: $0), c.currency) } ?? ""
-                rows.append([r.date?.description ?? "(no date)", r.type.rawValue, amount, r.balance.map { Money.format($0, c.currency) } ?? "",
-                             stations(r.entryStation, r.entryStationName, r.exitStation, r.exitStationName)])
-            }
-            lines.append(table(rows, rightAligned: [2, 3]))
+            lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style)
         }
         for read in h.apart {
             lines.append("Kept apart: the read of \(localTime(read.readAt)) (\(e(read.reason)))")
@@ -117,7 +138,7 @@ package enum HistoryOutput {
     /// A text field a spreadsheet would take for a formula is defused (`spreadsheetSafe`).
     /// The CSV; `forTerminal` escapes each field's control characters (a line break inside a quoted
     /// field would otherwise start a line of its own on the screen) and ends lines with "\n".
-    package static func csv(_ histories: [CardHistory], names: StationNames = .stored, forTerminal: Bool = false) -> String {
+    package static func csv(_ histories: [CardHistory], names: StationNames = .stored(english: false), forTerminal: Bool = false) -> String {
         let end = forTerminal ? "\n" : "\r\n"
         let shown: (String) -> String = forTerminal ? TerminalText.escape : { $0 }
         func text(_ s: String) -> String {
@@ -154,20 +175,6 @@ package enum HistoryOutput {
     package static func spreadsheetSafe(_ field: String) -> String {
         guard let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return field }
         return "'" + field
-    }
-
-    private static func stations(_ entry: String?, _ entryName: String?, _ exit: String?, _ exitName: String?) -> String {
-        let e = TerminalText.escape
-        func name(_ code: String?, _ name: String?) -> String? {
-            guard let code else { return nil }
-            return name.map { "\(e($0)) (\(e(code)))" } ?? e(code)
-        }
-        switch (name(entry, entryName), name(exit, exitName)) {
-        case let (a?, b?): return "\(a) → \(b)"
-        case let (a?, nil): return "at \(a)"
-        case let (nil, b?): return "to \(b)"
-        default: return ""
-        }
     }
 
     /// A stored UTC time shown in local time, to the minute.

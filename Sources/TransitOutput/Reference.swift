@@ -91,8 +91,14 @@ package struct Reference: Decodable {
         for (i, j) in journeys.enumerated() {
             if let t = unused.sorted().first(where: { j.matches(r.transactions[$0]) }) {
                 unused.remove(t)
+                continue
+            }
+            // The nearest transaction of that day (fewest fields apart, the first listed) says what differs.
+            let sameDay = unused.sorted().filter { r.transactions[$0].date?.day == CalendarDay(j.date) }
+            if let nearest = sameDay.map({ j.differences(r.transactions[$0]) }).min(by: { $0.count < $1.count }) {
+                out.append("journey \(i + 1) (\(j.describe)): " + nearest.joined(separator: "; "))
             } else {
-                out.append("journey \(i + 1) (\(j.describe)): no transaction of the card matches")
+                out.append("journey \(i + 1) (\(j.describe)): no transaction of the card is on \(j.date)")
             }
         }
         // The procedure asks for two known journeys before a read counts as fully verified.
@@ -106,19 +112,34 @@ package struct Reference: Decodable {
 }
 
 extension Reference.Journey {
-    package func matches(_ t: CardReading.TransactionRecord) -> Bool {
-        guard let d = t.date, let day = CalendarDay(date), d.day == day else { return false }
+    package func matches(_ t: CardReading.TransactionRecord) -> Bool { differences(t).isEmpty }
+
+    /// Each field this journey gives that `t` does not match, with both values ("time 13:46 on
+    /// the reference, 13:45 on the card"); empty when `t` matches.
+    package func differences(_ t: CardReading.TransactionRecord) -> [String] {
+        var out = [String]()
+        func differ(_ field: String, _ wanted: String, _ found: String?) {
+            out.append("\(field) \(wanted) on the reference, \(found ?? "none") on the card")
+        }
+        let day = t.date?.day
+        if CalendarDay(date) != day { differ("date", date, day?.description) }
         // The transaction's hour and minute on the card's clock.
         if let time {
-            guard let clock = d.clock, let wanted = Self.clock(time), (clock.hour, clock.minute) == wanted else { return false }
+            let clock = t.date?.clock
+            let same = clock.map { c in Self.clock(time).map { $0 == (c.hour, c.minute) } ?? false } ?? false
+            if !same { differ("time", time, clock.map { $0.text(seconds: false) }) }
         }
-        if let amount, t.amount != amount { return false }
-        if let type, t.type != type { return false }
-        if let entryStation, !Self.station(entryStation, is: [t.entryStation, t.entryStationName, t.entryStationNameEnglish]) { return false }
-        if let exitStation, !Self.station(exitStation, is: [t.exitStation, t.exitStationName, t.exitStationNameEnglish]) { return false }
-        if let busLine, t.metadata["busLineCode"]?.uppercased() != busLine.uppercased() { return false }
-        if let busStop, t.metadata["busStopCode"]?.uppercased() != busStop.uppercased() { return false }
-        return true
+        if let amount, t.amount != amount { differ("amount", "\(amount)", t.amount.map { "\($0)" }) }
+        if let type, t.type != type { differ("type", type.rawValue, t.type.rawValue) }
+        if let entryStation, !Self.station(entryStation, is: [t.entryStation, t.entryStationName, t.entryStationNameEnglish]) {
+            differ("entry station", entryStation, t.entryStationName ?? t.entryStation)
+        }
+        if let exitStation, !Self.station(exitStation, is: [t.exitStation, t.exitStationName, t.exitStationNameEnglish]) {
+            differ("exit station", exitStation, t.exitStationName ?? t.exitStation)
+        }
+        if let busLine, t.metadata["busLineCode"]?.uppercased() != busLine.uppercased() { differ("bus line", busLine, t.metadata["busLineCode"]) }
+        if let busStop, t.metadata["busStopCode"]?.uppercased() != busStop.uppercased() { differ("bus stop", busStop, t.metadata["busStopCode"]) }
+        return out
     }
 
     /// A reference station given as the hex code or, when a station table named it, by its name

@@ -52,13 +52,20 @@ package enum TextOutput {
             return lines.joined(separator: "\n")
         }
         lines.append("")
-        let dates = DateColumn(r.transactions.map(\.date))
-        let withBalance = r.transactions.contains { $0.balance != nil }
+        return (lines + transactionLines(r.transactions, currency: r.currency, style: style)).joined(separator: "\n")
+    }
+
+    /// The table of records `scan` prints and `history` prints alike: a header, then one row a
+    /// record — one date-time format (DateColumn), type words, signed amount, balance, details.
+    package static func transactionLines(_ transactions: [CardReading.TransactionRecord], currency: String, style: Style) -> [String] {
+        let paint = Paint(on: style.colour)
+        let dates = DateColumn(transactions.map(\.date))
+        let withBalance = transactions.contains { $0.balance != nil }
         var header = [dates.title, "Type", "Amount"] + (withBalance ? ["Balance"] : [])
         header.append("Details")
-        let rows = r.transactions.map { t -> (cells: [String], topUp: Bool) in
-            var cells = [dates.text(t.date), t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), r.currency) } ?? ""]
-            if withBalance { cells.append(t.balance.map { Money.format($0, r.currency) } ?? "") }
+        let rows = transactions.map { t -> (cells: [String], topUp: Bool) in
+            var cells = [dates.text(t.date), t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? ""]
+            if withBalance { cells.append(t.balance.map { Money.format($0, currency) } ?? "") }
             cells.append(TransactionDetails.text(t, style: style))
             return (cells, t.type.direction == .added)
         }
@@ -68,9 +75,7 @@ package enum TextOutput {
             let padded = (0 ..< columns).map { c in decorate(c, pad(cells[c], widths[c], right: c >= 2)) }
             return (padded + [cells[columns]]).joined(separator: "  ").trimmingTrailingSpaces()
         }
-        lines.append(line(header) { _, s in paint.bold(s) })
-        for row in rows { lines.append(line(row.cells) { c, s in c == 2 && row.topUp ? paint.green(s) : s }) }
-        return lines.joined(separator: "\n")
+        return [line(header) { _, s in paint.bold(s) }] + rows.map { row in line(row.cells) { c, s in c == 2 && row.topUp ? paint.green(s) : s } }
     }
 
     /// The number as printed on the card: digits in groups of four; the IDm (not printed on FeliCa

@@ -4,7 +4,8 @@ import TransitModel
 /// A first line whose area is not hex is a header: its column names then place the optional
 /// columns (`station_name_en`, `valid_from`, `valid_until`), and any other column — the notes of
 /// the StationCode CSVs — is ignored. Without a header the optional columns are positional.
-/// One pass over the bytes; a malformed line is a config error naming the file and line.
+/// One pass over the bytes; a malformed line is skipped and named (file and line), the file's
+/// other lines still serve.
 package enum StationCSV {
     package struct Columns {
         package var english: Int? = 6
@@ -21,8 +22,9 @@ package enum StationCSV {
         }
     }
 
-    /// Parses the file into `table`; returns what a user should hear of it: codes given two names
-    /// by rows without validity dates (the first row wins, the other is never used).
+    /// Parses the file into `table`; returns what a user should hear of it: the lines skipped as
+    /// malformed, and codes given two names by rows without validity dates (the first row wins,
+    /// the other is never used).
     @discardableResult
     package static func parse(_ bytes: [UInt8], file: String, into table: inout StationTable) throws -> [String] {
         var columns = Columns()
@@ -31,6 +33,7 @@ package enum StationCSV {
         var renamed = [(code: String, first: Int, other: Int)]()
         var lineNumber = 0
         var seenData = false
+        var skipped = [String]()
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 // a UTF-8 byte-order mark
         while start <= bytes.count {
             var end = start
@@ -43,13 +46,16 @@ package enum StationCSV {
             let firstVisible = line.first { $0 != 0x20 && $0 != 0x09 }
             guard let firstVisible, firstVisible != 0x23 else { continue } // blank or # comment
             func fail(_ why: String) -> TransitError { TransitError(.config, "\(file):\(lineNumber): \(why)") }
-            guard let fields = Self.fields(line) else { throw fail("a quoted field is not closed") }
+            guard let fields = Self.fields(line) else { skipped.append(fail("a quoted field is not closed").message); continue }
             if !seenData, fields.first.map(Self.hex) == .some(nil) {
                 columns = Columns(header: fields)
                 seenData = true
                 continue
             }
             seenData = true
+            do { try row(fields) } catch let e as TransitError { skipped.append(e.message) }
+            /// One data row into the table; a malformed one throws, naming file and line.
+            func row(_ fields: [String]) throws {
             guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
             guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
             guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
@@ -85,10 +91,16 @@ package enum StationCSV {
                     firstOpen[key] = (lineNumber, fields[5])
                 }
             }
+            }
         }
-        guard !renamed.isEmpty else { return [] }
+        var notes = [String]()
+        if !skipped.isEmpty {
+            notes.append("\(skipped.count) malformed line\(skipped.count == 1 ? "" : "s") skipped, the file's other lines used: "
+                         + skipped.prefix(5).joined(separator: "; ") + (skipped.count > 5 ? "; …" : ""))
+        }
+        guard !renamed.isEmpty else { return notes }
         let shown = renamed.prefix(5).map { "\($0.code) (lines \($0.first) and \($0.other))" }.joined(separator: ", ")
-        return ["\(file): \(renamed.count) code\(renamed.count == 1 ? " has" : "s have") two names and no validity dates: \(shown)"
+        return notes + ["\(file): \(renamed.count) code\(renamed.count == 1 ? " has" : "s have") two names and no validity dates: \(shown)"
                 + (renamed.count > 5 ? ", …" : "") + "; the first row of each is used (give rows valid_from/valid_until to tell them apart)"]
     }
 

@@ -26,7 +26,8 @@ package final class StationLibrary {
         self.executableDirectory = executableDirectory
     }
 
-    /// Every table, merged; a config error names the file (and line) that cannot be used.
+    /// Every table, merged. A file that cannot be used (missing, untrusted, too large) is passed
+    /// over and said; a malformed line is skipped and said; everything else still serves.
     package func table() throws -> StationTable {
         lock.lock()
         defer { lock.unlock() }
@@ -36,9 +37,9 @@ package final class StationLibrary {
             let bytes: [UInt8]
             do {
                 bytes = try Self.contents(of: path)
-            } catch let e as TransitError where !explicit.contains(path) {
-                // A table of the data folders that may not be trusted is passed over, and said.
-                Notices.once("\(e.message): passed over")
+            } catch let e as TransitError {
+                let rest = "passed over; the other tables still serve"
+                if explicit.contains(path) { report("\(e.message): \(rest)") } else { Notices.once("\(e.message): \(rest)") }
                 continue
             }
             try StationCSV.parse(bytes, file: path, into: &table).forEach(report)
@@ -47,7 +48,7 @@ package final class StationLibrary {
         return table
     }
 
-    /// The files in the order their rows count: explicit ones (which must exist), then the folders'.
+    /// The files in the order their rows count: explicit ones, then the folders'.
     package func paths() throws -> [String] {
         var out = explicit
         let dataHome: String? = XDGFolders.dataHome(environment)

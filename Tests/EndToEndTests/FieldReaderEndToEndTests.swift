@@ -56,6 +56,20 @@ final class FieldReaderEndToEndTests: EndToEndTestCase {
         XCTAssertTrue((error["message"] as? String)?.contains("the reader stopped answering") == true, "\(error)")
     }
 
+    /// The read's deadline bounds the exchange under way too: `--read-timeout 2` with the default
+    /// 5 s exchange timeout ends near 2 s, not at 2 s plus what is left of the exchange.
+    func testTheReadTimeoutEndsAReadWhoseExchangeIsStillWithinItsOwnTimeout() throws {
+        try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
+        let started = Date()
+        let run = try scan(["--read-timeout", "2"])
+        let took = Date().timeIntervalSince(started)
+        XCTAssertEqual(run.status, 5, run.stderr)
+        XCTAssertLessThan(took, 3.5, "the read ended \(took) s after it began, its deadline being 2 s")
+        let error = try XCTUnwrap(run.json?["error"] as? [String: Any], run.stdout)
+        XCTAssertEqual(error["kind"] as? String, "communication")
+        XCTAssertTrue((error["message"] as? String)?.contains("deadline") == true, "\(error)")
+    }
+
     func testCtrlCEndsAReadBlockedOnTheReader() throws {
         try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
         let p = Self.harness.transitProcess(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5", "--exchange-timeout", "60"])

@@ -69,3 +69,73 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(rows.first?["path"] as? String, BuildProducts.plugin("TransitJapanIC"))
     }
 }
+
+/// `--verbose` says what the README promises: each plugin's outcome in probe order, the dialect
+/// that worked, the exchanges and the time; `transit help COMMAND` is `transit COMMAND --help`.
+extension CommandLineTests {
+    func testVerboseNamesEachPluginsOutcomeTheDialectTheExchangesAndTheTime() throws {
+        // WAON's sample: Japan IC's systems are absent (skipped), Edy shares FE00 (not this card).
+        let run = try CommandRun.transit(["scan", "--card", BuildProducts.sample("waon.json"), "--no-save", "--verbose"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("transit: plugins, in probe order: japan-ic skipped (the card has none of its systems); edy not this card; waon read"),
+                      run.stderr)
+        let summary = try XCTUnwrap(run.stderr.split(separator: "\n").first { $0.hasPrefix("transit: read by waon: ") }, run.stderr)
+        XCTAssertTrue(summary.contains(" exchanges with the reader, dialect part3, ") && summary.hasSuffix(" ms"), String(summary))
+        let dump = try CommandRun.transit(["dump", "--card", BuildProducts.sample("ezlink.json"), "--out", "-", "--verbose"])
+        XCTAssertTrue(dump.stderr.contains("transit: read by cepas: 4 exchanges"), dump.stderr)
+        let quiet = try CommandRun.transit(["scan", "--card", BuildProducts.sample("waon.json"), "--no-save"])
+        XCTAssertFalse(quiet.stderr.contains("probe order"), quiet.stderr)
+    }
+
+    func testHelpCommandIsTheCommandsOwnHelp() throws {
+        for command in ["scan", "history", "watch"] {
+            let help = try CommandRun.transit(["help", command]), own = try CommandRun.transit([command, "--help"])
+            XCTAssertEqual(help.status, 0, help.stderr)
+            XCTAssertEqual(help.stdout, own.stdout)
+        }
+        XCTAssertEqual(try CommandRun.transit(["help", "nosuch"]).status, 2)
+        XCTAssertTrue(try CommandRun.transit(["help"]).stdout.contains("Usage:"))
+    }
+
+    func testPluginsHelpNamesTheColumnsInTheOrderTheyArePrinted() throws {
+        let help = try CommandRun.transit(["plugins", "--help"]).stdout
+        XCTAssertTrue(help.contains("name, state, ABI version,\npath"), help)
+        let first = try XCTUnwrap(try CommandRun.transit(["plugins"]).stdout.split(separator: "\n").dropFirst().first)
+        let columns = first.split(separator: "\t")
+        XCTAssertEqual(columns.count, 4, String(first))
+        XCTAssertEqual(columns.first, "japan-ic")
+        XCTAssertEqual(columns[1], "loaded")
+        XCTAssertEqual(columns[2], "ABI 1")
+        XCTAssertTrue(columns[3].hasSuffix("libTransitJapanIC.so"))
+    }
+}
+
+/// `transit doctor` checks what a read keeps and names with: the history archive and the
+/// station tables of the data folders.
+extension CommandLineTests {
+    func testDoctorChecksTheHistoryArchiveAndTheStationTables() throws {
+        let archive = ArchiveFixture()
+        defer { archive.remove() }
+        func check(_ name: String) throws -> [String: Any]? {
+            let run = try archive.transit(["doctor", "--json"])
+            let checks = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [[String: Any]] ?? []
+            return checks.first { $0["check"] as? String == name }
+        }
+        XCTAssertEqual(try check("history archive")?["ok"] as? Bool, true)
+        XCTAssertTrue((try check("history archive")?["detail"] as? String)?.contains("none yet") == true)
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
+        XCTAssertTrue((try check("history archive")?["detail"] as? String)?.contains("1 card, private") == true)
+        chmod(archive.database, 0o644)
+        let loose = try check("history archive")
+        XCTAssertEqual(loose?["ok"] as? Bool, false, "\(loose ?? [:])")
+        XCTAssertTrue((loose?["detail"] as? String)?.contains("mode 644") == true, "\(loose ?? [:])")
+        let folder = archive.folder.appendingPathComponent("stations")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "area,line,station,operator,line_name,station_name\n2,E3,3B,Op,Line,Alpha\n2,E3\n"
+            .write(to: folder.appendingPathComponent("mine.csv"), atomically: true, encoding: .utf8)
+        let stations = try check("station tables")
+        XCTAssertEqual(stations?["ok"] as? Bool, false, "\(stations ?? [:])")
+        let detail = stations?["detail"] as? String ?? ""
+        XCTAssertTrue(detail.hasPrefix("1 table, 1 station; ") && detail.contains("mine.csv:3: 2 columns"), detail)
+    }
+}

@@ -31,6 +31,41 @@ final class HistoryCommandTests: XCTestCase {
         XCTAssertEqual(try archive.transit(["history", "0"]).status, 0, "only the Suica's number starts with 0")
     }
 
+    /// Edy (number 1234…, IDm 0116A0…) and nanaco (7100…, IDm 0116C0…): "01" begins the Suica's
+    /// number and the two IDms, and the list says which cards matched by their IDm.
+    func testAnAmbiguousPrefixSaysWhichCardsMatchedByTheirIDm() throws {
+        for name in ["edy", "nanaco"] { XCTAssertEqual(try archive.scan(BuildProducts.sample("\(name).json")).status, 0) }
+        let run = try archive.transit(["history", "01"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("(japan-ic 012E4CD8A1B2C3D4)"), "matched by its number: \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("(edy 1234567890123456, matched by its IDm 0116A0B1C2D3E4F5)"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("(nanaco 7100001234567890, matched by its IDm 0116C0D1E2F30415)"), run.stderr)
+    }
+
+    /// `history` prints scan's rows for the same card: type words (top-up), one date-time format,
+    /// the details (CEPAS's BGB-TPG, BUS 174), and the number grouped as printed.
+    func testHistoryRowsAreScansRowsForTheSameCard() throws {
+        for (sample, number) in [("ezlink", "1009 1234 5678 9012"), ("suica", "IDm 012E4CD8A1B2C3D4")] {
+            let scan = try CommandRun.transit(["scan", "--card", BuildProducts.sample("\(sample).json"), "--no-save"])
+            let history = try archive.transit(["history", number.replacingOccurrences(of: "IDm ", with: "").replacingOccurrences(of: " ", with: "")])
+            XCTAssertEqual(history.status, 0, history.stderr)
+            let scanLines = scan.stdout.split(separator: "\n").map(String.init)
+            let historyLines = history.stdout.split(separator: "\n").map(String.init)
+            XCTAssertTrue(historyLines.first?.contains(number) == true, "\(historyLines.first ?? "")")
+            // The table: the same header, and every row of the scan among history's (oldest first).
+            let header = try XCTUnwrap(scanLines.first { $0.hasPrefix("Date") }, scan.stdout)
+            XCTAssertTrue(historyLines.contains(header), "\(header) in \(history.stdout)")
+            let rows = scanLines.drop { $0 != header }.dropFirst()
+            XCTAssertFalse(rows.isEmpty)
+            for row in rows { XCTAssertTrue(historyLines.contains(row), "scan's row \(row) not in history:\n\(history.stdout)") }
+        }
+        let cards = try archive.transit(["cards"]).stdout
+        XCTAssertTrue(cards.contains("1009 1234 5678 9012"), cards)
+        let ezlink = try archive.transit(["history", "1009123456789012"]).stdout
+        for words in ["top-up", "BGB-TPG", "BUS 174", "2026-11-20 08:15:30"] { XCTAssertTrue(ezlink.contains(words), "\(words) in \(ezlink)") }
+        XCTAssertFalse(ezlink.contains("topup"), ezlink)
+    }
+
     func testHistoryPrintsTheTimelineOldestFirstAndSince() throws {
         let run = try archive.transit(["history", "012E4CD8A1B2C3D4"])
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -113,6 +148,27 @@ extension HistoryCommandTests {
         XCTAssertEqual(run.status, 0, run.stderr)
         let last = run.stdout.split(separator: "\r\n").last.map(String.init) ?? ""
         XCTAssertEqual(last, "012E4CD8A1B2C3D4,2026-11-05,,trip,-160,2010,E33B,Alpha,E621,Beta,JPY", run.stdout)
+    }
+
+    /// history names stations from the tables there are now, as export does, and both follow
+    /// scan's locale rule: English where the table has it, unless the locale is Japanese.
+    func testHistoryAndExportNameStationsInTheLanguageScanWould() throws {
+        let table = archive.directory.appendingPathComponent("stations.csv")
+        try "area,line,station,operator,line_name,station_name,station_name_en\n2,E3,3B,Op,Line,新宿,Shinjuku\n1,E6,21,Op,Line,品川,Shinagawa\n"
+            .write(to: table, atomically: true, encoding: .utf8)
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""], japanese = ["LANG": "ja_JP.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let history = try archive.transit(["history", "012E4CD8A1B2C3D4", "--stations", table.path], english)
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(history.stdout.contains("Shinjuku") && history.stdout.contains("Shinagawa"), history.stdout)
+        let scan = try archive.transit(["scan", "--card", BuildProducts.sample("suica.json"), "--no-save", "--stations", table.path], english)
+        let row = try XCTUnwrap(scan.stdout.split(separator: "\n").first { $0.contains("Shinjuku") }, scan.stdout)
+        XCTAssertTrue(history.stdout.contains(row), "scan's row \(row) in history:\n\(history.stdout)")
+        let csv = try archive.transit(["export", "012E4CD8A1B2C3D4", "--stations", table.path], english)
+        XCTAssertTrue(csv.stdout.contains(",E33B,Shinjuku,E621,Shinagawa,"), csv.stdout)
+        let csvJapanese = try archive.transit(["export", "012E4CD8A1B2C3D4", "--stations", table.path], japanese)
+        XCTAssertTrue(csvJapanese.stdout.contains(",E33B,新宿,E621,品川,"), csvJapanese.stdout)
+        let historyJapanese = try archive.transit(["history", "012E4CD8A1B2C3D4", "--stations", table.path], japanese)
+        XCTAssertTrue(historyJapanese.stdout.contains("新宿"), historyJapanese.stdout)
     }
 }
 

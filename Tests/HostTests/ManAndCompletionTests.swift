@@ -10,6 +10,7 @@ final class ManAndCompletionTests: XCTestCase {
     private static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
     private static let manPage = path("docs/man/transit.1")
     private static let confPage = path("docs/man/plugins.conf.5")
+    private static let simPage = path("docs/man/transit-sim.1")
     private static let bash = path("packaging/completions/transit.bash")
     private static let zsh = path("packaging/completions/_transit")
     private static let fish = path("packaging/completions/transit.fish")
@@ -225,7 +226,7 @@ final class ManAndCompletionTests: XCTestCase {
     // MARK: (c) the pages render cleanly
 
     func testManPagesRenderWithoutWarnings() throws {
-        for page in [Self.manPage, Self.confPage] {
+        for page in [Self.manPage, Self.confPage, Self.simPage] {
             XCTAssertTrue(try Self.read(page).contains("\n.TH "), "\(page) has no .TH")
             let run: CommandRun
             if let groff = Self.executable("groff") {
@@ -245,6 +246,19 @@ final class ManAndCompletionTests: XCTestCase {
                      "lib/transit/plugins", "etc/transit/plugins.conf", "StrictModes"] {
             XCTAssertTrue(conf.contains(fact), "plugins.conf.5 lacks \(fact)")
         }
+    }
+
+    /// transit-sim(1) names exactly the options of `transit-sim --help`, and each reader model.
+    func testTheSimulatorsManPageFollowsItsHelp() throws {
+        let help = try CommandRun.run(BuildProducts.simulator, ["--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let page = Self.normalisedRoff(try Self.read(Self.simPage))
+        let synopsis = page.components(separatedBy: ".SH DESCRIPTION").first ?? ""
+        XCTAssertEqual(Self.options(in: synopsis), Self.options(in: help.stdout), synopsis)
+        let models = help.stdout.components(separatedBy: "answer as this reader does: ").last?
+            .split(separator: "\n").first?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        XCTAssertGreaterThan(models.count, 3, help.stdout)
+        for model in models { XCTAssertTrue(page.contains(model), "transit-sim.1 lacks reader model \(model)") }
     }
 
     // MARK: (d) bash completion works

@@ -206,10 +206,28 @@ final class OutputSafetyTests: XCTestCase {
     func testWatchLinesAreOneEscapedLine() {
         let card = CardReading(family: "x\u{1B}[2J", cardName: nil, serialNumber: "1\nBalance: ¥9", balance: 5, currency: "JPY",
                                validFrom: nil, validUntil: nil, metadata: [:], transactions: [])
-        XCTAssertEqual(WatchLine.text("Reader\u{9B}", .success(card), json: false),
-                       #"Reader\u009B: x\x1B[2J 1\nBalance: ¥9 ¥5"#)
-        XCTAssertEqual(WatchLine.text("R", .failure(TransitError(.plugin, "boom\r\nR: ok")), json: false),
-                       #"R: plugin: boom\r\nR: ok"#)
+        let at = Date(timeIntervalSince1970: 1_796_083_200) // 2026-12-01 00:00:00 UTC
+        let local = WatchLine.local(at)
+        XCTAssertEqual(WatchLine.text("Reader\u{9B}", .success(card), json: false, at: at),
+                       local + #" Reader\u009B: x\x1B[2J 1\nBalance: ¥9 ¥5"#)
+        XCTAssertEqual(WatchLine.text("R", .failure(TransitError(.plugin, "boom\r\nR: ok")), json: false, at: at),
+                       local + #" R: plugin: boom\r\nR: ok"#)
+    }
+
+    /// Each watch line says when the tap was, in this machine's zone (TZ), to the second.
+    func testWatchLinesCarryTheTimeOfTheTap() throws {
+        let card = CardReading(family: "cepas", cardName: "EZ-Link", serialNumber: "1009123456789012", balance: 897, currency: "SGD",
+                               validFrom: nil, validUntil: nil, metadata: [:], transactions: [])
+        let at = Date(timeIntervalSince1970: 1_796_083_200) // 2026-12-01 00:00:00 UTC
+        let saved = ProcessInfo.processInfo.environment["TZ"]
+        setenv("TZ", "Asia/Tokyo", 1); tzset(); NSTimeZone.resetSystemTimeZone()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset(); NSTimeZone.resetSystemTimeZone()
+        }
+        XCTAssertTrue(WatchLine.text("R", .success(card), json: false, at: at).hasPrefix("2026-12-01 09:00:00 R: EZ-Link "))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(WatchLine.text("R", .success(card), json: true, at: at).utf8)) as? [String: Any])
+        XCTAssertEqual(json["time"] as? String, "2026-12-01T09:00:00+09:00")
     }
 
     // MARK: stdout

@@ -25,6 +25,19 @@ final class PluginConfigTests: XCTestCase {
         XCTAssertEqual(c.resolve(c.entries[0], executableDirectory: "/usr/lib/transit"), "/usr/lib/transit/libTransitJapanIC.so")
     }
 
+    /// A bare library name found nowhere: the refusal names every place searched, in order.
+    func testAMissingPluginNamesEveryPlaceSearched() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let conf = dir.appendingPathComponent("plugins.conf").path
+        let c = try PluginConfig.parse("nope libNope.so\n", path: conf)
+        let places = c.places(c.entries[0], executableDirectory: "/opt/x/bin")
+        XCTAssertEqual(places, [dir.appendingPathComponent("libNope.so").path, "/opt/x/lib/transit/plugins/libNope.so", "/opt/x/bin/libNope.so"])
+        let loaded = PluginLoader.load(c.entries[0], path: c.resolve(c.entries[0], executableDirectory: "/opt/x/bin"), searched: places)
+        let refusal = try XCTUnwrap(loaded.refusal)
+        XCTAssertTrue(refusal.contains("libNope.so is in none of the places searched: " + places.joined(separator: ", ")), refusal)
+    }
+
     func testBadLinesNameFileAndLine() {
         for (text, line, phrase) in [("japan-ic\n", 1, "expected"), ("a lib.so\nb lib.so offset\n", 2, "key=value"),
                                      ("a lib.so\na other.so\n", 2, "twice"), ("\n\nbad/name lib.so", 3, "letters")] {

@@ -80,6 +80,26 @@ final class StationNamingTests: XCTestCase {
         XCTAssertEqual(decode.stdout.split(separator: "\n").count, 2, "decode goes on: \(decode.stdout)")
     }
 
+    /// One bad line costs only that line; a misspelt --stations file costs only itself: the file's
+    /// other lines and the data folder's table still name the Suica's E33B and E621.
+    func testABadLineOrAMissingFileCostsOnlyItself() throws {
+        let folder = dir.appendingPathComponent("data/transit/stations")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "area,line,station,operator,line_name,station_name\n1,E6,21,Op,Line,Folder駅\n"
+            .write(to: folder.appendingPathComponent("mine.csv"), atomically: true, encoding: .utf8)
+        let mixed = dir.appendingPathComponent("mixed.csv").path
+        try "area,line,station,operator,line_name,station_name\n0,E3,3B,Op\n2,E3,3B,Op,Line,Good駅\n".write(toFile: mixed, atomically: true, encoding: .utf8)
+        let misspelt = dir.appendingPathComponent("stationz.csv").path
+        let run = try scan(BuildProducts.sample("suica.json"), ["--stations", misspelt, "--stations", mixed, "--json"],
+                           env: ["XDG_DATA_HOME": dir.appendingPathComponent("data").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let last = (run.json?["transactions"] as? [[String: Any]])?.first
+        XCTAssertEqual(last?["entryStationName"] as? String, "Good駅", run.stderr)
+        XCTAssertEqual(last?["exitStationName"] as? String, "Folder駅", run.stderr)
+        XCTAssertTrue(run.stderr.contains("\(mixed):2: 4 columns"), run.stderr)
+        XCTAssertTrue(run.stderr.contains(misspelt) && run.stderr.contains("passed over; the other tables still serve"), run.stderr)
+    }
+
     func testTablesInTheDataFolderAreFound() throws {
         let folder = dir.appendingPathComponent("data/transit/stations")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

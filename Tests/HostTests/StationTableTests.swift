@@ -57,7 +57,8 @@ final class StationTableTests: XCTestCase {
         XCTAssertEqual(t.station(area: 2, line: 0x8B, code: 0xA5, on: day("2018-09-17"))?.name, "西駅")
     }
 
-    func testMalformedLinesAreConfigErrorsNamingFileAndLine() {
+    /// A malformed line is skipped and named (file and line); the file's good lines still serve.
+    func testMalformedLinesAreSkippedAndNamedAndTheOtherLinesServe() throws {
         let cases = [
             ("0,E3,3B,Op,Line\n", "t.csv:1: 5 columns"),
             ("# c\n0,E3,3B,Op,Line,A\n0,XZ,3B,Op,Line,B\n", "t.csv:3: line \"XZ\""),
@@ -67,27 +68,29 @@ final class StationTableTests: XCTestCase {
             ("0,E3,3B,Op,\"Line,A\n", "t.csv:1: a quoted field is not closed"),
         ]
         for (text, message) in cases {
-            XCTAssertThrowsError(try table(text), message) { error in
-                let e = error as? TransitError
-                XCTAssertEqual(e?.kind, .config)
-                XCTAssertTrue(e?.message.hasPrefix(message) == true, "\(e?.message ?? "") for \(message)")
-            }
+            var t = StationTable()
+            let said = try StationCSV.parse(Array((text + "1,E6,21,Op,Line,Good\n").utf8), file: "t.csv", into: &t)
+            XCTAssertEqual(said.count, 1, "\(said)")
+            XCTAssertTrue(said.first?.hasPrefix("1 malformed line skipped, the file's other lines used: \(message)") == true,
+                          "\(said) for \(message)")
+            XCTAssertEqual(t.station(area: 1, line: 0xE6, code: 0x21, on: nil)?.name, "Good", "the good line still serves")
         }
     }
 
     /// Names go into every read and the archive: no control characters, at most 256 bytes a field.
-    func testNamesWithControlCharactersOrPastTheirBoundAreRefusedWithFileAndLine() throws {
-        var t = StationTable()
+    func testNamesWithControlCharactersOrPastTheirBoundAreSkippedWithFileAndLine() throws {
         for (row, said) in [("0,1,1,Op,L,Shin\u{0}juku", "column 6 holds a control character"),
                             ("0,1,1,Op,L\u{1B}[2J,Shinjuku", "column 5 holds a control character"),
                             ("0,1,1,Op,L,\(String(repeating: "駅", count: 86))", "column 6 is 258 bytes long; at most 256")] {
-            XCTAssertThrowsError(try StationCSV.parse(Array(("area,line,station,operator,line_name,station_name\n" + row + "\n").utf8),
-                                                      file: "t.csv", into: &t)) { error in
-                XCTAssertEqual((error as? TransitError)?.message, "t.csv:2: \(said)")
-            }
+            var t = StationTable()
+            let notes = try StationCSV.parse(Array(("area,line,station,operator,line_name,station_name\n" + row + "\n").utf8),
+                                             file: "t.csv", into: &t)
+            XCTAssertEqual(notes, ["1 malformed line skipped, the file's other lines used: t.csv:2: \(said)"])
+            XCTAssertNil(t.station(area: 0, line: 1, code: 1, on: nil))
         }
-        XCTAssertNoThrow(try StationCSV.parse(Array("0,1,1,Op,L,\(String(repeating: "駅", count: 85))\n".utf8), file: "t.csv", into: &t),
-                         "255 bytes")
+        var t = StationTable()
+        XCTAssertEqual(try StationCSV.parse(Array("0,1,1,Op,L,\(String(repeating: "駅", count: 85))\n".utf8), file: "t.csv", into: &t), [],
+                       "255 bytes")
     }
 
     func testFilesAreFoundInTheDataFoldersAndReadSafely() throws {
@@ -107,27 +110,35 @@ final class StationTableTests: XCTestCase {
         // HOME/.local/share when XDG_DATA_HOME is unset.
         let home = StationLibrary(explicit: [], environment: ["HOME": "/nonexistent-home"], executableDirectory: "/nonexistent/bin")
         XCTAssertEqual(try home.paths(), [])
-        // A FIFO is refused without blocking; a missing file is a config error naming it.
+        // A FIFO is refused without blocking; a missing --stations file is named; either is passed
+        // over and the data folders' tables still serve.
+        let data = ["XDG_DATA_HOME": dir.appendingPathComponent("data").path]
+        func said(_ explicit: [String]) throws -> (StationTable, [String]) {
+            var notes = [String]()
+            let library = StationLibrary(explicit: explicit, environment: data, executableDirectory: "/nonexistent/bin")
+            library.report = { notes.append($0) }
+            return (try library.table(), notes)
+        }
         let fifo = dir.appendingPathComponent("fifo.csv").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        XCTAssertThrowsError(try StationLibrary(explicit: [fifo]).table()) { error in
-            XCTAssertEqual((error as? TransitError)?.message, "station table \(fifo) is not trusted: \(fifo) is not a regular file")
-        }
+        let (withFifo, fifoNotes) = try said([fifo])
+        XCTAssertEqual(fifoNotes, ["station table \(fifo) is not trusted: \(fifo) is not a regular file: passed over; the other tables still serve"])
+        XCTAssertEqual(withFifo.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅")
+        let missing = dir.appendingPathComponent("misspelt.csv").path
+        let (withMissing, missingNotes) = try said([missing])
+        XCTAssertEqual(missingNotes.count, 1)
+        XCTAssertTrue(missingNotes.first?.contains(missing) == true && missingNotes.first?.hasSuffix("passed over; the other tables still serve") == true,
+                      "\(missingNotes)")
+        XCTAssertEqual(withMissing.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅", "the data folder still serves")
         // Trusted as plugins.conf is: a table another user could write is refused when named, and
         // passed over (and said) in the data folders.
         let open = xdg.appendingPathComponent("open.csv")
         try "0,1,3,Op,L,Planted\n".write(to: open, atomically: true, encoding: .utf8)
         chmod(open.path, 0o666)
-        XCTAssertThrowsError(try StationLibrary(explicit: [open.path]).table()) { error in
-            XCTAssertTrue((error as? TransitError)?.message.contains("is writable by everyone") == true, "\(error)")
-        }
-        let passedOver = try StationLibrary(explicit: [], environment: ["XDG_DATA_HOME": dir.appendingPathComponent("data").path],
-                                            executableDirectory: "/nonexistent/bin").table()
-        XCTAssertNil(passedOver.station(area: 0, line: 1, code: 3, on: nil), "the planted row is not used")
-        XCTAssertEqual(passedOver.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅", "the other table still is")
-        XCTAssertThrowsError(try StationLibrary(explicit: [dir.appendingPathComponent("none.csv").path]).table()) { error in
-            XCTAssertEqual((error as? TransitError)?.kind, .config)
-        }
+        let (withOpen, openNotes) = try said([open.path])
+        XCTAssertTrue(openNotes.first?.contains("is writable by everyone") == true, "\(openNotes)")
+        XCTAssertNil(withOpen.station(area: 0, line: 1, code: 3, on: nil), "the planted row is not used")
+        XCTAssertEqual(withOpen.station(area: 0, line: 1, code: 1, on: nil)?.name, "XDG駅", "the other table still is")
     }
 
     func testSevenThousandRowsParseInMilliseconds() throws {

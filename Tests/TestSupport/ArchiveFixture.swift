@@ -20,9 +20,9 @@ public struct ArchiveFixture {
 
     public func remove() { try? FileManager.default.removeItem(at: directory) }
 
-    /// Runs the built `transit` against this archive.
-    public func transit(_ arguments: [String]) throws -> CommandRun {
-        try CommandRun.transit(arguments, environment: environment)
+    /// Runs the built `transit` against this archive (`extra`: more of the environment, e.g. LANG).
+    public func transit(_ arguments: [String], _ extra: [String: String] = [:]) throws -> CommandRun {
+        try CommandRun.transit(arguments, environment: environment.merging(extra) { $1 })
     }
 
     /// `transit scan --card FILE` (saved unless `extra` says --no-save).

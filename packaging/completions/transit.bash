@@ -15,7 +15,7 @@ _transit_options() {
         verify)  echo "--reference --reader --dialect --wait --no-save --config --card --index --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
         watch)   echo "--reader --dialect --config --json --exec --exec-timeout --verbose --exchange-timeout --read-timeout --stations --no-save --help" ;;
         cards)   echo "--json --help" ;;
-        history) echo "--since --json --help" ;;
+        history) echo "--since --json --stations --help" ;;
         export)  echo "--format --out --since --stations --help" ;;
         forget)  echo "--yes --help" ;;
         readers) echo "--json --help" ;;

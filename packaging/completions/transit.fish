@@ -49,7 +49,7 @@ complete -c transit -n '__transit_command_is watch' -l exec-timeout -x -d 'End C
 complete -c transit -n '__transit_command_is forget' -l yes -d 'Remove the one card whose number begins with CARD'
 complete -c transit -n '__transit_command_is scan dump verify watch' -l exchange-timeout -x -d 'Longest one exchange may take (default 5)'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch' -l read-timeout -x -d 'Longest the whole read may take (default 20)'
-complete -c transit -n '__transit_command_is scan decode replay verify watch export' -l stations -r -F -d 'A station table (CSV) for station names'
+complete -c transit -n '__transit_command_is scan decode replay verify watch history export' -l stations -r -F -d 'A station table (CSV) for station names'
 
 # Operands: decode FILE..., replay LOG; history [CARD], export [CARD] and forget CARD take a card's
 # number (transit cards), nothing to offer.

@@ -1,4 +1,5 @@
 import CardProtocol
+import Foundation
 import ReaderABI
 import TransitModel
 
@@ -22,17 +23,37 @@ package final class ReadEngine {
     package func read(_ channel: ReaderChannel, dialect: FeliCaDialect? = nil, firstGuess: FeliCaDialect? = nil)
         -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         let request = ProbeRequest(forcedDialect: dialect, firstGuess: firstGuess ?? dialects.dialect(for: channel.readerName), limits: limits)
+        let started = Date()
         var outcome = once(channel, request)
         if case .failure(let e) = outcome.result, e.kind == .cardReset {
             log("\(e.message); reading it again from the start")
             outcome = once(channel, request)
         }
         dialects.learn(from: outcome.bundle)
+        summarise(outcome.bundle, seconds: Date().timeIntervalSince(started))
         return outcome
+    }
+
+    /// `--verbose`'s last lines: each plugin's outcome in probe order, the dialect that worked,
+    /// the exchanges and the time.
+    private func summarise(_ b: LogBundle, seconds: Double) {
+        func words(_ outcome: String) -> String {
+            switch outcome {
+            case "notThisCard": return "not this card"
+            case "skipped": return "skipped (the card has none of its systems)"
+            default: return outcome
+            }
+        }
+        if !b.plugins.isEmpty { log("plugins, in probe order: " + b.plugins.map { "\($0.name) \(words($0.outcome))" }.joined(separator: "; ")) }
+        let refused = b.refusedDialects.map { " (refused first: \($0.joined(separator: ", ")))" } ?? ""
+        let by = b.plugins.last { $0.outcome == "read" }.map { "read by \($0.name)" } ?? b.outcome
+        log("\(by): \(b.exchanges.count) exchange\(b.exchanges.count == 1 ? "" : "s") with the reader, dialect \(b.dialect)\(refused), "
+            + "\(Int((seconds * 1000).rounded())) ms")
     }
 
     private func once(_ channel: ReaderChannel, _ request: ProbeRequest) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         let recorder = RecordingChannel(channel)
+        channel.limit(to: Date().addingTimeInterval(request.limits.readTimeout))
         let report = runner.probe(recorder, request)
         let result = report.result
         var bundle = LogBundle(tool: Version.banner, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName,

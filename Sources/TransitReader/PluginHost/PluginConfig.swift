@@ -137,13 +137,18 @@ package struct PluginConfig: Equatable {
     /// that names it; a bare file name missing there is looked up in the installed plugin folder
     /// (`<bin>/../lib/transit/plugins`), then beside the `transit` binary (where the build puts them).
     package func resolve(_ entry: Entry, executableDirectory: String = InstallLayout.executableDirectory) -> String {
-        if entry.library.hasPrefix("/") { return entry.library }
+        let places = places(entry, executableDirectory: executableDirectory)
+        return places.first { FileManager.default.fileExists(atPath: $0) } ?? places.last ?? entry.library
+    }
+
+    /// Every place `resolve` looks for the entry's library, in order (one for a path with a `/`).
+    package func places(_ entry: Entry, executableDirectory: String = InstallLayout.executableDirectory) -> [String] {
+        if entry.library.hasPrefix("/") { return [entry.library] }
         let confDirectory = ((entry.file.isEmpty ? path : entry.file) as NSString).deletingLastPathComponent
         let besideConf = ((confDirectory.isEmpty ? "." : confDirectory) as NSString).appendingPathComponent(entry.library)
-        if entry.library.contains("/") || FileManager.default.fileExists(atPath: besideConf) { return besideConf }
+        if entry.library.contains("/") { return [besideConf] }
         let installed = ((executableDirectory as NSString).deletingLastPathComponent as NSString)
             .appendingPathComponent("lib/transit/plugins/" + entry.library)
-        if FileManager.default.fileExists(atPath: installed) { return installed }
-        return (executableDirectory as NSString).appendingPathComponent(entry.library)
+        return [besideConf, installed, (executableDirectory as NSString).appendingPathComponent(entry.library)]
     }
 }

@@ -19,13 +19,17 @@ package enum PluginLoader {
     nonisolated(unsafe) private static var libraries = [TrustedFile]()
 
     package static func load(_ config: PluginConfig) -> [LoadedPlugin] {
-        config.entries.map { load($0, path: config.resolve($0)) }
+        config.entries.map { load($0, path: config.resolve($0), searched: config.places($0)) }
     }
 
-    package static func load(_ entry: PluginConfig.Entry, path: String) -> LoadedPlugin {
+    /// `searched`: every place the library was looked for; named all when it is in none.
+    package static func load(_ entry: PluginConfig.Entry, path: String, searched: [String] = []) -> LoadedPlugin {
         var offered: UInt32?
         func refuse(_ why: String) -> LoadedPlugin {
             LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
+        }
+        if searched.count > 1, !searched.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+            return refuse("cannot be loaded: \(entry.library) is in none of the places searched: \(searched.joined(separator: ", "))")
         }
         let file: TrustedFile
         switch TrustedFile.open(path) {

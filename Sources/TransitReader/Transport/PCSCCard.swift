@@ -17,6 +17,9 @@ package final class PCSCCard: ReaderChannel {
     package let exchangeTimeout: Double
     /// Set when a call did not return in time: the handle is never used or released again.
     package private(set) var abandoned = false
+    /// The read's deadline (`limit(to:)`): an exchange gets what is left of it when that is less
+    /// than `exchangeTimeout`.
+    private var readDeadline: Date?
     private var inTransaction = false
     /// Asked whether the card is still there when an exchange fails.
     private let context: PCSCContext
@@ -114,16 +117,25 @@ package final class PCSCCard: ReaderChannel {
         return (16 ... 65_544).contains(value) ? Int(value) : nil
     }
 
+    package func limit(to deadline: Date) { readDeadline = deadline }
+
     package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
         guard !abandoned else { throw Self.stopped(readerName, exchangeTimeout) }
-        let exchange: (PCSCStatus, [UInt8])? = BlockingCall.run(within: exchangeTimeout, { [handle, pci] in
+        let left = readDeadline.map { max(0.01, $0.timeIntervalSinceNow) } ?? .infinity
+        let exchange: (PCSCStatus, [UInt8])? = BlockingCall.run(within: min(exchangeTimeout, left), { [handle, pci] in
             var pci = pci
             var buffer = [UInt8](repeating: 0, count: 65_538)
             var length = DWORD(buffer.count)
             let rv = SCardTransmit(handle, &pci, apdu, DWORD(apdu.count), nil, &buffer, &length)
             return (PCSCStatus(rv), Array(buffer.prefix(Int(min(length, DWORD(buffer.count))))))
         }, late: giveBack)
-        guard let (status, answer) = exchange else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
+        guard let (status, answer) = exchange else {
+            abandon()
+            if left < exchangeTimeout {
+                throw TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
+            }
+            throw Self.stopped(readerName, exchangeTimeout)
+        }
         if status == .resetCard {
             // Another client reset the card between our exchanges: reconnect, and let the read start again.
             try reconnect()

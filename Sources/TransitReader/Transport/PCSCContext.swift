@@ -14,6 +14,19 @@ package final class PCSCContext {
         guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("connecting to pcscd") }
     }
 
+    /// A context, waiting until `deadline` for a pcscd that is not running yet (starting, or
+    /// socket-activated late); `waiting` is called on each try while it waits.
+    package static func reached(by deadline: Date, waiting: () -> Void = {}) throws -> PCSCContext {
+        while true {
+            do {
+                return try PCSCContext()
+            } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code && Date() < deadline {
+                waiting()
+                Thread.sleep(forTimeInterval: min(0.2, max(0.01, deadline.timeIntervalSinceNow)))
+            }
+        }
+    }
+
     deinit { if !abandoned { SCardReleaseContext(handle) } }
 
     /// Gives the context up after a call on it did not return in time.
@@ -62,8 +75,11 @@ package final class PCSCContext {
     /// (case-insensitive), or of all (a SAM interface only when named). Waits up to `wait` seconds
     /// for a reader and a card.
     /// (Ctrl-C ends the process from its signal handler: see Termination.)
-    package func waitForCard(readerFilter filter: String?, wait: Double) throws -> String {
-        let deadline = Date().addingTimeInterval(wait)
+    /// `waiting` is called on each look while it waits, with the readers it waits on (empty: any
+    /// reader to come).
+    package func waitForCard(readerFilter filter: String?, wait: Double, until deadline: Date? = nil,
+                             waiting: ([String]) -> Void = { _ in }) throws -> String {
+        let deadline = deadline ?? Date().addingTimeInterval(wait)
         while true {
             let all = try readers()
             let candidates = ReaderProfile.selected(all, by: filter.map { [$0] } ?? [])
@@ -79,6 +95,7 @@ package final class PCSCContext {
                 throw TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")"
                                    + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))
             }
+            waiting(candidates)
             // Sleep on the readers' state so a tap wakes us at once; Ctrl-C cancels the wait.
             if candidates.isEmpty {
                 Thread.sleep(forTimeInterval: 0.2)

@@ -27,13 +27,16 @@ package struct PCSCStatus: Equatable {
         [.removedCard, .noSmartcard, .readerUnavailable, .unpoweredCard].contains(self)
     }
 
+    /// How to start pcscd: the one hint scan, watch and doctor give.
+    package static let startPcscd = "start it: sudo systemctl start pcscd.socket; not installed: sudo apt install pcscd"
+
     /// The error of a failed call during a read, carrying this code.
     package func error(_ what: String) -> TransitError {
         func error(_ kind: TransitError.Kind, _ message: String) -> TransitError { TransitError(kind, message, pcscCode: code) }
         if meansCardGone { return error(.sessionLost, "the card was removed during the read") }
         switch self {
         case .resetCard: return error(.cardReset, "another application reset the card during the read")
-        case .noService: return error(.noReader, "pcscd is not running (start it: pcscd, or systemctl start pcscd)")
+        case .noService: return error(.noReader, "pcscd is not running (\(Self.startPcscd))")
         case .noReadersAvailable: return error(.noReader, "no reader is connected")
         default:
             let text = pcsc_stringify_error(LONG(bitPattern: UInt(code))).map { String(cString: $0) } ?? ""

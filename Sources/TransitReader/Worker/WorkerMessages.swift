@@ -11,9 +11,12 @@ package enum WorkerMessages {
         package let line: Int
         /// The conf file the entry came from (for errors naming file and line).
         package let file: String
+        /// Every place the library was looked for (PluginConfig.places), for the error when it is in none.
+        package let searched: [String]?
 
-        package init(_ entry: PluginConfig.Entry, path: String) {
+        package init(_ entry: PluginConfig.Entry, path: String, searched: [String]? = nil) {
             name = entry.name; library = path; options = entry.options; line = entry.line; file = entry.file
+            self.searched = searched
         }
 
         package var entry: PluginConfig.Entry { PluginConfig.Entry(name: name, library: library, options: options, line: line, file: file) }

@@ -34,7 +34,7 @@ package enum WorkerProcess {
     private static func runner(_ specs: [WorkerMessages.Plugin], _ link: WorkerLink) -> InProcessRunner {
         let plugins = specs.map { spec -> LoadedPlugin in
             link.send(.plugin, Array(spec.name.utf8))
-            let plugin = PluginLoader.load(spec.entry, path: spec.library)
+            let plugin = PluginLoader.load(spec.entry, path: spec.library, searched: spec.searched ?? [])
             if let refusal = plugin.refusal { link.send(.refused, Array(refusal.utf8)) }
             return plugin
         }

@@ -1,0 +1,201 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The .deb as Debian's own tools judge it: lintian at its default profile, systemd-analyze's
+/// exposure score for the watch unit, and the maintainer scripts run for real by dpkg in a
+/// throwaway root (an overlay of / in a private mount namespace, so this machine's dpkg database
+/// and users are untouched). Needs the release build (scripts/test.sh makes it first).
+final class DebianPackageTests: XCTestCase {
+    var dir: URL!
+    override func setUp() { dir = temporaryDirectory() }
+    override func tearDown() { try? FileManager.default.removeItem(at: dir) }
+
+    private var releaseBin: String { BuildProducts.directory.deletingLastPathComponent().appendingPathComponent("release").path }
+    private var unitPath: String { BuildProducts.packageRoot.appendingPathComponent("packaging/transit-watch.service").path }
+
+    /// The package, built once for the class (stripping the runtime takes most of half a minute).
+    private static var builtDeb: String?
+    private static let debFolder = temporaryDirectory()
+    override class func tearDown() { try? FileManager.default.removeItem(at: debFolder) }
+
+    /// Builds the package (once) and returns its path.
+    private func buildDeb() throws -> String {
+        let built = FileManager.default.fileExists(atPath: releaseBin + "/transit")
+        if !built, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("no release build: scripts/test.sh makes it first") }
+        try XCTSkipUnless(built, "no release build (swift build -c release)")
+        if let deb = Self.builtDeb { return deb }
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(["BIN": releaseBin, "DEBFULLNAME": "Test Maintainer", "DEBEMAIL": "maintainer@example.org",
+                           "SOURCE_DATE_EPOCH": "1796083200"]) { $1 }
+        let run = try CommandRun.run("/usr/bin/make", ["-s", "deb-files", "OUT=\(Self.debFolder.path)"], currentDirectory: BuildProducts.packageRoot,
+                                     environment: environment, timeout: 300)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let deb = try XCTUnwrap(run.stdout.split(separator: "\n").last.map(String.init), run.stdout)
+        Self.builtDeb = deb
+        return deb
+    }
+
+    private func requireTool(_ path: String, _ package: String) throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing (Debian package \(package); .ci/run installs it)")
+    }
+
+    func testLintianFindsNoErrorAndNoWarning() throws {
+        try requireTool("/usr/bin/lintian", "lintian")
+        let deb = try buildDeb()
+        let run = try CommandRun.run("/usr/bin/lintian", ["--no-cfg", deb], timeout: 300)
+        let findings = run.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") || $0.hasPrefix("W:") }
+        XCTAssertEqual(findings, [], run.stdout + run.stderr)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    }
+
+    func testTheDebCarriesTheFilesFieldsAndConffilesDebianExpects() throws {
+        let deb = try buildDeb()
+        let arch = try CommandRun.run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(deb.hasSuffix("_0.1.0-1_\(arch).deb"), deb)
+        func field(_ name: String) throws -> String {
+            try CommandRun.run("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(in: .newlines)
+        }
+        XCTAssertEqual(try field("Package"), "transit")
+        XCTAssertEqual(try field("Maintainer"), "Test Maintainer <maintainer@example.org>")
+        XCTAssertEqual(try field("Recommends"), "pcscd")
+        let depends = try field("Depends")
+        for package in ["libpcsclite1", "libc6", "libsqlite3-0"] { XCTAssertTrue(depends.contains(package), depends) }
+        XCTAssertFalse(depends.contains("pcscd"), "decode needs no pcscd: \(depends)")
+        let description = try field("Description")
+        XCTAssertTrue(description.contains("Purging the package\n removes that folder"), description)
+        XCTAssertTrue(description.split(separator: "\n").allSatisfy { $0.count <= 80 }, description)
+        let files = try CommandRun.run("/usr/bin/dpkg-deb", ["-c", deb]).stdout
+        for f in ["./usr/bin/transit", "./usr/bin/transit-sim", "./usr/lib/transit/plugins/libTransitJapanIC.so",
+                  "./usr/lib/transit/libswiftCore.so", "./etc/transit/plugins.conf", "./lib/systemd/system/transit-watch.service",
+                  "./usr/share/man/man1/transit.1.gz", "./usr/share/man/man1/transit-sim.1.gz", "./usr/share/man/man5/plugins.conf.5.gz",
+                  "./usr/include/transit/transit_reader.h", "./usr/share/pkgconfig/transit-plugin.pc",
+                  "./usr/share/doc/transit/copyright", "./usr/share/doc/transit/changelog.Debian.gz",
+                  "./usr/share/doc/transit/examples/suica.json", "./usr/lib/sysusers.d/transit.conf",
+                  "./usr/share/polkit-1/rules.d/transit.rules"] {
+            XCTAssertTrue(files.contains(f), "\(f) missing")
+        }
+        let control = dir.appendingPathComponent("control")
+        XCTAssertEqual(try CommandRun.run("/usr/bin/dpkg-deb", ["-e", deb, control.path]).status, 0)
+        XCTAssertEqual(try String(contentsOf: control.appendingPathComponent("conffiles"), encoding: .utf8)
+                        .split(separator: "\n").sorted(), ["/etc/transit/plugins.conf", "/etc/transit/plugins.conf.d/README"])
+        for script in ["postinst", "prerm", "postrm"] {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: control.appendingPathComponent(script).path), "\(script) missing")
+        }
+        // The changelog's date is SOURCE_DATE_EPOCH's (2026-12-01 00:00 UTC), as is every file's.
+        let changelog = try CommandRun.run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xO ./usr/share/doc/transit/changelog.Debian.gz | gzip -d"])
+        XCTAssertTrue(changelog.stdout.contains(" -- Test Maintainer <maintainer@example.org>  Tue, 01 Dec 2026 00:00:00 +0000"), changelog.stdout)
+        let times = try CommandRun.run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -tv --full-time | awk '{ print $4, $5 }' | sort -u"])
+        XCTAssertEqual(times.stdout.trimmingCharacters(in: .newlines), "2026-12-01 00:00:00", times.stdout)
+        // No packaged file names the build folder.
+        let contents = try CommandRun.run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xO | grep -a -c -F '\(BuildProducts.packageRoot.path)' || true"])
+        XCTAssertEqual(contents.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0", "the build folder is named in the package")
+    }
+
+    func testWithoutAMaintainerMakeDebSaysWhoToSet() throws {
+        let built = FileManager.default.fileExists(atPath: releaseBin + "/transit")
+        try XCTSkipUnless(built, "no release build (swift build -c release)")
+        let home = dir.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let run = try CommandRun.run("/usr/bin/make", ["-s", "deb-files", "OUT=\(dir.path)"], currentDirectory: BuildProducts.packageRoot,
+                                     environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "BIN": releaseBin, "HOME": home.path,
+                                                   "GIT_CONFIG_NOSYSTEM": "1"])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.stderr.contains("Set DEBFULLNAME and DEBEMAIL"), run.stderr)
+    }
+
+    func testTheWatchUnitRunsAsTransitConfinedToAnExposureOfAtMostTwo() throws {
+        try requireTool("/usr/bin/systemd-analyze", "systemd")
+        let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
+        for line in ["User=transit", "StateDirectory=transit", "StateDirectoryMode=0700", "UMask=0077", "NoNewPrivileges=yes",
+                     "CapabilityBoundingSet=", "ProtectSystem=strict", "PrivateNetwork=yes", "RestrictAddressFamilies=AF_UNIX",
+                     "MemoryDenyWriteExecute=yes", "ExecStart=/usr/bin/transit watch"] {
+            XCTAssertTrue(unit.split(separator: "\n").contains(Substring(line)), "\(line) missing")
+        }
+        XCTAssertFalse(unit.split(separator: "\n").contains { $0.hasPrefix("DynamicUser") }, "a DynamicUser's state folder is a symlink transit refuses")
+        let copy = dir.appendingPathComponent("transit-watch.service")
+        try FileManager.default.copyItem(atPath: unitPath, toPath: copy.path)
+        let run = try CommandRun.run("/usr/bin/systemd-analyze", ["security", "--offline=true", "--no-pager", copy.path])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let marker = "Overall exposure level for transit-watch.service: "
+        let line = try XCTUnwrap(run.stdout.split(separator: "\n").first { $0.contains(marker) }, run.stdout)
+        let score = try XCTUnwrap(Double(line.components(separatedBy: marker).last?.split(separator: " ").first ?? ""), String(line))
+        XCTAssertLessThanOrEqual(score, 2.0, run.stdout)
+        XCTAssertFalse(run.stderr.contains("Unknown"), "systemd does not know a line of the unit: \(run.stderr)")
+    }
+
+    /// dpkg -i, -r and --purge of the built package in an overlay of this machine's root.
+    func testInstallRemoveAndPurgeInAThrowawayRoot() throws {
+        let deb = try buildDeb()
+        let steps = dir.appendingPathComponent("steps.sh")
+        try """
+        set -u
+        say() { echo "== $*"; }
+        rm -f /var/lib/man-db/auto-update # man-db's trigger would rebuild every index (half a minute)
+        dpkg -i /tmp/transit.deb >/dev/null 2>&1 || { echo "dpkg -i failed"; dpkg -i /tmp/transit.deb; exit 1; }
+        say user $(getent passwd transit | cut -d: -f3,6,7)
+        # deb-systemd-helper's state file: what purge removes; no wants link: disabled.
+        state=/var/lib/systemd/deb-systemd-helper-enabled/transit-watch.service.dsh-also
+        say registered $([ -f $state ] && echo yes || echo no)
+        say enabled $([ -e /etc/systemd/system/multi-user.target.wants/transit-watch.service ] && echo yes || echo no)
+        # The service's view: user transit, its 0700 state folder, XDG_DATA_HOME=/var/lib.
+        install -d -m 0700 -o transit -g transit /var/lib/transit
+        cd / && setpriv --reuid=transit --regid=transit --clear-groups --no-new-privs \\
+            env -i PATH=/usr/bin:/bin XDG_DATA_HOME=/var/lib HOME=/var/lib/transit \\
+            transit scan --card /usr/share/doc/transit/examples/suica.json --json > /tmp/scan.json 2>/tmp/scan.err
+        say scan $? $(python3 -c 'import json; print(json.load(open("/tmp/scan.json"))["balance"])' 2>/dev/null)
+        say archive $(stat -c '%U %a' /var/lib/transit/history.db 2>/dev/null)
+        cat /tmp/scan.err
+        dpkg -r transit >/dev/null 2>&1
+        say removed $([ -e /usr/bin/transit ] && echo no || echo yes) unit $([ -e /lib/systemd/system/transit-watch.service ] && echo kept || echo gone)
+        say masked $([ -L /etc/systemd/system/transit-watch.service ] && echo yes || echo no)
+        say history-after-remove $([ -e /var/lib/transit/history.db ] && echo kept || echo gone)
+        dpkg --purge transit >/dev/null 2>/tmp/purge.err
+        say purge-said $(grep -c 'removes the card history in /var/lib/transit' /tmp/purge.err)
+        say history-after-purge $([ -e /var/lib/transit ] && echo kept || echo gone)
+        say conffiles-after-purge $([ -e /etc/transit/plugins.conf ] && echo kept || echo gone)
+        say masked-after-purge $([ -L /etc/systemd/system/transit-watch.service ] && echo yes || echo no)
+        say registered-after-purge $([ -f $state ] && echo yes || echo no)
+        say user-after-purge $(getent passwd transit >/dev/null && echo kept || echo gone)
+        """.write(to: steps, atomically: true, encoding: .utf8)
+        let root = dir.appendingPathComponent("root").path
+        let script = """
+        set -e
+        mount -t tmpfs none '\(root)'
+        mkdir '\(root)/upper' '\(root)/work' '\(root)/merged'
+        mount -t overlay overlay -o 'lowerdir=/,upperdir=\(root)/upper,workdir=\(root)/work' '\(root)/merged'
+        mount -t proc proc '\(root)/merged/proc'
+        mount -t tmpfs none '\(root)/merged/tmp'
+        mount -t tmpfs none '\(root)/merged/run'
+        cp '\(deb)' '\(root)/merged/tmp/transit.deb'
+        cp '\(steps.path)' '\(root)/merged/tmp/steps.sh'
+        exec chroot '\(root)/merged' /bin/sh /tmp/steps.sh
+        """
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let run = try CommandRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script], timeout: 300)
+        try XCTSkipIf(run.status != 0 && run.stdout.isEmpty && (run.stderr.contains("unshare") || run.stderr.contains("mount")),
+                      "no mount namespace or overlay here: \(run.stderr)")
+        let said = Dictionary(run.stdout.split(separator: "\n").filter { $0.hasPrefix("== ") }.map { line -> (String, String) in
+            let words = line.dropFirst(3).split(separator: " ", maxSplits: 1).map(String.init)
+            return (words[0], words.count > 1 ? words[1] : "")
+        }, uniquingKeysWith: { $1 })
+        let context = run.stdout + run.stderr
+        let user = (said["user"] ?? "").split(separator: ":").map(String.init)
+        XCTAssertEqual(user.count, 3, context)
+        XCTAssertLessThan(Int(user.first ?? "") ?? 1000, 1000, "a system user: \(context)")
+        XCTAssertEqual(user.dropFirst().first, "/var/lib/transit", context)
+        XCTAssertEqual(said["registered"], "yes", context)
+        XCTAssertEqual(said["enabled"], "no", "installed disabled: \(context)")
+        XCTAssertEqual(said["scan"], "0 2010", "user transit reads a card into /var/lib/transit: \(context)")
+        XCTAssertEqual(said["archive"], "transit 600", context)
+        XCTAssertEqual(said["removed"], "yes unit gone", context)
+        XCTAssertEqual(said["masked"], "yes", "remove masks the unit as debhelper does: \(context)")
+        XCTAssertEqual(said["history-after-remove"], "kept", context)
+        XCTAssertEqual(said["purge-said"], "1", context)
+        XCTAssertEqual(said["history-after-purge"], "gone", context)
+        XCTAssertEqual(said["conffiles-after-purge"], "gone", context)
+        XCTAssertEqual(said["masked-after-purge"], "no", context)
+        XCTAssertEqual(said["registered-after-purge"], "no", context)
+        XCTAssertEqual(said["user-after-purge"], "kept", "Debian leaves system users: \(context)")
+    }
+}
