@@ -38,8 +38,7 @@ package final class StationLibrary {
             do {
                 bytes = try Self.contents(of: path)
             } catch let e as TransitError {
-                let rest = "passed over; the other tables still serve"
-                if explicit.contains(path) { report("\(e.message): \(rest)") } else { Notices.once("\(e.message): \(rest)") }
+                report("\(e.message): passed over; the other tables still serve")
                 continue
             }
             try StationCSV.parse(bytes, file: path, into: &table).forEach(report)

@@ -137,5 +137,11 @@ extension CommandLineTests {
         XCTAssertEqual(stations?["ok"] as? Bool, false, "\(stations ?? [:])")
         let detail = stations?["detail"] as? String ?? ""
         XCTAssertTrue(detail.hasPrefix("1 table, 1 station; ") && detail.contains("mine.csv:3: 2 columns"), detail)
+        // A table another user could write is passed over, and doctor says so too.
+        let open = folder.appendingPathComponent("open.csv")
+        try "2,E3,3C,Op,Line,Planted\n".write(to: open, atomically: true, encoding: .utf8)
+        chmod(open.path, 0o666)
+        let planted = try check("station tables")?["detail"] as? String ?? ""
+        XCTAssertTrue(planted.contains("open.csv is not trusted") && planted.contains("writable by everyone"), planted)
     }
 }
