@@ -54,6 +54,12 @@ package enum ArchiveSchema {
         """
         CREATE TABLE pending (what TEXT PRIMARY KEY);
         """,
+        // 2 → 3: the stations' English names too (station_name_en of the table the read used), so
+        // history and export follow scan's locale rule with the names kept.
+        """
+        ALTER TABLE records ADD COLUMN entry_name_en TEXT;
+        ALTER TABLE records ADD COLUMN exit_name_en TEXT;
+        """,
     ]
 
     /// Brings `db` to `current` inside one transaction; throws `Newer` for a newer database.

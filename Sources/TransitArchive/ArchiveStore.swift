@@ -152,7 +152,7 @@ extension Archive {
         }
         try db.prepare("""
             UPDATE records SET last_read = ?, type = ?, amount = ?, balance = ?, date = ?, entry_station = ?, entry_name = ?,
-                exit_station = ?, exit_name = ?, record = ? WHERE id = ?
+                exit_station = ?, exit_name = ?, record = ?, entry_name_en = ?, exit_name_en = ? WHERE id = ?
             """).run([.integer(read)] + r.columns + [.integer(old.id)])
     }
 
@@ -160,7 +160,7 @@ extension Archive {
     private func insert(_ r: IncomingRecord, card: Int64, read: Int64, position: Int64) throws -> Int64 {
         try db.prepare("""
             INSERT INTO records (first_read, last_read, type, amount, balance, date, entry_station, entry_name, exit_station, exit_name, record,
-                card, position, identity, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                entry_name_en, exit_name_en, card, position, identity, sequence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).run([.integer(read), .integer(read)] + r.columns + [.integer(card), .integer(position), .text(r.merge.identity), .init(r.merge.sequence)])
         return db.lastInsertedRow
     }

@@ -10,11 +10,14 @@ package struct IncomingRecord {
     package var balance: Int64?
     package var date: CardDate?
     package var entry: String?, entryName: String?, exit: String?, exitName: String?
+    package var entryNameEnglish: String?, exitNameEnglish: String?
     package var json: String
 
-    /// The values of type … record, in the order the store's statements name them.
+    /// The values of type … record, entry_name_en, exit_name_en, in the order the store's
+    /// statements name them.
     package var columns: [SQLiteDatabase.Value] {
-        [.text(type.rawValue), .init(amount), .init(balance), .init(date?.description), .init(entry), .init(entryName), .init(exit), .init(exitName), .text(json)]
+        [.text(type.rawValue), .init(amount), .init(balance), .init(date?.description), .init(entry), .init(entryName), .init(exit), .init(exitName),
+         .text(json), .init(entryNameEnglish), .init(exitNameEnglish)]
     }
 
     /// The reading's transactions (newest first, as the reading has them).
@@ -27,7 +30,8 @@ package struct IncomingRecord {
             return IncomingRecord(
                 merge: .init(identity: identity, sequence: t.metadata["sequence"].flatMap { Int64($0) }, date: t.date),
                 type: t.type, amount: t.amount.map { Int64(clamping: $0) }, balance: t.balance, date: t.date,
-                entry: t.entryStation, entryName: t.entryStationName, exit: t.exitStation, exitName: t.exitStationName, json: text)
+                entry: t.entryStation, entryName: t.entryStationName, exit: t.exitStation, exitName: t.exitStationName,
+                entryNameEnglish: t.entryStationNameEnglish, exitNameEnglish: t.exitStationNameEnglish, json: text)
         }
     }
 }

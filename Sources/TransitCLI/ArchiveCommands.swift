@@ -17,7 +17,8 @@ extension TransitCommand {
     /// `transit history [CARD] [--since DATE] [--json]`: a card's whole timeline (every card's
     /// without CARD), oldest first.
     func history(_ a: Arguments) throws {
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
+        // The text's details need each record's metadata; the JSON re-encodes the stored records.
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: !a.has("json"))
         if a.has("json") { finalOutput(HistoryOutput.historyJSON(histories)); return }
         // The rows scan prints, with the names of the station tables there are now (as scan names them).
         let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
@@ -79,14 +80,14 @@ extension TransitCommand {
     }
 
     /// The timelines of the card named (every card without a name), from `since` on.
-    private func cardHistories(card name: String?, since: CalendarDay?) throws -> [HistoryOutput.CardHistory] {
+    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false) throws -> [HistoryOutput.CardHistory] {
         guard let archive = try openArchive() else {
             if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             return []
         }
         let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
         return try cards.map { card in
-            var records = try archive.timeline(card: card.id)
+            var records = try archive.timeline(card: card.id, metadata: metadata)
             if let since {
                 // From the first record dated on or after `since`; undated records after it stay.
                 let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }

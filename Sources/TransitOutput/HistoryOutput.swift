@@ -17,14 +17,12 @@ package enum HistoryOutput {
         }
 
         /// The names the reading carried (`entryStationName`, `exitStationName`, and their English
-        /// forms, from a station table loaded at read time).
+        /// forms, from a station table loaded at read time: the archive's columns).
         package static func stored(english: Bool) -> StationNames {
-            guard english else { return StationNames { _, r in (r.transaction.entryStationName, r.transaction.exitStationName) } }
-            let decoder = JSONDecoder()
-            return StationNames { _, r in
-                guard r.transaction.entryStationName != nil || r.transaction.exitStationName != nil else { return (nil, nil) }
-                let t = r.stored(decoder)
-                return (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
+            StationNames { _, r in
+                let t = r.transaction
+                return english ? (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
+                    : (t.entryStationName, t.exitStationName)
             }
         }
 
@@ -90,12 +88,12 @@ package enum HistoryOutput {
 
     /// A card's timeline, oldest first, in the rows `scan` prints (TextOutput.transactionLines):
     /// type words, one date-time format, the details with bus lines, stops and stations by name
-    /// (`named` adds the names of the station tables there are now).
+    /// (the records as `Archive.timeline(card:metadata: true)` gives them; `named` adds the names
+    /// of the station tables there are now).
     package static func historyText(_ h: CardHistory, style: TextOutput.Style = TextOutput.Style(),
                                     named: (CardReading) -> CardReading = { $0 }) -> String {
         let e = TerminalText.escape, c = h.card
-        let decoder = JSONDecoder()
-        let reading = named(reading(c, records: h.records.map { $0.stored(decoder) }))
+        let reading = named(reading(c, records: h.records.map(\.transaction)))
         var lines = ["\(title(c))  \(e(TextOutput.number(reading)))  —  \(h.records.count) record\(h.records.count == 1 ? "" : "s"), "
             + "\(c.reads) read\(c.reads == 1 ? "" : "s")" + (c.lastRead.map { ", last read \(localTime($0))" } ?? "")]
         if h.records.isEmpty {

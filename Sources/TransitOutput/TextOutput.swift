@@ -70,12 +70,19 @@ package enum TextOutput {
             return (cells, t.type.direction == .added)
         }
         let columns = header.count - 1 // the last (details) is not padded
-        let widths = (0 ..< columns).map { c in ([header] + rows.map(\.cells)).map { $0[c].count }.max() ?? 0 }
-        func line(_ cells: [String], _ decorate: (Int, String) -> String) -> String {
-            let padded = (0 ..< columns).map { c in decorate(c, pad(cells[c], widths[c], right: c >= 2)) }
-            return (padded + [cells[columns]]).joined(separator: "  ").trimmingTrailingSpaces()
+        // Each cell's length once (a history may have 10,000 rows).
+        let lengths = ([header] + rows.map(\.cells)).map { cells in cells.prefix(columns).map(\.count) }
+        let widths = (0 ..< columns).map { c in lengths.map { $0[c] }.max() ?? 0 }
+        func line(_ cells: [String], _ length: [Int], _ decorate: (Int, String) -> String) -> String {
+            var out = ""
+            for c in 0 ..< columns {
+                let fill = String(repeating: " ", count: max(0, widths[c] - length[c]))
+                out += decorate(c, c >= 2 ? fill + cells[c] : cells[c] + fill) + "  "
+            }
+            return (out + cells[columns]).trimmingTrailingSpaces()
         }
-        return [line(header) { _, s in paint.bold(s) }] + rows.map { row in line(row.cells) { c, s in c == 2 && row.topUp ? paint.green(s) : s } }
+        return [line(header, lengths[0]) { _, s in paint.bold(s) }]
+            + rows.enumerated().map { i, row in line(row.cells, lengths[i + 1]) { c, s in c == 2 && row.topUp ? paint.green(s) : s } }
     }
 
     /// The number as printed on the card: digits in groups of four; the IDm (not printed on FeliCa
@@ -96,10 +103,6 @@ package enum TextOutput {
         return (words.first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "") + words.dropFirst().map { " " + $0 }.joined()
     }
 
-    private static func pad(_ s: String, _ width: Int, right: Bool) -> String {
-        let fill = String(repeating: " ", count: max(0, width - s.count))
-        return right ? fill + s : s + fill
-    }
 }
 
 private extension String {

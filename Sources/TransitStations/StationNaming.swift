@@ -14,7 +14,8 @@ package enum StationNaming {
     /// The reading with names added where the library's tables hold the codes.
     package static func named(_ r: CardReading, _ library: StationLibrary) throws -> CardReading {
         guard needsTable(r) else { return r }
-        return apply(try library.table(), to: r)
+        let table = try library.table()
+        return table.count == 0 ? r : apply(table, to: r)
     }
 
     package static func apply(_ table: StationTable, to reading: CardReading) -> CardReading {

@@ -170,6 +170,24 @@ extension HistoryCommandTests {
         let historyJapanese = try archive.transit(["history", "012E4CD8A1B2C3D4", "--stations", table.path], japanese)
         XCTAssertTrue(historyJapanese.stdout.contains("新宿"), historyJapanese.stdout)
     }
+
+    /// The archive keeps both names a read carried: with the table gone, history and export
+    /// still give the English one to an English locale and the Japanese one to a Japanese locale.
+    func testTheArchiveKeepsTheEnglishNamesTheReadCarried() throws {
+        let other = ArchiveFixture()
+        defer { other.remove() }
+        let table = other.directory.appendingPathComponent("stations.csv")
+        try "area,line,station,operator,line_name,station_name,station_name_en\n2,E3,3B,Op,Line,新宿,Shinjuku\n1,E6,21,Op,Line,品川,Shinagawa\n"
+            .write(to: table, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try other.scan(BuildProducts.sample("suica.json"), ["--stations", table.path]).status, 0)
+        try FileManager.default.removeItem(at: table)
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""], japanese = ["LANG": "ja_JP.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        XCTAssertTrue(try other.transit(["history"], english).stdout.contains("Shinjuku (Op Line) → Shinagawa"))
+        XCTAssertTrue(try other.transit(["history"], japanese).stdout.contains("新宿 (Op Line) → 品川"))
+        XCTAssertTrue(try other.transit(["export"], english).stdout.contains(",E33B,Shinjuku,E621,Shinagawa,"))
+        XCTAssertTrue(try other.transit(["export"], japanese).stdout.contains(",E33B,新宿,E621,品川,"))
+        XCTAssertEqual(try other.sql("SELECT entry_name_en FROM records WHERE entry_station = 'E33B' LIMIT 1"), "Shinjuku\n")
+    }
 }
 
 /// What the report of the last round found: cards that share a number, `--out`, the JSON export,
