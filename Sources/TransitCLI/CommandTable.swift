@@ -130,7 +130,7 @@ enum CommandTable {
 
     /// The usage block of `transit --help`.
     static var usage: String {
-        (commands.map { $0.usage() } + ["transit --help | --version        (and `transit COMMAND --help`)"])
+        (commands.map { $0.usage() } + ["transit --help | --version        (and `transit COMMAND --help`, `transit help COMMAND`)"])
             .map { $0.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") }.joined(separator: "\n")
     }
 }

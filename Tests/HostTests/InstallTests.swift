@@ -128,6 +128,33 @@ final class InstallTests: XCTestCase {
         }
     }
 
+    /// `make install` never builds (as root it would leave root-owned files in the checkout):
+    /// without a release build it stops and says to run make first.
+    func testMakeInstallWithoutAReleaseBuildStopsAndSaysToRunMake() throws {
+        let checkout = dir.appendingPathComponent("checkout")
+        try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: BuildProducts.packageRoot.appendingPathComponent("Makefile"), to: checkout.appendingPathComponent("Makefile"))
+        let run = try CommandRun.run("/usr/bin/make", ["-s", "install", "DESTDIR=\(dir.appendingPathComponent("stage").path)"], currentDirectory: checkout)
+        XCTAssertEqual(run.status, 2, run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("no release build here; run make first (as yourself, not root)"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: checkout.appendingPathComponent(".build").path), "nothing was built")
+    }
+
+    /// The manifest names what to remove, but only under PREFIX (and its etc) is anything removed.
+    func testUninstallRemovesNothingOutsideThePrefix() throws {
+        try requireRelease()
+        let root = try install()
+        let outside = dir.appendingPathComponent("precious")
+        try "keep".write(to: outside, atomically: true, encoding: .utf8)
+        let manifest = root.appendingPathComponent("lib/transit/install-manifest")
+        try (try String(contentsOf: manifest, encoding: .utf8) + outside.path + "\n\(prefix)/../../\(outside.path)\n").write(to: manifest, atomically: true, encoding: .utf8)
+        // DESTDIR empty and PREFIX the staged tree: the outside file is an absolute path not under it.
+        let run = try make("uninstall", ["PREFIX": root.path])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: outside.path), "a path outside PREFIX is never removed")
+        XCTAssertTrue(run.stderr.contains("\(outside.path): not removed (not under \(root.path)"), run.stderr)
+    }
+
     func testDoctorSaysWhatIsWrong() throws {
         let noPcscd = try CommandRun.transit(["doctor", "--json"], environment: ["PCSCLITE_CSOCK_NAME": dir.appendingPathComponent("none").path])
         XCTAssertEqual(noPcscd.status, 1, noPcscd.stdout)
