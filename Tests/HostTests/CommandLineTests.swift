@@ -145,3 +145,18 @@ extension CommandLineTests {
         XCTAssertTrue(planted.contains("open.csv is not trusted") && planted.contains("writable by everyone"), planted)
     }
 }
+
+extension CommandLineTests {
+    /// Through the plugin worker, as a read meets it: a bare library name found nowhere names
+    /// every place searched; the other plugins still read.
+    func testAMissingPluginNamesEveryPlaceSearchedInARead() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let conf = dir.appendingPathComponent("plugins.conf")
+        try "nope libNope.so\ncepas \(BuildProducts.plugin("TransitCEPAS"))\n".write(to: conf, atomically: true, encoding: .utf8)
+        let run = try CommandRun.transit(["scan", "--config", conf.path, "--card", BuildProducts.sample("ezlink.json"), "--no-save"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("libNope.so is in none of the places searched: \(dir.appendingPathComponent("libNope.so").path), "), run.stderr)
+        XCTAssertTrue(run.stderr.contains("/lib/transit/plugins/libNope.so, "), run.stderr)
+    }
+}

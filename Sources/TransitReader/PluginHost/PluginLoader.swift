@@ -29,7 +29,9 @@ package enum PluginLoader {
             LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
         }
         if searched.count > 1, !searched.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
-            return refuse("cannot be loaded: \(entry.library) is in none of the places searched: \(searched.joined(separator: ", "))")
+            // The file's name: in the worker the entry carries the resolved path, not the conf's word.
+            let name = (path as NSString).lastPathComponent
+            return refuse("cannot be loaded: \(name) is in none of the places searched: \(searched.joined(separator: ", "))")
         }
         let file: TrustedFile
         switch TrustedFile.open(path) {
