@@ -67,14 +67,6 @@ extension Archive {
     package func cards(matching name: String, prefix: Bool = true) throws -> Card {
         func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
         let all = try cards()
-        var wanted = ""
-        /// Each card as `#3 (family number)`; one matched by its hidden IDm, not its number, says so.
-        func listed(_ cards: [Card]) -> String {
-            cards.map { card in
-                let byIDm = !normal(card.serial).hasPrefix(wanted) && !card.idm.isEmpty && normal(card.idm).hasPrefix(wanted)
-                return "\(card.handle) (\(card.family) \(card.serial)\(byIDm ? ", matched by its IDm \(card.idm)" : ""))"
-            }.joined(separator: ", ")
-        }
         if name.hasPrefix("#") {
             guard let id = Int64(name.dropFirst()), let card = all.first(where: { $0.id == id }) else {
                 throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)")
@@ -86,8 +78,15 @@ extension Archive {
             family = String(name[..<colon]).lowercased()
             number = String(name[name.index(after: colon)...])
         }
-        wanted = normal(number)
+        let wanted = normal(number)
         guard !wanted.isEmpty else { throw TransitError(.usage, "no card named \"\(name)\"") }
+        /// Each card as `#3 (family number)`; one matched by its hidden IDm, not its number, says so.
+        func listed(_ cards: [Card]) -> String {
+            cards.map { card in
+                let byIDm = !normal(card.serial).hasPrefix(wanted) && !card.idm.isEmpty && normal(card.idm).hasPrefix(wanted)
+                return "\(card.handle) (\(card.family) \(card.serial)\(byIDm ? ", matched by its IDm \(card.idm)" : ""))"
+            }.joined(separator: ", ")
+        }
         let candidates = all.filter { family == nil || $0.family == family }
         let exact = candidates.filter { normal($0.serial) == wanted || (!$0.idm.isEmpty && normal($0.idm) == wanted) }
         switch exact.count {

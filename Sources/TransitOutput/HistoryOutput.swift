@@ -19,11 +19,7 @@ package enum HistoryOutput {
         /// The names the reading carried (`entryStationName`, `exitStationName`, and their English
         /// forms, from a station table loaded at read time: the archive's columns).
         package static func stored(english: Bool) -> StationNames {
-            StationNames { _, r in
-                let t = r.transaction
-                return english ? (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
-                    : (t.entryStationName, t.exitStationName)
-            }
+            StationNames { _, r in names(r.transaction, english: english) }
         }
 
         /// The names `table` holds for the record's codes now (Japan IC records, keyed as at read
@@ -34,9 +30,14 @@ package enum HistoryOutput {
                 guard card.family == "japan-ic" else { return stored.lookup(card, r) }
                 let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored(decoder)])
                 guard let t = StationNaming.apply(table, to: one).transactions.first else { return stored.lookup(card, r) }
-                return english ? (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
-                    : (t.entryStationName, t.exitStationName)
+                return names(t, english: english)
             }
+        }
+
+        /// The record's station names, English where it has them and `english`.
+        private static func names(_ t: CardReading.TransactionRecord, english: Bool) -> (entry: String?, exit: String?) {
+            english ? (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
+                : (t.entryStationName, t.exitStationName)
         }
     }
 

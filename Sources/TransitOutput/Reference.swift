@@ -89,12 +89,14 @@ package struct Reference: Decodable {
         // Each journey must match a transaction of its own.
         var unused = Set(r.transactions.indices)
         for (i, j) in journeys.enumerated() {
-            if let t = unused.sorted().first(where: { j.matches(r.transactions[$0]) }) {
+            let left = unused.sorted()
+            if let t = left.first(where: { j.matches(r.transactions[$0]) }) {
                 unused.remove(t)
                 continue
             }
             // The nearest transaction of that day (fewest fields apart, the first listed) says what differs.
-            let sameDay = unused.sorted().filter { r.transactions[$0].date?.day == CalendarDay(j.date) }
+            let day = CalendarDay(j.date)
+            let sameDay = left.filter { r.transactions[$0].date?.day == day }
             if let nearest = sameDay.map({ j.differences(r.transactions[$0]) }).min(by: { $0.count < $1.count }) {
                 out.append("journey \(i + 1) (\(j.describe)): " + nearest.joined(separator: "; "))
             } else {
@@ -126,7 +128,8 @@ extension Reference.Journey {
         // The transaction's hour and minute on the card's clock.
         if let time {
             let clock = t.date?.clock
-            let same = clock.map { c in Self.clock(time).map { $0 == (c.hour, c.minute) } ?? false } ?? false
+            var same = false
+            if let c = clock, let wanted = Self.clock(time) { same = wanted == (c.hour, c.minute) }
             if !same { differ("time", time, clock.map { $0.text(seconds: false) }) }
         }
         if let amount, t.amount != amount { differ("amount", "\(amount)", t.amount.map { "\($0)" }) }

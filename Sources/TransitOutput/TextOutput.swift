@@ -102,7 +102,6 @@ package enum TextOutput {
         let words = TransactionDetails.words(key)
         return (words.first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "") + words.dropFirst().map { " " + $0 }.joined()
     }
-
 }
 
 private extension String {

@@ -53,44 +53,45 @@ package enum StationCSV {
                 continue
             }
             seenData = true
-            do { try row(fields) } catch let e as TransitError { skipped.append(e.message) }
-            /// One data row into the table; a malformed one throws, naming file and line.
-            func row(_ fields: [String]) throws {
-            guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
-            guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
-            guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
-            guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
-            guard !fields[5].isEmpty else { throw fail("the station name is empty") }
-            // Names go into every read's output and the archive: no control character, no runaway length.
-            for (i, field) in fields.enumerated() {
-                if field.unicodeScalars.contains(where: TerminalText.isControl) {
-                    throw fail("column \(i + 1) holds a control character")
+            // One data row into the table; a malformed one is skipped, named by file and line.
+            do {
+                guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
+                guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
+                guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
+                guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
+                guard !fields[5].isEmpty else { throw fail("the station name is empty") }
+                // Names go into every read's output and the archive: no control character, no runaway length.
+                for (i, field) in fields.enumerated() {
+                    if field.unicodeScalars.contains(where: TerminalText.isControl) {
+                        throw fail("column \(i + 1) holds a control character")
+                    }
+                    if field.utf8.count > Self.maxFieldBytes {
+                        throw fail("column \(i + 1) is \(field.utf8.count) bytes long; at most \(Self.maxFieldBytes)")
+                    }
                 }
-                if field.utf8.count > Self.maxFieldBytes {
-                    throw fail("column \(i + 1) is \(field.utf8.count) bytes long; at most \(Self.maxFieldBytes)")
+                func optional(_ i: Int?) -> String? {
+                    guard let i, i < fields.count, !fields[i].isEmpty else { return nil }
+                    return fields[i]
                 }
-            }
-            func optional(_ i: Int?) -> String? {
-                guard let i, i < fields.count, !fields[i].isEmpty else { return nil }
-                return fields[i]
-            }
-            func day(_ i: Int?) throws -> CalendarDay? {
-                guard let text = optional(i) else { return nil }
-                guard let day = CalendarDay(text) else { throw fail("validity \"\(text)\" is not a YYYY-MM-DD date") }
-                return day
-            }
-            let from = try day(columns.validFrom), until = try day(columns.validUntil)
-            table.add(.init(operatorName: fields[3], line: fields[4], name: fields[5], englishName: optional(columns.english),
-                            validFrom: from, validUntil: until),
-                      area: area, line: lineCode, code: code)
-            if from == nil, until == nil {
-                let key = StationTable.key(area: area, line: lineCode, station: code)
-                if let first = firstOpen[key] {
-                    if first.name != fields[5] { renamed.append((String(format: "%X %02X %02X", area, lineCode, code), first.line, lineNumber)) }
-                } else {
-                    firstOpen[key] = (lineNumber, fields[5])
+                func day(_ i: Int?) throws -> CalendarDay? {
+                    guard let text = optional(i) else { return nil }
+                    guard let day = CalendarDay(text) else { throw fail("validity \"\(text)\" is not a YYYY-MM-DD date") }
+                    return day
                 }
-            }
+                let from = try day(columns.validFrom), until = try day(columns.validUntil)
+                table.add(.init(operatorName: fields[3], line: fields[4], name: fields[5], englishName: optional(columns.english),
+                                validFrom: from, validUntil: until),
+                          area: area, line: lineCode, code: code)
+                if from == nil, until == nil {
+                    let key = StationTable.key(area: area, line: lineCode, station: code)
+                    if let first = firstOpen[key] {
+                        if first.name != fields[5] { renamed.append((String(format: "%X %02X %02X", area, lineCode, code), first.line, lineNumber)) }
+                    } else {
+                        firstOpen[key] = (lineNumber, fields[5])
+                    }
+                }
+            } catch let e as TransitError {
+                skipped.append(e.message)
             }
         }
         var notes = [String]()

@@ -28,7 +28,8 @@ package enum PluginLoader {
         func refuse(_ why: String) -> LoadedPlugin {
             LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
         }
-        if searched.count > 1, !searched.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
+        // `path` is the first of `searched` that exists (PluginConfig.resolve), else the last.
+        if searched.count > 1, !FileManager.default.fileExists(atPath: path) {
             // The file's name: in the worker the entry carries the resolved path, not the conf's word.
             let name = (path as NSString).lastPathComponent
             return refuse("cannot be loaded: \(name) is in none of the places searched: \(searched.joined(separator: ", "))")
