@@ -23,9 +23,28 @@ let v5: [SwiftSetting] = [.swiftLanguageMode(.v5),
 let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 
-/// The modules, each depending only on those before it (docs/ARCHITECTURE.md):
-/// CardProtocol → TransitModel → TransitFiles → CardSimulation → TransitReader → TransitStations →
-/// TransitArchive → TransitOutput → TransitCLI (the `transit` executable).
+/// Every Swift module of the host, for the tests that drive it whole.
+let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",
+                                        "CardSimulation", "TransitEngine", "TransitStations", "TransitArchive", "TransitOutput"]
+/// One test target a host module, in Tests/Host/<name>.
+let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
+    ("TransitModelTests", ["TransitModel"]),
+    ("TransitTransportTests", ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport"]),
+    ("TransitPluginHostTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
+    ("CardSimulationTests", ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitTransport", "TransitEngine"]),
+    ("TransitEngineTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
+    ("TransitStationsTests", ["TransitModel", "TransitFiles", "TransitStations"]),
+    ("TransitArchiveTests", ["CardProtocol", "TransitModel", "CardSimulation", "TransitStations", "TransitArchive"]),
+    ("TransitOutputTests", ["CardProtocol", "TransitModel", "TransitTransport", "CardSimulation", "TransitEngine", "TransitStations",
+                            "TransitArchive", "TransitOutput"]),
+    ("TransitCLITests", ["CardSimulation"]),
+]
+
+/// The host's modules, each in its layer's folder of Sources/Host and depending only on the modules
+/// of the layers before it (docs/ARCHITECTURE.md): 01 system libraries → 02 model → 03 files →
+/// 04 transport → 05 plugin host → 06 card simulation → 07 engine → 08 stations → 09 archive →
+/// 10 output → 11 the `transit` executable, 12 the `transit-sim` executable.
+let host = "Sources/Host"
 let package = Package(
     name: "transit",
     products: [
@@ -35,43 +54,50 @@ let package = Package(
         .library(name: "PluginKit", targets: ["PluginKit", "CardProtocol", "ReaderABI"]),
     ] + plugins.map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     targets: [
-        // C: the plugin ABI, the system libraries, what Glibc hides.
-        .target(name: "ReaderABI", path: "Sources/ReaderABI", cSettings: cRelative),
-        .target(name: "CPCSCLite", cSettings: cRelative, linkerSettings: [.linkedLibrary("pcsclite")]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
-                       providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CTransitShims", cSettings: cRelative),
-        // Protocol facts, written once (no Foundation: plugins use them too).
-        .target(name: "CardProtocol", swiftSettings: v5),
-        .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], swiftSettings: v5),
-        // The host, in layers.
-        .target(name: "TransitModel", dependencies: ["CardProtocol"], swiftSettings: v5),
-        .target(name: "TransitFiles", dependencies: ["TransitModel", "CTransitShims"], swiftSettings: v5),
-        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitFiles", "CZlib"], swiftSettings: v5),
-        .target(name: "TransitReader", dependencies: ["ReaderABI", "CPCSCLite", "CTransitShims", "CardProtocol", "TransitModel",
-                                                      "TransitFiles", "CardSimulation"], swiftSettings: v5),
-        .target(name: "TransitStations", dependencies: ["TransitModel", "TransitFiles"], swiftSettings: v5),
-        .target(name: "TransitArchive", dependencies: ["CSQLite", "TransitModel", "TransitFiles", "TransitStations"], swiftSettings: v5),
-        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitReader", "TransitStations", "TransitArchive"],
-                swiftSettings: v5),
-        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
-                                                            "TransitStations", "TransitArchive", "TransitOutput"], swiftSettings: v5),
-        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitFiles", "CardSimulation"], swiftSettings: v5),
-        // Plugins are tested through the ABI: the tests load the built libraries, as the host does
-        // (two plugins cannot be linked into one test binary: each exports the same entry symbol).
-        .target(name: "TestSupport", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput"],
-                path: "Tests/TestSupport", swiftSettings: v5Tests),
-        .testTarget(name: "HostTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitReader",
-                                                      "TransitStations", "TransitArchive", "TransitOutput", "TestSupport"], swiftSettings: v5Tests),
-        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], swiftSettings: v5Tests),
-        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], swiftSettings: v5Tests),
-        .testTarget(name: "CardSimulationTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport"], swiftSettings: v5Tests),
-        .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5Tests),
-        .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitReader", "TransitStations", "TransitArchive", "TransitOutput", "CardSimulation", "TestSupport"], swiftSettings: v5Tests),
-    ] + plugins.map {
-        .target(name: $0.target, dependencies: ["PluginKit", "ReaderABI"],
+        // The contract: the plugin ABI's C header, and the protocol facts both sides compile in
+        // (no Foundation: plugins use them too).
+        .target(name: "ReaderABI", path: "Sources/ReaderABI", exclude: ["CardProtocol"], cSettings: cRelative),
+        .target(name: "CardProtocol", path: "Sources/ReaderABI/CardProtocol", swiftSettings: v5),
+        // The plugins' SDK; each family is a target below.
+        .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], path: "Sources/Plugins/PluginKit", swiftSettings: v5),
+        // The host. 01: Debian's C libraries, and what Glibc hides.
+        .target(name: "CPCSCLite", path: "\(host)/01-System/CPCSCLite", cSettings: cRelative, linkerSettings: [.linkedLibrary("pcsclite")]),
+        .systemLibrary(name: "CSQLite", path: "\(host)/01-System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "\(host)/01-System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims", cSettings: cRelative),
+        .target(name: "TransitModel", dependencies: ["CardProtocol"], path: "\(host)/02-Model", swiftSettings: v5),
+        .target(name: "TransitFiles", dependencies: ["TransitModel", "CTransitShims"], path: "\(host)/03-Files", swiftSettings: v5),
+        .target(name: "TransitTransport", dependencies: ["CPCSCLite", "CardProtocol", "TransitModel"],
+                path: "\(host)/04-Transport", swiftSettings: v5),
+        .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
+                path: "\(host)/05-PluginHost", swiftSettings: v5),
+        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitFiles", "CZlib"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
+        .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",
+                                                      "TransitTransport", "TransitPluginHost", "CardSimulation"],
+                path: "\(host)/07-Engine", swiftSettings: v5),
+        .target(name: "TransitStations", dependencies: ["TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
+        .target(name: "TransitArchive", dependencies: ["CSQLite", "TransitModel", "TransitFiles", "TransitStations"],
+                path: "\(host)/09-Archive", swiftSettings: v5),
+        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitEngine", "TransitStations", "TransitArchive"],
+                path: "\(host)/10-Output", swiftSettings: v5),
+        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport",
+                                                            "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitStations",
+                                                            "TransitArchive", "TransitOutput"],
+                          path: "\(host)/11-CLI", swiftSettings: v5),
+        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",
+                          swiftSettings: v5),
+        // Tests mirror Sources. Plugins are tested through the ABI: the tests load the built
+        // libraries, as the host does (two plugins cannot be linked into one test binary: each
+        // exports the same entry symbol).
+        .target(name: "TestSupport", dependencies: hostModules, path: "Tests/TestSupport", swiftSettings: v5Tests),
+        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], path: "Tests/ReaderABI/CardProtocolTests", swiftSettings: v5Tests),
+        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
+        .testTarget(name: "PluginTests", dependencies: hostModules + ["TestSupport"], path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
+        .testTarget(name: "EndToEndTests", dependencies: hostModules + ["TestSupport"], swiftSettings: v5Tests),
+    ] + hostTests.map {
+        .testTarget(name: $0.name, dependencies: $0.dependencies + ["TestSupport"], path: "Tests/Host/\($0.name)", swiftSettings: v5Tests)
+    } + plugins.map {
+        .target(name: $0.target, dependencies: ["PluginKit"],
                 path: "Sources/Plugins/\($0.target)", swiftSettings: v5,
                 // Without a soname the linker names the library's version definition after its
                 // path in the build folder.

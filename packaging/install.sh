@@ -63,7 +63,7 @@ for sample in samples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/e
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
-version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/TransitModel/Version.swift)
+version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/02-Model/Version.swift)
 sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
 put 0644 "$pc" "$PREFIX/share/pkgconfig/transit-plugin.pc"
 rm -f "$pc"

@@ -84,7 +84,7 @@ static transit_status demo_read(const transit_host_api *host) {
 #elif defined(DEMO_FORGE_DONE)
     (void)host;
     static const char done[] = "{\"reading\":{\"family\":\"forged\",\"serialNumber\":\"1\",\"balance\":5,\"currency\":\"ZZZ\","
-                               "\"metadata\":{},\"transactions\":[]},\"dialect\":\"none\",\"refusedDialects\":[],\"outcomes\":[]}";
+                               "\"metadata\":{},\"transactions\":[]},\"refusedDialects\":[],\"outcomes\":[]}";
     demo_send(4, 0x16, done, sizeof done - 1);
     pause(); /* the host decides now */
     return TRANSIT_STATUS_NOT_THIS_CARD;

@@ -3,7 +3,9 @@ import Foundation
 import CardProtocol
 import TransitModel
 import TransitFiles
-import TransitReader
+import TransitTransport
+import TransitPluginHost
+import TransitEngine
 import TransitStations
 import TransitArchive
 import TransitOutput

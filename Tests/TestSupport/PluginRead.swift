@@ -1,7 +1,9 @@
 import CardSimulation
 import Foundation
 import TransitModel
-import TransitReader
+import TransitTransport
+import TransitPluginHost
+import TransitEngine
 
 /// Reads a card image through real plugin libraries and the engine `transit` ships (`ReadEngine`):
 /// by default with the plugins in a plugin worker (the built `transit __plugin-worker`), as a read
@@ -82,7 +84,7 @@ public struct PluginRead {
             return d
         }
         let (result, bundle) = engine.read(channel, dialect: forced)
-        let read = bundle.plugins.first { $0.outcome == "read" }?.name
+        let read = bundle.plugins.first { $0.outcome == .read }?.name
         switch result {
         case .success(let r): return Outcome(reading: r, plugin: read, error: nil, exchanges: channel.count, log: log.lines, bundle: bundle)
         case .failure(let e): return Outcome(reading: nil, plugin: e.plugin, error: e, exchanges: channel.count, log: log.lines, bundle: bundle)

@@ -1,13 +1,11 @@
 import PluginKit
-import ReaderABI
 
 /// Singapore CEPAS (EZ-Link, NETS FlashPay): SELECT file 4000, GET PURSE, then the purse's
 /// transaction log. Commands and layouts from Metrodroid CEPASProtocol / CEPASPurse and a real
 /// card's PC/SC log (javacard-cepas), facts only.
 enum CEPASPlugin: CardFamilyPlugin {
     static let name = "cepas"
-    static let family = "cepas"
-    static let technology = TRANSIT_TECHNOLOGY_ISO7816
+    static let technology: CardTechnology = .iso7816
 
     /// Purse 3 holds the EZ-Link balance, card number and log (Metrodroid CEPASTransitData).
     static let purse: UInt8 = 3
@@ -45,10 +43,6 @@ enum CEPASPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(CEPASPlugin.self) { PluginExport.run($0, CEPASPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(CEPASPlugin.self, hostVersion) }

@@ -1,12 +1,10 @@
 import PluginKit
-import ReaderABI
 
 /// Rakuten Edy, a purse of the FeliCa common area FE00. Service codes and layouts: Metrodroid
 /// EdyTransitData / EdyTrip, TRETJapanNFCReader RakutenEdyCardData, felica-look edy.h (facts only).
 enum EdyPlugin: CardFamilyPlugin {
     static let name = "edy"
-    static let family = "edy"
-    static let technology = TRANSIT_TECHNOLOGY_FELICA
+    static let technology: CardTechnology = .felica
     static let systemCodes: [UInt16] = [0xFE00]
 
     /// Balance: block 0, bytes 0–3 little-endian.
@@ -30,10 +28,6 @@ enum EdyPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(EdyPlugin.self) { PluginExport.run($0, EdyPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(EdyPlugin.self, hostVersion) }

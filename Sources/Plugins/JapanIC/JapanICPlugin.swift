@@ -1,12 +1,10 @@
 import PluginKit
-import ReaderABI
 
 /// Japan IC (Suica, ICOCA, PASMO and the other cards of the common transit system, FeliCa system 0003).
 /// One Read Without Encryption asks for the balance block and as many history blocks as fit.
 enum JapanICPlugin: CardFamilyPlugin {
     static let name = "japan-ic"
-    static let family = "japan-ic"
-    static let technology = TRANSIT_TECHNOLOGY_FELICA
+    static let technology: CardTechnology = .felica
     /// Cybernetics common transit system code (nfcpy tagtool, Metrodroid SuicaTransitData).
     static let systemCodes: [UInt16] = [0x0003]
 
@@ -44,10 +42,6 @@ enum JapanICPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(JapanICPlugin.self) { PluginExport.run($0, JapanICPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(JapanICPlugin.self, hostVersion) }

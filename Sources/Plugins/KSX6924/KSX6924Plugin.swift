@@ -1,13 +1,11 @@
 import PluginKit
-import ReaderABI
 
 /// KS X 6924 purses (Korea: T-Money, Cashbee, MOIBA, K-Cash) and Wellington's Snapper, which answers
 /// the T-Money AID. AIDs, purse info, GET BALANCE and record layout: Metrodroid KSX6924Application /
 /// KSX6924PurseInfo / TMoneyTrip / SnapperTransitData, Proxmark3 ksx6924core.c (facts only).
 enum KSX6924Plugin: CardFamilyPlugin {
     static let name = "ksx6924"
-    static let family = "ksx6924"
-    static let technology = TRANSIT_TECHNOLOGY_ISO7816
+    static let technology: CardTechnology = .iso7816
 
     /// AIDs in probe order, with the card each names (Metrodroid KSX6924Application.APP_NAME; EB Card
     /// from the CardBal AID table quoted in CoreExtendedNFC's transit-card research notes).
@@ -51,10 +49,6 @@ enum KSX6924Plugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(KSX6924Plugin.self) { PluginExport.run($0, KSX6924Plugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(KSX6924Plugin.self, hostVersion) }

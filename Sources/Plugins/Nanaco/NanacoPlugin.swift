@@ -1,12 +1,10 @@
 import PluginKit
-import ReaderABI
 
 /// nanaco, a purse of the FeliCa common area FE00. Service codes and layouts: TRETJapanNFCReader
 /// NanacoCardData / NanacoCardItemType, felicalib nanaco.c, felica-reader-rcs660s-pico (facts only).
 enum NanacoPlugin: CardFamilyPlugin {
     static let name = "nanaco"
-    static let family = "nanaco"
-    static let technology = TRANSIT_TECHNOLOGY_FELICA
+    static let technology: CardTechnology = .felica
     static let systemCodes: [UInt16] = [0xFE00]
 
     /// Balance: block 0, bytes 0–3 little-endian.
@@ -32,10 +30,6 @@ enum NanacoPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(NanacoPlugin.self) { PluginExport.run($0, NanacoPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(NanacoPlugin.self, hostVersion) }

@@ -1,5 +1,4 @@
 import PluginKit
-import ReaderABI
 
 /// Hong Kong Octopus: FeliCa system 8008, balance service 0117 block 0, bytes 0–3 big-endian, in
 /// HK$0.10 plus an offset (Metrodroid OctopusTransitData / OctopusData, FareBot OctopusTransitFactory).
@@ -10,8 +9,7 @@ import ReaderABI
 /// deployment sets `balance-offset=500` on the plugin's plugins.conf line.
 enum OctopusPlugin: CardFamilyPlugin {
     static let name = "octopus"
-    static let family = "octopus"
-    static let technology = TRANSIT_TECHNOLOGY_FELICA
+    static let technology: CardTechnology = .felica
     static let systemCodes: [UInt16] = [0x8008]
     static let balanceService: UInt16 = 0x0117
     static let defaultOffset: Int64 = 350
@@ -45,10 +43,6 @@ enum OctopusPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(OctopusPlugin.self) { PluginExport.run($0, OctopusPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(OctopusPlugin.self, hostVersion) }

@@ -1,13 +1,11 @@
 import PluginKit
-import ReaderABI
 
 /// China T-Union (交通联合) purses, also carried by third-generation social-security cards.
 /// AID, GET BALANCE, file 0x15 and the SFI 0x18 log: Metrodroid TUnionTransitData / ChinaCard /
 /// ChinaTrip, NFCard TUnion.java, and the social-security seed's card-number read (facts only).
 enum TUnionPlugin: CardFamilyPlugin {
     static let name = "tunion"
-    static let family = "tunion"
-    static let technology = TRANSIT_TECHNOLOGY_ISO7816
+    static let technology: CardTechnology = .iso7816
 
     static let aid: [UInt8] = [0xA0, 0x00, 0x00, 0x06, 0x32, 0x01, 0x01, 0x05]
     /// GET BALANCE of the primary purse (P1 00) and the negative purse (P1 01), P2 02, Le 4; the top bit
@@ -66,10 +64,6 @@ enum TUnionPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(TUnionPlugin.self) { PluginExport.run($0, TUnionPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(TUnionPlugin.self, hostVersion) }

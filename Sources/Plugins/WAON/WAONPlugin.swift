@@ -1,12 +1,10 @@
 import PluginKit
-import ReaderABI
 
 /// WAON, a purse of the FeliCa common area FE00. Service codes and layouts: TRETJapanNFCReader
 /// WaonCardData / WaonCardItemType and felica-reader-rcs660s-pico (facts only; no Metrodroid reader).
 enum WAONPlugin: CardFamilyPlugin {
     static let name = "waon"
-    static let family = "waon"
-    static let technology = TRANSIT_TECHNOLOGY_FELICA
+    static let technology: CardTechnology = .felica
     static let systemCodes: [UInt16] = [0xFE00]
 
     /// Balance: block 0, bytes 0–1 little-endian (felica-reader-rcs660s; TRET reads 0–3, which agrees
@@ -32,10 +30,6 @@ enum WAONPlugin: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(WAONPlugin.self) { PluginExport.run($0, WAONPlugin.self) }
-
 /// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(WAONPlugin.self, hostVersion) }

@@ -1,12 +1,10 @@
 import PluginKit
-import ReaderABI
 
 /// A card family built outside the transit repository: the demo card's balance (SELECT F0 74 72 61
 /// 6E 73 69 74, then 80 5C 00 00 04 → 4 bytes big-endian).
 enum MyFamily: CardFamilyPlugin {
     static let name = "my-family"
-    static let family = "my-family"
-    static let technology = TRANSIT_TECHNOLOGY_ISO7816
+    static let technology: CardTechnology = .iso7816
     static let options = [PluginOption("currency", .text)]
 
     static func read(_ card: CardLink) throws -> CardResult {
@@ -18,9 +16,6 @@ enum MyFamily: CardFamilyPlugin {
     }
 }
 
-private let descriptor = PluginExport.descriptor(MyFamily.self) { PluginExport.run($0, MyFamily.self) }
-
+/// The plugin's entry point (transit_reader.h).
 @_cdecl("transit_plugin_entry_v1")
-public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafePointer<transit_plugin_descriptor>? {
-    PluginExport.accepts(hostVersion) ? descriptor : nil
-}
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(MyFamily.self, hostVersion) }

@@ -1,0 +1,40 @@
+import Dispatch
+
+/// A point in time on the monotonic clock (`DispatchTime`): a read's deadline, made once and handed
+/// down to whatever waits on its behalf. Setting the wall clock neither ends nor extends it, and it
+/// means the same in the plugin worker (the machine's uptime is shared by its processes).
+package struct Deadline: Codable, Equatable, Comparable, Sendable {
+    /// Nanoseconds of uptime, as `DispatchTime.uptimeNanoseconds` counts them.
+    package let uptimeNanoseconds: UInt64
+
+    package init(uptimeNanoseconds: UInt64) { self.uptimeNanoseconds = uptimeNanoseconds }
+
+    /// `seconds` from now (a negative or NaN span is now; an infinite or huge one, `distant`).
+    package init(secondsFromNow seconds: Double) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard seconds > 0 else { self.init(uptimeNanoseconds: now); return }
+        guard seconds < Double(UInt64.max - now) / 1e9 else { self = .distant; return }
+        self.init(uptimeNanoseconds: now + UInt64(seconds * 1e9))
+    }
+
+    /// Never reached.
+    package static let distant = Deadline(uptimeNanoseconds: .max)
+    package static var now: Deadline { Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds) }
+
+    /// Seconds left, 0 once it has passed.
+    package var secondsLeft: Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return uptimeNanoseconds > now ? Double(uptimeNanoseconds - now) / 1e9 : 0
+    }
+
+    package var hasPassed: Bool { DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds }
+
+    /// The earlier of this deadline and `seconds` from now.
+    package func capped(atSecondsFromNow seconds: Double) -> Deadline { min(self, Deadline(secondsFromNow: seconds)) }
+
+    package var dispatchTime: DispatchTime {
+        uptimeNanoseconds == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: uptimeNanoseconds)
+    }
+
+    package static func < (a: Deadline, b: Deadline) -> Bool { a.uptimeNanoseconds < b.uptimeNanoseconds }
+}

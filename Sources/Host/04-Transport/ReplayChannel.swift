@@ -1,0 +1,41 @@
+import CardProtocol
+import TransitModel
+/// `transit replay`: answers from a log bundle, strictly. The read must ask the same commands in
+/// the same order; the first divergence ends it naming both commands.
+package final class ReplayChannel: ReaderChannel {
+    private let exchanges: [RecordedExchange]
+    private var next = 0
+
+    /// The reader's name, its ATR in hex and what its driver reported then (so the replay names the
+    /// blocks the read named), and the exchanges in the order they were made.
+    package init(reader: String, atr: String, maxCommand: Int?, exchanges: [RecordedExchange]) throws {
+        guard let bytes = HexFormat.bytes(atr) else { throw TransitError(.config, "the log's ATR is not hex: \(atr)") }
+        self.readerName = reader; self.atr = bytes; self.maxCommand = maxCommand; self.exchanges = exchanges
+    }
+
+    package let readerName: String
+    package let atr: [UInt8]
+    package let maxCommand: Int?
+
+    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+        let asked = HexFormat.string(apdu)
+        guard next < exchanges.count else {
+            throw TransitError(.replayDiverged, "exchange \(next + 1): the read asks \(asked), but the log ends after \(exchanges.count) exchanges")
+        }
+        let recorded = exchanges[next]
+        next += 1
+        guard recorded.command == asked else {
+            throw TransitError(.replayDiverged, "exchange \(next): the read asks \(asked), the log has \(recorded.command)")
+        }
+        if let e = recorded.error {
+            // The log holds the last attempt of a read: a reset card is read again from the start
+            // (`ReadEngine`), and so is the log.
+            if e.kind == .cardReset { next = 0 }
+            throw e
+        }
+        guard let answer = HexFormat.bytes(recorded.response ?? "") else {
+            throw TransitError(.config, "exchange \(next) of the log: the answer is not hex")
+        }
+        return answer
+    }
+}

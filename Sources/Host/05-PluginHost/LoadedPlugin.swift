@@ -1,0 +1,49 @@
+import ReaderABI
+import TransitTransport
+
+/// A plugins.conf entry after loading: usable, or refused with the reason.
+package struct LoadedPlugin {
+    package enum State: Equatable {
+        case loaded
+        /// Not loaded: the library cannot be used (not trusted, not a plugin, another ABI…).
+        case refused(String)
+        /// Loaded, but its plugins.conf line has an option it does not take, or a bad value: a
+        /// configuration error (exit 2), naming the file and line.
+        case misconfigured(String)
+    }
+
+    package let entry: PluginConfig.Entry
+    /// The resolved library path.
+    package let path: String
+    package var state: State
+    /// Set when loaded: the plugin's static descriptor.
+    package let descriptor: UnsafePointer<transit_plugin_descriptor>?
+    /// The ABI version the library offers, when it said one (also for a refused plugin).
+    package let abiVersion: UInt32?
+
+    package var name: String { entry.name }
+
+    /// What a refused plugin's loader says on stderr; nil for any other state.
+    package var refusal: String? {
+        guard case .refused(let why) = state else { return nil }
+        return "plugin \(name) (\(path)) refused: \(why)"
+    }
+
+    package var technology: CardTechnology? {
+        switch descriptor?.pointee.technology {
+        case TRANSIT_TECHNOLOGY_FELICA: return .felica
+        case TRANSIT_TECHNOLOGY_ISO7816: return .iso7816
+        default: return nil
+        }
+    }
+
+    /// FeliCa systems of which the card must carry one; empty: always asked.
+    package var systemCodes: [UInt16] {
+        guard let d = descriptor?.pointee, let codes = d.system_codes else { return [] }
+        return Array(UnsafeBufferPointer(start: codes, count: d.system_code_count))
+    }
+
+    package var family: String {
+        descriptor?.pointee.family.map { String(cString: $0) } ?? entry.name
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import ReaderABI
+import TransitModel
+import TransitTransport
+
+/// One call of a plugin's read function: the host table it gets, the exchanges it makes, what it
+/// logs and builds. The C callbacks below find this object through the table's context pointer.
+package final class PluginInvocation {
+    package let plugin: LoadedPlugin
+    package let session: CardSession
+    package let builder = ResultBuilder()
+    /// A transport error the plugin saw as a status; session loss and cancellation win over
+    /// whatever the plugin then returns.
+    package private(set) var transportError: TransitError?
+    package private(set) var logLines = [String]()
+    private let logSink: (String) -> Void
+
+    /// Limits of one plugin's read; past them every transceive fails and the read ends as a plugin fault.
+    package let limits: ReadLimits
+    /// The read's deadline: past it every transceive fails.
+    package let deadline: Deadline
+    private var exchanges = 0
+    /// Set when the plugin went past its budget.
+    package private(set) var budgetExceeded: String?
+
+    package init(plugin: LoadedPlugin, session: CardSession, limits: ReadLimits = ReadLimits(), deadline: Deadline? = nil,
+                 log: @escaping (String) -> Void) {
+        self.plugin = plugin; self.session = session; self.limits = limits; logSink = log
+        self.deadline = deadline ?? Deadline(secondsFromNow: limits.readTimeout)
+    }
+
+    /// Calls the plugin's read with a fresh table. `uid` and `systemCodes` are what the host learned.
+    /// The table's context is a token valid only during this call and on this thread; afterwards the
+    /// table (never freed, so a pointer a plugin kept stays readable) holds no card data, and every
+    /// call through it is refused.
+    package func run(uid: [UInt8], systemCodes: [UInt16]?) -> transit_status {
+        guard let read = plugin.descriptor?.pointee.read else { return TRANSIT_STATUS_INTERNAL }
+        let technology = session.technology == .felica ? TRANSIT_TECHNOLOGY_FELICA : TRANSIT_TECHNOLOGY_ISO7816
+        let largestFrame = session.technology == .felica ? session.largestFeliCaFrame ?? 0 : 0
+        let codes = systemCodes ?? []
+        let atr = session.channel.atr
+        let historical = ATR.historicalBytes(atr) ?? []
+        let token = InvocationRegistry.register(self)
+        let table = UnsafeMutablePointer<transit_host_api>.allocate(capacity: 1)
+        defer {
+            InvocationRegistry.retire(token)
+            table.pointee.uid = nil
+            table.pointee.uid_length = 0
+            table.pointee.system_codes = nil
+            table.pointee.system_code_count = 0
+            table.pointee.atr = nil
+            table.pointee.atr_length = 0
+            table.pointee.historical_bytes = nil
+            table.pointee.historical_bytes_length = 0
+        }
+        return withExtendedLifetime(self) {
+            uid.withUnsafeBufferPointer { uidBuffer in
+                codes.withUnsafeBufferPointer { codeBuffer in
+                  atr.withUnsafeBufferPointer { atrBuffer in
+                    historical.withUnsafeBufferPointer { historicalBuffer in
+                    table.initialize(to: transit_host_api(
+                        struct_size: UInt32(MemoryLayout<transit_host_api>.size),
+                        abi_version: UInt32(TRANSIT_ABI_VERSION),
+                        context: UnsafeMutableRawPointer(bitPattern: token),
+                        technology: technology,
+                        uid: uidBuffer.baseAddress, uid_length: uidBuffer.count,
+                        system_codes: systemCodes == nil ? nil : codeBuffer.baseAddress, system_code_count: codes.count,
+                        felica_transceive: hostFeliCaTransceive, apdu_transceive: hostAPDUTransceive,
+                        log: hostLog, option: hostOption,
+                        set_field: hostSetField, set_balance: hostSetBalance, add_metadata: hostAddMetadata,
+                        begin_transaction: hostBeginTransaction, set_transaction_field: hostSetTransactionField,
+                        set_transaction_amount: hostSetTransactionAmount,
+                        add_transaction_metadata: hostAddTransactionMetadata,
+                        atr: atrBuffer.baseAddress, atr_length: atrBuffer.count,
+                        // The ATS is not asked for (it would cost every ISO card an exchange).
+                        ats: nil, ats_length: 0,
+                        historical_bytes: historical.isEmpty ? nil : historicalBuffer.baseAddress,
+                        historical_bytes_length: historical.count,
+                        max_felica_frame: largestFrame))
+                    return read(table)
+                    }
+                  }
+                }
+            }
+        }
+    }
+
+    fileprivate func transceive(_ felica: Bool, _ command: [UInt8], _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int,
+                                _ length: UnsafeMutablePointer<Int>?) -> transit_status {
+        if let transportError, transportError.kind.endsEveryRead {
+            return StatusTranslation.status(for: transportError)
+        }
+        exchanges += 1
+        if budgetExceeded == nil {
+            if exchanges > limits.maxExchanges {
+                budgetExceeded = "went past its budget of \(limits.maxExchanges) exchanges"
+            } else if deadline.hasPassed {
+                budgetExceeded = "went past its budget of \(limits.readTimeout) seconds"
+            }
+        }
+        if budgetExceeded != nil { return TRANSIT_STATUS_COMMUNICATION }
+        do {
+            let answer = felica ? try session.felica(command) : try session.apdu(command)
+            guard answer.count <= capacity, let out else {
+                length?.pointee = answer.count // the size the plugin's buffer would need
+                return TRANSIT_STATUS_BUFFER_TOO_SMALL
+            }
+            for (i, byte) in answer.enumerated() { out[i] = byte }
+            length?.pointee = answer.count
+            return TRANSIT_STATUS_OK
+        } catch {
+            let error = TransitError(error, while: "exchanging with the card")
+            transportError = error
+            log("transport: \(error.message)")
+            return StatusTranslation.status(for: error)
+        }
+    }
+
+    fileprivate func log(_ line: String) {
+        logLines.append(line)
+        logSink("\(plugin.name): \(line)")
+    }
+
+    fileprivate func option(_ key: String) -> UnsafePointer<CChar>? {
+        guard let value = plugin.entry.options[key] else { return nil }
+        return OptionStrings.cString(plugin: plugin.name, key: key, value: value)
+    }
+}
+
+// MARK: - The C side of the host table
+
+private func invocation(_ context: UnsafeMutableRawPointer?) -> PluginInvocation? {
+    InvocationRegistry.live(UInt(bitPattern: context))
+}
+
+private func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int) -> [UInt8] {
+    guard let p, n > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: p, count: n))
+}
+
+private func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+private func ok(_ accepted: Bool) -> transit_status { accepted ? TRANSIT_STATUS_OK : TRANSIT_STATUS_INTERNAL }
+
+private let hostFeliCaTransceive: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, cmd, n, out, cap, len in
+    invocation(ctx)?.transceive(true, bytes(cmd, n), out, cap, len) ?? TRANSIT_STATUS_INTERNAL
+}
+
+private let hostAPDUTransceive: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, cmd, n, out, cap, len in
+    invocation(ctx)?.transceive(false, bytes(cmd, n), out, cap, len) ?? TRANSIT_STATUS_INTERNAL
+}
+
+private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { ctx, _, message in
+    invocation(ctx)?.log(string(message) ?? "")
+}
+
+private let hostOption: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { ctx, key in
+    guard let key = string(key) else { return nil }
+    return invocation(ctx)?.option(key)
+}
+
+private let hostSetField: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setField(key, value))
+}
+
+private let hostSetBalance: @convention(c) (UnsafeMutableRawPointer?, Int64) -> transit_status = { ctx, value in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.setBalance(value)
+    return TRANSIT_STATUS_OK
+}
+
+private let hostAddMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.addMetadata(key, value)
+    return TRANSIT_STATUS_OK
+}
+
+private let hostBeginTransaction: @convention(c) (UnsafeMutableRawPointer?) -> transit_status = { ctx in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.beginTransaction()
+    return TRANSIT_STATUS_OK
+}
+
+private let hostSetTransactionField: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setTransactionField(key, value))
+}
+
+private let hostSetTransactionAmount: @convention(c) (UnsafeMutableRawPointer?, UInt64) -> transit_status = { ctx, value in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setTransactionAmount(value))
+}
+
+private let hostAddTransactionMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.addTransactionMetadata(key, value))
+}

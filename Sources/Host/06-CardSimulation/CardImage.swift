@@ -1,0 +1,137 @@
+import CardProtocol
+import Foundation
+
+/// The project's card image: a card described as JSON, answered by the emulators exactly as the
+/// card would answer. Documented in docs/card-image.md.
+public struct CardImage: Codable, Equatable, Sendable {
+    /// Always "transit-card-image/1".
+    public var format: String
+    public var description: String?
+    public var felica: FeliCaImage?
+    public var iso7816: ISO7816Image?
+
+    /// A FeliCa card: its systems, in card order, and their services' blocks.
+    public struct FeliCaImage: Codable, Equatable, Sendable {
+        /// IDm of system 0 (16 hex digits); system n answers with n in the upper nibble of byte 0.
+        public var idm: String
+        public var pmm: String?
+        /// The most blocks one Read Without Encryption may name (1–15); more answers status A2.
+        public var maxBlocksPerRead: Int?
+        public var systems: [FeliCaSystemImage]
+
+        public init(idm: String, pmm: String? = nil, maxBlocksPerRead: Int? = nil, systems: [FeliCaSystemImage]) {
+            self.idm = idm; self.pmm = pmm; self.maxBlocksPerRead = maxBlocksPerRead; self.systems = systems
+        }
+    }
+
+    /// One FeliCa system: code (4 hex digits) and services keyed by 4-digit hex code.
+    public struct FeliCaSystemImage: Codable, Equatable, Sendable {
+        public var code: String
+        /// Readable services: blocks as 32 hex digits each, block 0 first.
+        public var services: [String: [String]]
+        /// Services that exist but need a key: Request Service finds them, reads are refused.
+        public var lockedServices: [String]?
+        /// The system's own IDm (16 hex digits), as phones answer: the derived IDm then gets silence.
+        public var idm: String?
+        /// Key versions by node (4 hex digits each): services, areas, and FFFF for the system itself,
+        /// as Request Service answers them. A node listed here and nowhere else is an area.
+        public var keyVersions: [String: String]?
+
+        public init(code: String, services: [String: [String]], lockedServices: [String]? = nil, idm: String? = nil,
+                    keyVersions: [String: String]? = nil) {
+            self.code = code; self.services = services; self.lockedServices = lockedServices; self.idm = idm
+            self.keyVersions = keyVersions
+        }
+    }
+
+    /// An ISO 14443-4 card answering APDUs.
+    public struct ISO7816Image: Codable, Equatable, Sendable {
+        /// UID answered to `FF CA 00 00 00` (hex).
+        public var uid: String
+        /// ATR historical bytes (hex); a default is used when absent.
+        public var historicalBytes: String?
+        /// Applications or files, each entered by its SELECT command.
+        public var applications: [ApplicationImage]
+        /// Commands answered whatever is selected (APDU hex → answer hex with SW).
+        public var commands: [String: String]?
+
+        public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil) {
+            self.uid = uid; self.historicalBytes = historicalBytes; self.applications = applications; self.commands = commands
+        }
+    }
+
+    /// Something SELECT reaches: the exact SELECT APDU, its answer, and the commands it then answers.
+    public struct ApplicationImage: Codable, Equatable, Sendable {
+        public var name: String?
+        /// The SELECT APDU in hex, e.g. "00A40000024000".
+        public var select: String
+        /// Answer to the SELECT (data + SW), "9000" when absent.
+        public var answer: String?
+        /// APDU hex → answer hex (data + SW) while this application is selected.
+        public var commands: [String: String]
+        /// Record files by short file identifier (two hex digits, e.g. "04"): READ RECORD answers
+        /// record n (1-based), and 6A83 past the last.
+        public var records: [String: [String]]?
+        /// Transparent files by short file identifier: READ BINARY with an SFI answers from the offset.
+        public var binaries: [String: String]?
+
+        public init(name: String? = nil, select: String, answer: String? = nil, commands: [String: String] = [:],
+                    records: [String: [String]]? = nil, binaries: [String: String]? = nil) {
+            self.name = name; self.select = select; self.answer = answer; self.commands = commands
+            self.records = records; self.binaries = binaries
+        }
+    }
+
+    public init(format: String = CardImage.currentFormat, description: String? = nil,
+                felica: FeliCaImage? = nil, iso7816: ISO7816Image? = nil) {
+        self.format = format; self.description = description; self.felica = felica; self.iso7816 = iso7816
+    }
+
+    public static let currentFormat = "transit-card-image/1"
+
+    /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump
+    /// at hand, a whole Suica read by a Flipper (every system and public service, 138 blocks), is
+    /// 21,824 bytes; 4 MiB holds about 190 times as much, some 26,000 blocks of 16 bytes.
+    public static let fileLimit = 4 << 20
+
+    /// Reads a card file of one card (CardFile says which formats): every problem, a file of
+    /// several cards and a card of another technology included, is a `CardImageError` naming the
+    /// file.
+    public static func load(_ path: String) throws -> CardImage {
+        do {
+            return try CardFile.load(path).card(index: nil)
+        } catch let e as CardFileTechnologyError {
+            throw CardImageError(e.description)
+        }
+    }
+
+    /// Checks what parsing cannot: field sizes, hex, system count, as the emulators need them.
+    public func validate() throws { _ = try VirtualReader(image: self) }
+
+    /// The one card of a file's bytes.
+    public static func parse(_ data: Data) throws -> CardImage {
+        let (format, entries) = try CardFile.parse(data)
+        guard entries.count == 1, let entry = entries.first else { throw CardImageError("\(format) of \(entries.count) cards") }
+        switch entry {
+        case .card(let image): return image
+        case .otherTechnology(let what): throw CardImageError("\(what): no transit family reads this technology")
+        case .unusable(let why): throw CardImageError("\(format): \(why)")
+        }
+    }
+}
+
+/// A card image that cannot be used.
+public struct CardImageError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
+}
+
+/// Hex text of image fields to bytes (spaces between digits ignored), a `CardImageError` when it is not hex.
+enum HexText {
+    static func bytes(_ s: String) throws -> [UInt8] {
+        guard let bytes = HexFormat.bytes(s, ignoringSpaces: true) else {
+            throw CardImageError(s.utf8.filter { $0 != UInt8(ascii: " ") }.count % 2 == 1 ? "odd hex string \(s)" : "bad hex \(s)")
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,43 @@
+import CardSimulation
+import TransitModel
+import TransitTransport
+
+/// `--card FILE`: the card image answers in process through the same reader-level APDUs as a real
+/// reader, so dialects, plugins, order and fallback run as they do with pcscd.
+package final class EmulatedChannel: ReaderChannel {
+    package let reader: VirtualReader
+    package let readerName = "Card image"
+
+    /// The card file at `path`, its card `index` (1-based) when it holds several; any problem with
+    /// the file (unreadable, too large, not a card file, a card the emulators cannot answer as, a
+    /// file of several cards without an index) is a `config` error naming the file; a card of a
+    /// technology no family reads (a MIFARE Classic in an export) is `tagNotSupported`.
+    package convenience init(cardPath path: String, index: Int? = nil) throws {
+        try self.init(file: try Self.load(path), index: index)
+    }
+
+    /// Card `index` of a loaded card file.
+    package init(file: CardFile, index: Int?) throws {
+        let image: CardImage
+        do {
+            image = try file.card(index: index)
+        } catch let e as CardFileTechnologyError {
+            throw TransitError(.tagNotSupported, e.description)
+        } catch {
+            throw TransitError(.config, "\(error)") // names the file
+        }
+        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, "\(file.path): \(error)") }
+    }
+
+    /// The card file at `path`; its problems are `config` errors naming it.
+    package static func load(_ path: String) throws -> CardFile {
+        do { return try CardFile.load(path) } catch { throw TransitError(.config, "\(error)") }
+    }
+
+    /// An image built in process (tests); its problems are `CardImageError`s.
+    package init(image: CardImage) throws { reader = try VirtualReader(image: image) }
+
+    package var atr: [UInt8] { reader.atr }
+
+    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] { reader.transmit(apdu) }
+}

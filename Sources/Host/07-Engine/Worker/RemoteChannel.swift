@@ -1,0 +1,22 @@
+import TransitModel
+import TransitTransport
+/// The worker's side of the card: every APDU goes to the host over the link, which sends it to the
+/// reader (or card image, or log) and answers with the reader's answer or the transport error.
+package final class RemoteChannel: ReaderChannel {
+    private let link: WorkerLink
+    package let readerName: String
+    package let atr: [UInt8]
+    package let maxCommand: Int?
+
+    package init(link: WorkerLink, readerName: String, atr: [UInt8], maxCommand: Int?) {
+        self.link = link; self.readerName = readerName; self.atr = atr; self.maxCommand = maxCommand
+    }
+
+    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+        if link.send(.transmit, apdu), case .message(let kind, let payload) = link.receive() {
+            if kind == .answer { return payload }
+            if kind == .failure, let error = WorkerMessages.decode(TransitError.self, payload) { throw error }
+        }
+        throw TransitError(.communication, "the host stopped answering its plugin worker")
+    }
+}

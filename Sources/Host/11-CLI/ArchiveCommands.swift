@@ -1,0 +1,108 @@
+import Foundation
+import TransitArchive
+import TransitFiles
+import TransitModel
+import TransitOutput
+import TransitEngine
+
+/// `transit cards`, `history`, `export` and `forget`: the history archive read back.
+extension TransitCommand {
+    /// `transit cards`: every card the archive knows, with its last balance and read.
+    func cards(_ a: Arguments) throws {
+        let cards = try openArchive()?.cards() ?? []
+        if a.has(.json) { standardOutput(HistoryOutput.cardsJSON(cards)); return }
+        standardOutput(cards.isEmpty ? Self.nothingKept : HistoryOutput.cardsText(cards))
+    }
+
+    /// `transit history [CARD] [--since DATE] [--json]`: a card's whole timeline (every card's
+    /// without CARD), oldest first.
+    func history(_ a: Arguments) throws {
+        // The text's details need each record's metadata; the JSON re-encodes the stored records.
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: !a.has(.json))
+        if a.has(.json) { finalOutput(HistoryOutput.historyJSON(histories)); return }
+        // The rows scan prints, with the names of the station tables there are now (as scan names them).
+        let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
+        let text = histories.map { HistoryOutput.historyText($0, style: style) { Self.named($0, stations) } }
+        finalOutput(histories.isEmpty ? Self.nothingKept : text.joined(separator: "\n\n"))
+    }
+
+    /// `transit export [CARD] --format csv|json [--out FILE]`: the timeline for a spreadsheet or a
+    /// program; a file is written 0600 through `PrivateFile`.
+    func export(_ a: Arguments) throws {
+        let format = a.value(.format) ?? "csv"
+        guard format == "csv" || format == "json" else { throw TransitError(.usage, "--format must be csv or json") }
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
+        // Station names: those the reads carried, and those of the tables there are now.
+        let library = stationLibrary(a)
+        let english = TextOutput.Style.forOutput(verbose: false).englishNames
+        let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored(english: english) : .from(try library.table(), english: english)
+        // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
+        // gets the exact text. JSON is escaped by its encoder either way.
+        // `--out -` is standard output, as no --out is.
+        let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
+        let onTerminal = out == nil && isatty(1) != 0
+        let text = format == "csv" ? HistoryOutput.csv(histories, names: names, forTerminal: onTerminal)
+            : HistoryOutput.historyJSON(histories) + "\n"
+        guard let out else {
+            Termination.shared.write(text, to: stdout, final: true)
+            return
+        }
+        do {
+            try PrivateFile.write(Data(text.utf8), to: out)
+        } catch {
+            throw TransitError(.config, "cannot write \(out): \(error)")
+        }
+        standardError("transit: wrote \(histories.reduce(0) { $0 + $1.records.count }) records to \(out)")
+    }
+
+    /// `transit forget CARD`: the card, its reads and its timeline removed from the archive.
+    func forget(_ a: Arguments) throws {
+        guard let name = a.operands.first else { throw TransitError(.usage, "forget takes the card's number (see transit cards)") } // the table requires it
+        guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+        // An earlier forget whose write-ahead log another transit kept busy is finished first.
+        if try Archive.retryingWhileBusy({ try archive.finishPendingForget() }) {
+            standardError("transit: finished an earlier forget: the write-ahead log no longer holds the card it removed")
+            if (try? archive.cards(matching: name, prefix: a.has(.yes))) == nil { return }
+        }
+        // The whole number, the IDm or the id; a prefix only with --yes (it would remove a card unasked).
+        let card = try archive.cards(matching: name, prefix: a.has(.yes))
+        try Archive.retryingWhileBusy { try archive.forget(card: card.id) }
+        standardOutput(TerminalText.escape("Forgot \(card.displayName) card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
+            + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))
+    }
+
+    private static var nothingKept: String {
+        "No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath)))."
+    }
+
+    private func openArchive() throws -> Archive? {
+        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
+    }
+
+    /// The timelines of the card named (every card without a name), from `since` on.
+    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false) throws -> [HistoryOutput.CardHistory] {
+        guard let archive = try openArchive() else {
+            if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+            return []
+        }
+        let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
+        return try cards.map { card in
+            var records = try archive.timeline(card: card.id, metadata: metadata)
+            if let since {
+                // From the first record dated on or after `since`; undated records after it stay.
+                let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }
+                let first = records.firstIndex { day($0).map { $0 >= since } ?? false } ?? records.count
+                records = records[first...].filter { day($0).map { $0 >= since } ?? true }
+            }
+            return HistoryOutput.CardHistory(card: card, records: records, apart: try archive.readsApart(card: card.id))
+        }
+    }
+
+    /// `--since YYYY-MM-DD`.
+    private static func sinceDate(_ a: Arguments) throws -> CalendarDay? {
+        try a.value(.since).map { text in
+            guard let day = CalendarDay(text) else { throw TransitError(.usage, "--since takes a date that exists, YYYY-MM-DD") }
+            return day
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import TransitModel
+
+/// The project's one hand-written argument parser: `command [--option VALUE | --flag | operand]…`,
+/// against the command's entry in `CommandTable`.
+struct Arguments {
+    let command: String
+    private var values = [String: String]()
+    /// Every value of an option given more than once (the last one is in `values`).
+    private var allValues = [String: [String]]()
+    private var flags = Set<String>()
+    private(set) var operands = [String]()
+
+    /// Parses `args` (without the program name and command). `--option=value` works too. Unknown
+    /// options, a stray operand, a missing required one and an option given as another option's
+    /// value (`--reader --json`) are usage errors.
+    init(_ args: [String], _ spec: CommandSpec) throws {
+        command = spec.name
+        var i = 0
+        while i < args.count {
+            let arg = args[i]
+            if arg.hasPrefix("--") {
+                let parts = arg.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let name = String(parts[0].dropFirst(2))
+                guard let option = spec.options.first(where: { $0.name == name }), option.value != nil || parts.count == 1 else {
+                    throw TransitError(.usage, "\(command): unknown option \(arg) (see transit \(command) --help)")
+                }
+                if option.value == nil {
+                    flags.insert(name)
+                } else {
+                    if parts.count == 2 {
+                        values[name] = parts[1]
+                    } else {
+                        guard i + 1 < args.count else { throw TransitError(.usage, "--\(name) needs a value") }
+                        i += 1
+                        guard !args[i].hasPrefix("--") else {
+                            throw TransitError(.usage, "--\(name) needs a value, not the option \(args[i]) (write --\(name)=VALUE for a value that starts with --)")
+                        }
+                        values[name] = args[i]
+                    }
+                    allValues[name, default: []].append(values[name] ?? "")
+                }
+            } else {
+                let maximum = spec.operands.maximum
+                guard operands.count < maximum else {
+                    let hint = spec.options.contains { $0.name == "card" } ? " (a card file is read with --card FILE)" : ""
+                    throw TransitError(.usage, "\(command) takes \(maximum == 0 ? "no" : "at most \(maximum)") operand\(maximum == 1 ? "" : "s"), not \"\(arg)\"\(hint)")
+                }
+                operands.append(arg)
+            }
+            i += 1
+        }
+        for option in spec.options where option.required && values[option.name] == nil {
+            throw TransitError(.usage, "\(command) needs --\(option.name) \(option.value ?? "")")
+        }
+        switch spec.operands {
+        case .one(let name, required: true) where operands.isEmpty: throw TransitError(.usage, "\(command) takes \(name) (see transit \(command) --help)")
+        case .many(let name) where operands.isEmpty: throw TransitError(.usage, "\(command) takes one or more \(name)s (see transit \(command) --help)")
+        default: break
+        }
+    }
+
+    /// The option's value (its last, when given more than once).
+    func value(_ option: OptionSpec) -> String? { values[option.name] }
+    /// Every value of a repeatable option, in the order given.
+    func all(_ option: OptionSpec) -> [String] { allValues[option.name] ?? [] }
+    func has(_ flag: OptionSpec) -> Bool { flags.contains(flag.name) }
+}

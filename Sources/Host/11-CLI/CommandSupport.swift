@@ -1,0 +1,129 @@
+import Foundation
+import TransitModel
+import TransitOutput
+import TransitTransport
+import TransitPluginHost
+import TransitEngine
+import TransitStations
+
+/// What the commands share: reaching the card, the plugin worker, logging, option values.
+extension TransitCommand {
+    /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
+    func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
+        let index = try a.value(.index).map { text -> Int in
+            guard let n = Int(text), n >= 1 else { throw TransitError(.usage, "--index takes a card's number in the file, 1 or more") }
+            guard a.value(.card) != nil else { throw TransitError(.usage, "--index picks a card of a --card file") }
+            return n
+        }
+        if let cardPath = a.value(.card) { return try body(try EmulatedChannel(cardPath: cardPath, index: index)) }
+        // --wait covers pcscd starting, a reader coming and a card coming, within one deadline.
+        let wait = try Self.seconds(a, .wait) ?? 0
+        let deadline = Date().addingTimeInterval(wait)
+        let speaker = WaitSpeaker(seconds: wait, deadline: deadline)
+        defer { speaker.done() }
+        let context = try PCSCContext.reached(by: deadline) { speaker.say("for pcscd to start") }
+        let name = try context.waitForCard(readerFilter: a.value(.reader), wait: wait, until: deadline) { readers in
+            speaker.say(readers.isEmpty ? "for a reader" : "for a card on " + (readers.count == 1 ? readers[0] : "\(readers.count) readers"))
+        }
+        speaker.done()
+        if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
+        return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
+    }
+
+    /// A card file's read that failed as a card fails (refused, malformed, silent): the file does not
+    /// hold what the family reads, which is the file's problem (`config`, naming it), never the card's.
+    static func blamingTheFile(_ result: Result<CardReading, TransitError>, _ path: String?) -> Result<CardReading, TransitError> {
+        guard let path, case .failure(let e) = result, [.cardRefused, .malformedResponse, .noAnswer].contains(e.kind) else { return result }
+        return .failure(TransitError(.config, "\(path) does not hold what a card would answer: \(e.message)", plugin: e.plugin))
+    }
+
+    /// Prints the reading with its station names; returns it as printed (what the archive keeps).
+    @discardableResult
+    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) -> CardReading {
+        let named = Self.named(reading, stations)
+        finalOutput(a.has(.json) ? JSONOutput.encode(named) : TextOutput.render(named, style: .forOutput(verbose: a.has(.verbose))))
+        return named
+    }
+
+    /// The reading with the names its station tables hold. A table that cannot be used never costs
+    /// the read: it is said on stderr and the reading keeps its codes.
+    static func named(_ r: CardReading, _ stations: StationLibrary) -> CardReading {
+        do {
+            return try StationNaming.named(r, stations)
+        } catch {
+            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: stderr)
+            return r
+        }
+    }
+
+    /// The station tables of `--stations` and the data folders, loaded when a reading needs names.
+    func stationLibrary(_ a: Arguments) -> StationLibrary {
+        let library = StationLibrary(explicit: a.all(.stations))
+        library.report = { Termination.shared.write(TerminalText.escape("transit: \($0)") + "\n", to: stderr) }
+        return library
+    }
+
+    /// The engine of this command's reads: the conf's plugins (or `plugins`) in a plugin worker,
+    /// or in this process with `TRANSIT_PLUGIN_WORKER=0` (benchmarks only).
+    func readEngine(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> ReadEngine {
+        let specs = try plugins ?? pluginSpecs(a.value(.config))
+        let log = verboseLog(a), problem = { [standardError] (line: String) in standardError("transit: \(line)") }
+        let runner: PluginRunner
+        if PluginWorker.enabled {
+            let worker = PluginWorker(plugins: specs)
+            worker.log = log
+            worker.verbose = a.has(.verbose)
+            worker.problem = problem
+            runner = worker
+        } else {
+            let loaded = specs.map { PluginLoader.load($0.entry, path: $0.library, searched: $0.searched ?? []) }
+            loaded.compactMap(\.refusal).forEach(problem)
+            let inProcess = InProcessRunner(plugins: loaded)
+            inProcess.log = log
+            runner = inProcess
+        }
+        let engine = ReadEngine(runner: runner, limits: try limits(a))
+        engine.log = log
+        return engine
+    }
+
+    /// The conf's plugins with their resolved library paths, in probe order.
+    func pluginSpecs(_ configPath: String?) throws -> [WorkerMessages.Plugin] {
+        let config = try PluginConfig.load(explicit: configPath)
+        return config.entries.map { WorkerMessages.Plugin($0, path: config.resolve($0), searched: config.places($0)) }
+    }
+
+    func limits(_ a: Arguments) throws -> ReadLimits {
+        var limits = ReadLimits()
+        if let s = try Self.seconds(a, .exchangeTimeout, positive: true) { limits.exchangeTimeout = s }
+        if let s = try Self.seconds(a, .readTimeout, positive: true) { limits.readTimeout = s }
+        return limits
+    }
+
+    func verboseLog(_ a: Arguments) -> (String) -> Void {
+        let verbose = a.has(.verbose), err = standardError
+        return { line in if verbose { err("transit: \(line)") } }
+    }
+
+    /// A number of seconds given with `--name`.
+    static func seconds(_ a: Arguments, _ option: OptionSpec, positive: Bool = false) throws -> Double? {
+        try a.value(option).map { text in
+            guard let s = Double(text), s.isFinite, positive ? s > 0 : s >= 0 else {
+                throw TransitError(.usage, "--\(option.name) takes a number of seconds\(positive ? " above 0" : "")")
+            }
+            return s
+        }
+    }
+
+    static func dialect(_ name: String?) throws -> FeliCaDialect? {
+        try name.map { name in
+            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of \(FeliCaDialect.names)") }
+            return d
+        }
+    }
+}
+
+/// Ends a command with an exit code after it has printed everything itself.
+struct QuietExit: Error {
+    let code: Int32
+}

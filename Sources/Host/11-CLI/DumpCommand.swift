@@ -1,0 +1,45 @@
+import CardSimulation
+import Foundation
+import TransitFiles
+import TransitModel
+import TransitTransport
+import TransitEngine
+
+extension TransitCommand {
+    /// `transit dump --out FILE`: everything public on the card, as a card image `--card` reads back.
+    func dump(_ a: Arguments) throws {
+        guard let out = a.value(.out) else { throw TransitError(.usage, "dump needs --out FILE") } // the table requires it
+        let engine = try readEngine(a)
+        let image = try withChannel(a) { channel in
+            let dialect = try Self.dialect(a.value(.dialect))
+            let session = CardSession(channel: channel, dialect: dialect)
+            session.log = verboseLog(a)
+            // A FeliCa card is dumped here; an ISO card is read by the plugins, whose exchanges make its image.
+            if session.technologyFromATR != .iso7816, try session.identify() == .felica {
+                do {
+                    let image = try FeliCaDumper(session: session).dump()
+                    session.finish(after: nil)
+                    return image
+                } catch let e as TransitError {
+                    session.finish(after: e)
+                    throw e
+                }
+            }
+            let recorded = engine.read(channel, dialect: dialect)
+            if case .failure(let e) = recorded.result, e.kind.endsEveryRead { throw e }
+            return ISODumpRecorder.image(from: recorded.bundle)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if out == "-" { // standard output
+            finalOutput(String(decoding: (try? encoder.encode(image)) ?? Data(), as: UTF8.self))
+            return
+        }
+        do {
+            try PrivateFile.write(try encoder.encode(image), to: out)
+        } catch {
+            throw TransitError(.config, "cannot write \(out): \(error)")
+        }
+        standardError("transit: wrote \(out)")
+    }
+}

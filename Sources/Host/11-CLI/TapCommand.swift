@@ -1,0 +1,112 @@
+import CTransitShims
+import Foundation
+import TransitFiles
+import TransitTransport
+import TransitEngine
+
+/// `watch --exec CMD`: runs CMD (through /bin/sh) for each tap with the watch line's JSON on its
+/// standard input — one at a time, on a queue of its own, so a slow command never delays a read.
+/// CMD's output goes to stderr (stdout stays the watch's lines). At most `maxWaiting` taps wait
+/// for their turn; a tap past that is dropped and said.
+///
+/// CMD starts as a fresh program would: every signal at its default and none
+/// blocked (the watch ignores SIGPIPE and handles SIGINT and SIGTERM itself), descriptors 0–2 only
+/// (stdin the tap's JSON, stdout and stderr the watch's stderr), in a process group of its own.
+/// Its environment is the watch's with `TRANSIT_READER` set to the tap's reader. A command still
+/// running after `timeout` seconds, or when the watch ends, is ended with its whole group:
+/// SIGTERM, then SIGKILL two seconds later.
+final class TapCommand: @unchecked Sendable {
+    let command: String
+    let timeout: Double
+    private let problem: (String) -> Void
+    private let queue = DispatchQueue(label: "transit.watch.exec")
+    private let lock = NSLock()
+    private var waiting = 0
+    static let maxWaiting = 100
+    /// How long a command has to end after SIGTERM before its group is killed.
+    static let grace = 2.0
+
+    init(command: String, timeout: Double, problem: @escaping (String) -> Void) {
+        self.command = command; self.timeout = timeout; self.problem = problem
+    }
+
+    func run(json: String, reader: String) {
+        lock.lock()
+        guard waiting < Self.maxWaiting else {
+            lock.unlock()
+            problem("--exec: \(Self.maxWaiting) taps already wait for the command; this one (\(reader)) is dropped")
+            return
+        }
+        waiting += 1
+        lock.unlock()
+        queue.async { [self] in
+            defer { lock.lock(); waiting -= 1; lock.unlock() }
+            switch spawn(reader: reader) {
+            case .failure(let why): problem("--exec: cannot run the command: \(why)")
+            case .success(let (pid, input)):
+                Termination.shared.trackGroup(pid)
+                defer { Termination.shared.forgetGroup(pid) }
+                // A command that does not read its input must not block us: the pipe takes a line.
+                _ = Array((json + "\n").utf8).withUnsafeBytes { Descriptor.writeAll(input, $0) }
+                close(input)
+                switch wait(pid) {
+                case .exited(0): break
+                case .exited(let code): problem("--exec: the command exited \(code) for the tap on \(reader)")
+                case .signalled(let signal): problem("--exec: the command ended on signal \(signal) for the tap on \(reader)")
+                case .timedOut: problem("--exec: the command ran past its \(PCSCCard.seconds(timeout)) for the tap on \(reader); its process group was ended")
+                }
+            }
+        }
+    }
+
+    /// CMD started with its stdin the write end returned (`transit_spawn_clean`).
+    private func spawn(reader: String) -> Result<(pid_t, Int32), SpawnFailure> {
+        var fds: [Int32] = [-1, -1]
+        guard transit_pipe2(&fds, O_CLOEXEC) == 0 else { return .failure(SpawnFailure(errno)) }
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { argv.forEach { free($0) } }
+        let env = ProcessInfo.processInfo.environment.merging(["TRANSIT_READER": reader]) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let pid = transit_spawn_clean("/bin/sh", argv, envp, fds[0])
+        let failure = errno
+        close(fds[0])
+        guard pid > 0 else { close(fds[1]); return .failure(SpawnFailure(failure)) }
+        return .success((pid, fds[1]))
+    }
+
+    private enum Ending { case exited(Int32), signalled(Int32), timedOut }
+
+    private struct SpawnFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ code: Int32) { description = String(cString: strerror(code)) }
+    }
+
+    /// Waits for the command, ending its group past the timeout.
+    private func wait(_ pid: pid_t) -> Ending {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() >= deadline {
+                Self.end(group: pid)
+                waitpid(pid, &status, 0)
+                return .timedOut
+            }
+            usleep(5_000)
+        }
+        // wait(2) status: low seven bits the terminating signal, else the exit code in bits 8–15.
+        return status & 0x7F == 0 ? .exited(status >> 8 & 0xFF) : .signalled(status & 0x7F)
+    }
+
+    /// SIGTERM to the group, SIGKILL after `grace` when its leader has not ended.
+    static func end(group pid: pid_t) {
+        kill(-pid, SIGTERM)
+        let giveUp = Date().addingTimeInterval(grace)
+        while Date() < giveUp {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) != 0 { break }
+            usleep(20_000)
+        }
+        kill(-pid, SIGKILL)
+    }
+}

@@ -1,0 +1,72 @@
+import CardSimulation
+import Dispatch
+import Foundation
+import TransitFiles
+import TransitModel
+import TransitOutput
+import TransitEngine
+
+/// `transit`: dispatches a command line and turns every failure into one line, a kind and an exit code.
+struct TransitCommand {
+    var standardOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout) }
+    /// One line on stderr. Messages carry plugin strings, log lines, file and reader names: control
+    /// characters in them are escaped (`TerminalText`), so the line stays one line.
+    var standardError: (String) -> Void = { Termination.shared.write(TerminalText.escape($0) + "\n", to: stderr) }
+    /// The command's last output: a signal after it begins no longer prints a cancellation.
+    var finalOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout, final: true) }
+
+    /// Runs `args` (without the program name) and returns the exit code.
+    func run(_ args: [String]) -> Int32 {
+        if args.first == WorkerProcess.command { return WorkerProcess.run() }
+        // decode always speaks JSON lines, so its errors are JSON too.
+        let json = args.contains("--json") || args.first == "decode"
+        // Ctrl-C or SIGTERM in any phase: the cancellation, at once (watch ends quietly instead).
+        Notices.say = { [standardError] in standardError("transit: \($0)") }
+        Termination.shared.arm(exitCode: TransitError.Kind.cancelled.exitCode) {
+            self.report(TransitError(.cancelled, "cancelled"), json: json)
+        }
+        do {
+            guard let command = args.first else {
+                HelpText.main.split(separator: "\n", omittingEmptySubsequences: false).forEach { standardError(String($0)) }
+                return TransitError.Kind.usage.exitCode
+            }
+            let rest = Array(args.dropFirst())
+            switch command {
+            case "help" where rest.count == 1:
+                // `transit help scan` is `transit scan --help`, as git's and apt's help are.
+                guard let spec = CommandTable.command(rest[0]) else {
+                    throw TransitError(.usage, "unknown command \(rest[0]) (see transit --help)")
+                }
+                standardOutput(spec.help)
+            case "--help", "-h", "help": standardOutput(HelpText.main)
+            case "--version": standardOutput(HelpText.version)
+            default:
+                guard let spec = CommandTable.command(command) else {
+                    throw TransitError(.usage, "unknown command \(command) (see transit --help)")
+                }
+                if rest.contains("--help") || rest.contains("-h") {
+                    standardOutput(spec.help)
+                    return 0
+                }
+                try spec.run(self, try Arguments(rest, spec))
+            }
+            return 0
+        } catch let quiet as QuietExit {
+            return quiet.code
+        } catch let error as TransitError {
+            report(error, json: json)
+            return error.kind.exitCode
+        } catch {
+            let e = TransitError(error, while: "transit \(args.first ?? "")")
+            report(e, json: json)
+            return e.kind.exitCode
+        }
+    }
+
+    func report(_ error: TransitError, json: Bool) {
+        Termination.shared.disarm()
+        // stderr first: the error is said even when stdout cannot take the JSON.
+        standardError("transit: " + (error.plugin.map { "\($0): " } ?? "") + error.message)
+        if json { finalOutput(JSONOutput.error(error)) }
+    }
+}

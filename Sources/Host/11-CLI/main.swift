@@ -1,0 +1,16 @@
+import Foundation
+import TransitTransport
+import TransitEngine
+
+// A worker that died must not take the host with it through a write to its pipe.
+signal(SIGPIPE, SIG_IGN)
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let command = arguments.first, CommandTable.readingCommands.contains(command), PluginWorker.enabled {
+    WorkerSpawn.forkEarly(verbose: arguments.contains("--verbose"))
+}
+let code = TransitCommand().run(arguments)
+fflush(stdout)
+fflush(stderr)
+// A reader call that never returned holds a libpcsclite lock an orderly exit could wait on.
+if Abandonment.happened { _exit(code) }
+exit(code)

