@@ -2,10 +2,10 @@
 # Installs the Debian packages transit needs: libpcsclite (build), pcscd and the vsmartcard vpcd
 # driver (end-to-end tests and the simulator), a C compiler (the ABI test builds a C plugin),
 # libsqlite3 (build: the history archive), zlib (build: Metrodroid's zip exports), lintian and
-# systemd (the package tests: lintian, systemd-analyze security), strace (threads a read starts).
+# systemd (the package tests: lintian, systemd-analyze security), strace (threads a read starts), time (what a hostile file costs).
 set -euo pipefail
 packages=(libpcsclite-dev libsqlite3-dev zlib1g-dev pcscd vsmartcard-vpcd gcc python3 python3-pyscard patchelf pkg-config make
-          lintian systemd strace)
+          lintian systemd strace time)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,8 @@ public struct CommandRun {
     public let status: Int32
     public let stdout: String
     public let stderr: String
+    /// Ended by a signal it did not catch (a trap, an abort), not by exiting: `status` is the signal.
+    public var crashed = false
 
     /// stdout parsed as one JSON object.
     public var json: [String: Any]? {
@@ -45,7 +47,7 @@ public struct CommandRun {
         if done.wait(timeout: deadline) == .timedOut { p.terminate(); p.waitUntilExit() }
         group.wait() // the reads are complete before the data is looked at
         return CommandRun(status: p.terminationStatus, stdout: String(decoding: outData.data, as: UTF8.self),
-                          stderr: String(decoding: errData.data, as: UTF8.self))
+                          stderr: String(decoding: errData.data, as: UTF8.self), crashed: p.terminationReason == .uncaughtSignal)
     }
 
     /// Runs the built `transit`.

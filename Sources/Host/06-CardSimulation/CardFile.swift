@@ -16,6 +16,10 @@ public struct CardFile {
         case unusable(String)
     }
 
+    /// The most cards a file may hold (as a zip's 100 members): a bigger file is no export a person
+    /// made, and each card costs its parse.
+    public static let maxCards = 100
+
     public let path: String
     /// What the file is, for messages: "a Metrodroid zip export", "a FareBot export (version 31)".
     public let format: String
@@ -49,17 +53,31 @@ public struct CardFile {
                 do {
                     entries += try plain(m.data).entries
                 } catch let e as CardImageError {
-                    entries.append(.unusable("\(m.name): \(e.description)"))
+                    entries.append(.unusable("\(CardImageError.quote(m.name)): \(e.description)"))
                 }
             }
             guard !entries.isEmpty else { throw CardImageError("a zip with no card file (.json, .xml, .nfc, .mfc) in it") }
+            try checkCount(entries.count)
             return ("a Metrodroid zip export of \(members.count) card files", entries)
         }
         return try plain(data)
     }
 
-    /// A file that is not an archive.
+    /// A file that is not an archive: its format and cards, at least one and at most `maxCards`.
     private static func plain(_ data: Data) throws -> (format: String, entries: [Entry]) {
+        let (format, entries) = try recognised(data)
+        guard !entries.isEmpty else { throw CardImageError("\(format) that holds no card") }
+        return (format, entries)
+    }
+
+    /// Refuses a file of more cards than `maxCards`, before any is parsed.
+    static func checkCount(_ count: Int) throws {
+        guard count <= maxCards else {
+            throw CardImageError("a file of \(count) cards: transit reads files of at most \(maxCards)")
+        }
+    }
+
+    private static func recognised(_ data: Data) throws -> (format: String, entries: [Entry]) {
         if let text = String(data: data, encoding: .utf8), FlipperDump.isFlipper(text) {
             return ("a Flipper Zero NFC file", [Entry { try FlipperDump.parse(text) }])
         }
@@ -67,9 +85,16 @@ public struct CardFile {
         guard let json = try? JSONSerialization.jsonObject(with: data) else {
             throw CardImageError("neither a card image, a Flipper NFC file, a Metrodroid or FareBot export (JSON, XML or zip)")
         }
-        if let list = json as? [Any] { return ("a list of exported cards", FareBotExport.entries(list)) }
+        if let list = json as? [Any] {
+            try checkCount(list.count)
+            return ("a list of exported cards", FareBotExport.entries(list))
+        }
         guard let object = json as? [String: Any] else { throw CardImageError("a JSON value that is no card") }
-        if FareBotExport.isExport(object) { return (FareBotExport.format(object), FareBotExport.entries(object["cards"] as? [Any] ?? [])) }
+        if FareBotExport.isExport(object) {
+            let cards = object["cards"] as? [Any] ?? []
+            try checkCount(cards.count)
+            return (FareBotExport.format(object), FareBotExport.entries(cards))
+        }
         if FareBotExport.isCard(object) { return ("a FareBot card export", [FareBotExport.entry(object)]) }
         if MetrodroidDump.isMetrodroid(object) { return ("a Metrodroid export", MetrodroidDump.entries(object)) }
         if object["format"] == nil, object["tagId"] != nil { return ("a Metrodroid export", MetrodroidDump.entries(object)) }
@@ -81,7 +106,7 @@ public struct CardFile {
         do {
             image = try JSONDecoder().decode(CardImage.self, from: data)
         } catch {
-            throw CardImageError("not a card image: \(error)")
+            throw CardImageError("not a card image: \(CardImageError.quote("\(error)"))")
         }
         guard image.format == CardImage.currentFormat else { throw CardImageError("format \(image.format) is not \(CardImage.currentFormat)") }
         guard (image.felica == nil) != (image.iso7816 == nil) else {
@@ -95,8 +120,9 @@ public struct CardFile {
     /// an index, an index past them, or a card transit cannot read is an error naming the file.
     public func card(index: Int?) throws -> CardImage {
         let position: Int
+        guard !entries.isEmpty else { throw CardImageError("\(path) holds no card") }
         if let index {
-            guard (1 ... entries.count).contains(index) else {
+            guard index >= 1, index <= entries.count else {
                 throw CardImageError("\(path) holds \(entries.count) card\(entries.count == 1 ? "" : "s"): there is no card \(index)")
             }
             position = index - 1

@@ -123,14 +123,24 @@ public struct CardImage: Codable, Equatable, Sendable {
 /// A card image that cannot be used.
 public struct CardImageError: Error, CustomStringConvertible {
     public let description: String
-    public init(_ d: String) { description = d }
+    /// The message; a value from the file is quoted in it with `quote`, and the whole is kept to
+    /// `maxLength` characters whatever a file holds.
+    public init(_ d: String) { description = d.count > Self.maxLength ? String(d.prefix(Self.maxLength)) + "…" : d }
+
+    public static let maxLength = 4_000
+
+    /// At most 80 characters of a value the file holds, then "…": a message names what it found
+    /// without echoing a whole line or string of the file.
+    public static func quote<S: StringProtocol>(_ value: S) -> String {
+        value.count > 80 ? String(value.prefix(80)) + "…" : String(value)
+    }
 }
 
 /// Hex text of image fields to bytes (spaces between digits ignored), a `CardImageError` when it is not hex.
 enum HexText {
     static func bytes(_ s: String) throws -> [UInt8] {
         guard let bytes = HexFormat.bytes(s, ignoringSpaces: true) else {
-            throw CardImageError(s.utf8.filter { $0 != UInt8(ascii: " ") }.count % 2 == 1 ? "odd hex string \(s)" : "bad hex \(s)")
+            throw CardImageError(s.utf8.filter { $0 != UInt8(ascii: " ") }.count % 2 == 1 ? "odd hex string \(CardImageError.quote(s))" : "bad hex \(CardImageError.quote(s))")
         }
         return bytes
     }

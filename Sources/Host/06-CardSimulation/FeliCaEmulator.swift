@@ -27,7 +27,7 @@ struct FeliCaEmulator {
             for (code, list) in s.services {
                 blocks[try Self.code(code)] = try list.map {
                     let b = try HexText.bytes($0)
-                    guard b.count == 16 else { throw CardImageError("block of service \(code) is not 16 bytes") }
+                    guard b.count == 16 else { throw CardImageError("block of service \(CardImageError.quote(code)) is not 16 bytes") }
                     return b
                 }
             }
@@ -35,7 +35,7 @@ struct FeliCaEmulator {
             systemIDm[0] = (idm[0] & 0x0F) | UInt8(index << 4 & 0xF0)
             if let own = s.idm {
                 systemIDm = try HexText.bytes(own)
-                guard systemIDm.count == 8 else { throw CardImageError("IDm of system \(s.code) must be 8 bytes") }
+                guard systemIDm.count == 8 else { throw CardImageError("IDm of system \(CardImageError.quote(s.code)) must be 8 bytes") }
                 guard index > 0 || systemIDm == idm else { throw CardImageError("system 0's IDm is the card's idm") }
             }
             var keyVersions = [UInt16: UInt16]()
@@ -142,7 +142,7 @@ struct FeliCaEmulator {
 
     private static func code(_ hex: String) throws -> UInt16 {
         let b = try HexText.bytes(hex)
-        guard b.count == 2 else { throw CardImageError("code \(hex) is not 4 hex digits") }
+        guard b.count == 2 else { throw CardImageError("code \(CardImageError.quote(hex)) is not 4 hex digits") }
         return UInt16(b[0]) << 8 | UInt16(b[1])
     }
 }

@@ -77,7 +77,7 @@ struct ISO7816Emulator {
 
     private static func sfi(_ key: String) throws -> UInt8 {
         let b = try HexText.bytes(key)
-        guard b.count == 1, b[0] >= 1, b[0] <= 30 else { throw CardImageError("SFI \(key) is not two hex digits 01–1E") }
+        guard b.count == 1, b[0] >= 1, b[0] <= 30 else { throw CardImageError("SFI \(CardImageError.quote(key)) is not two hex digits 01–1E") }
         return b[0]
     }
 }

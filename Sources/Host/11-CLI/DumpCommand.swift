@@ -11,6 +11,7 @@ extension TransitCommand {
         guard let out = a.value(.out) else { throw TransitError(.usage, "dump needs --out FILE") } // the table requires it
         let engine = try readEngine(a)
         let image = try withChannel(a) { channel in
+            channel.limit(to: Deadline(secondsFromNow: engine.limits.readTimeout))
             let dialect = try Self.dialect(a.value(.dialect))
             let session = CardSession(channel: channel, dialect: dialect)
             session.log = verboseLog(a)

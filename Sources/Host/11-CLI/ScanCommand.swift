@@ -70,7 +70,7 @@ extension TransitCommand {
                 continue
             }
             let several = file.entries.count > 1
-            for index in 1 ... file.entries.count {
+            for index in file.entries.indices.map({ $0 + 1 }) {
                 let result: Result<CardReading, TransitError>
                 do {
                     result = Self.blamingTheFile(engine.read(try EmulatedChannel(file: file, index: index)).result, path)

@@ -19,15 +19,20 @@ public enum HexFormat {
     /// Bytes of hex text (from a log bundle or a dump); nil when it is not an even run of hex digits.
     /// `ignoringSpaces`: spaces between the digits are passed over (card images write `"01 02"`).
     public static func bytes(_ s: String, ignoringSpaces: Bool = false) -> [UInt8]? {
-        let chars = ignoringSpaces ? s.utf8.filter { $0 != UInt8(ascii: " ") } : Array(s.utf8)
-        guard chars.count % 2 == 0 else { return nil }
         var out = [UInt8]()
-        out.reserveCapacity(chars.count / 2)
-        for i in stride(from: 0, to: chars.count, by: 2) {
-            guard let hi = digit(chars[i]), let lo = digit(chars[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
+        out.reserveCapacity(s.utf8.count / 2)
+        var high: UInt8?
+        for c in s.utf8 {
+            if ignoringSpaces, c == UInt8(ascii: " ") { continue }
+            guard let d = digit(c) else { return nil }
+            if let h = high {
+                out.append(h << 4 | d)
+                high = nil
+            } else {
+                high = d
+            }
         }
-        return out
+        return high == nil ? out : nil
     }
 
     private static func digit(_ c: UInt8) -> UInt8? {

@@ -21,8 +21,11 @@ enum ExportXML {
         let root = try XMLTree.parse(data)
         switch root.name.lowercased() {
         case "card": return [entry(root)]
-        case "cards": return root.children("card").map(entry)
-        default: throw CardImageError("an XML file whose root is <\(root.name)>, not a Metrodroid or FareBot <card> or <cards>")
+        case "cards":
+            let cards = root.children("card")
+            try CardFile.checkCount(cards.count)
+            return cards.map(entry)
+        default: throw CardImageError("an XML file whose root is <\(CardImageError.quote(root.name))>, not a Metrodroid or FareBot <card> or <cards>")
         }
     }
 

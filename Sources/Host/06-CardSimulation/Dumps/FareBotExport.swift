@@ -42,7 +42,7 @@ enum FareBotExport {
         case "MifareUltralight": return .otherTechnology("MIFARE Ultralight card")
         case "MifareDesfire": return .otherTechnology("MIFARE DESFire card")
         case "Vicinity": return .otherTechnology("NFC-V (ISO 15693) card")
-        case let type: return .unusable("a card of type \(type ?? "none"), which no transit family reads")
+        case let type: return .unusable("a card of type \(type.map(CardImageError.quote) ?? "none"), which no transit family reads")
         }
     }
 

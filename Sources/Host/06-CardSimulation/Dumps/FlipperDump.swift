@@ -18,13 +18,13 @@ enum FlipperDump {
         for raw in Array(text.utf8).split(separator: UInt8(ascii: "\n")) {
             let line = trimmed(raw)
             if line.starts(with: "Device type:".utf8) {
-                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa Flipper dumps are supported, not \(string(line))") }
+                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa Flipper dumps are supported, not \(CardImageError.quote(string(line)))") }
             } else if line.starts(with: "UID:".utf8) {
                 idm = hex(line.dropFirst(4))
             } else if let cells = entry(line, "System ") {
                 // `System NN: CCCC | Key version KKKK |`: the code, then the system's key version.
                 guard let code = cells.first.map(string), code.utf8.count == 4 else {
-                    throw CardImageError("unreadable Flipper system line: \(string(line))")
+                    throw CardImageError("unreadable Flipper system line: \(CardImageError.quote(string(line)))")
                 }
                 systems.append(.init(code: code, services: [:], lockedServices: [], keyVersions: [:]))
                 if let version = keyVersion(cells) { systems[systems.count - 1].keyVersions?["FFFF"] = version }
@@ -43,10 +43,10 @@ enum FlipperDump {
             } else if let cells = entry(line, "Block "), !systems.isEmpty {
                 guard let code = cell(cells, "Service code ").map(string), let index = cell(cells, "Block index ").flatMap({ Int(string($0), radix: 16) }),
                       let data = cell(cells, "Data:").map(hex)
-                else { throw CardImageError("unreadable Flipper block line: \(string(line))") }
+                else { throw CardImageError("unreadable Flipper block line: \(CardImageError.quote(string(line)))") }
                 // Blocks are listed in order; a gap would shift later blocks, so it is refused.
                 guard index == systems[systems.count - 1].services[code]?.count ?? 0 else {
-                    throw CardImageError("Flipper dump skips to block \(index) of service \(code)")
+                    throw CardImageError("Flipper dump skips to block \(index) of service \(CardImageError.quote(code))")
                 }
                 // Appended in place: a copy of the list per line made the parse quadratic.
                 systems[systems.count - 1].services[code, default: []].append(data)

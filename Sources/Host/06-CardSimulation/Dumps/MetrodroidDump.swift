@@ -42,11 +42,11 @@ enum MetrodroidDump {
         guard let systems = f["systems"] as? [String: Any] else { throw CardImageError("a FeliCa card without systems") }
         // Metrodroid keeps no system order; numeric order stands in for it.
         let parts = try systems.sorted { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }.map { key, value -> CardImageAssembler.System in
-            guard let code = code(key), let system = value as? [String: Any] else { throw CardImageError("system \(key) is not a system code") }
+            guard let code = code(key), let system = value as? [String: Any] else { throw CardImageError("system \(CardImageError.quote(key)) is not a system code") }
             var services = [CardImageAssembler.Service]()
             for (serviceKey, serviceValue) in system["services"] as? [String: Any] ?? [:] {
                 guard let service = Self.code(serviceKey), let s = serviceValue as? [String: Any] else {
-                    throw CardImageError("service \(serviceKey) of system \(key) is not a service code")
+                    throw CardImageError("service \(CardImageError.quote(serviceKey)) of system \(CardImageError.quote(key)) is not a service code")
                 }
                 services.append(.init(code: service, blocks: try blocks(s), locked: s["skipped"] as? Bool == true))
             }
@@ -63,7 +63,7 @@ enum MetrodroidDump {
         func data(_ item: Any) -> String? { (item as? String) ?? ((item as? [String: Any])?["data"] as? String) }
         if let map = s["blocksMap"] as? [String: Any] {
             for (key, item) in map {
-                guard let address = Int(key), let hex = data(item) else { throw CardImageError("block \(key) has no data") }
+                guard let address = Int(key), let hex = data(item) else { throw CardImageError("block \(CardImageError.quote(key)) has no data") }
                 byAddress[address] = try HexText.bytes(hex)
             }
         } else if let list = s["blocks"] as? [Any] {
@@ -86,7 +86,7 @@ enum MetrodroidDump {
             }
             guard let name = generic["appName"] as? String else { continue }
             let aid = try HexText.bytes(name)
-            guard (5 ... 16).contains(aid.count) else { throw CardImageError("application name \(name) is not a 5–16 byte AID") }
+            guard (5 ... 16).contains(aid.count) else { throw CardImageError("application name \(CardImageError.quote(name)) is not a 5–16 byte AID") }
             var commands = [[UInt8]: [UInt8]]()
             if type == "ksx6924" || type == "tmoney", let balance = body["balance"] as? String {
                 commands = CardImageAssembler.ksx6924Balance(try HexText.bytes(balance))

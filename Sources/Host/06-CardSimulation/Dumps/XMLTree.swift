@@ -1,11 +1,15 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// An XML document as a tree of elements, read with Foundation's XMLParser (libxml2). A document
-/// type declaration is refused before parsing: the exports have none, and entities are how an XML
-/// file makes a small file large.
+/// An XML document as a tree of elements, read by the project's own small parser: the exports of
+/// Metrodroid and FareBot need elements, attributes, text, CDATA, comments and the five predefined
+/// entities and character references (XML 1.0, sections 2.4–2.8, 3.1, 4.1, 4.6), nothing more.
+/// What makes an XML file stall or balloon a reader is refused by the grammar itself, in one pass
+/// linear in the file: any document type declaration (and so any entity declaration, internal or
+/// external), an entity reference other than the predefined five, an encoding other than UTF-8 in
+/// the declaration (read as the declaration's own pseudo-attribute, wherever it sits), bytes that
+/// are not UTF-8, more than `maxDepth` open elements, `maxAttributes` on one element or
+/// `maxElements` in all. The tree is never deeper than `maxDepth`, so no walk or teardown recurses
+/// further than that.
 struct XMLTree {
     final class Element {
         let name: String
@@ -19,9 +23,20 @@ struct XMLTree {
         func children(_ name: String) -> [Element] { children.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame } }
         func child(_ name: String) -> Element? { children(name).first }
 
-        /// Every element of `name` below this one, in document order.
+        /// The elements of `name` below this one, in document order, without looking inside one
+        /// found (a `<service>` inside a `<service>` is its own): each query visits an element once,
+        /// so reading a card's systems, their services and their blocks is linear in the file.
         func descendants(_ name: String) -> [Element] {
-            children.flatMap { ($0.name.caseInsensitiveCompare(name) == .orderedSame ? [$0] : []) + $0.descendants(name) }
+            var found = [Element]()
+            var pending = Array(children.reversed())
+            while let e = pending.popLast() {
+                if e.name.caseInsensitiveCompare(name) == .orderedSame {
+                    found.append(e)
+                } else {
+                    pending.append(contentsOf: e.children.reversed())
+                }
+            }
+            return found
         }
 
         var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -29,51 +44,209 @@ struct XMLTree {
 
     /// The most elements a document may hold (a Suica in XML is a few hundred).
     static let maxElements = 200_000
+    /// The deepest nesting (the export formats need fewer than 10).
+    static let maxDepth = 64
+    /// The most attributes one element may carry (the exports use at most 5).
+    static let maxAttributes = 32
 
     static func parse(_ data: Data) throws -> Element {
-        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw CardImageError("an XML file with a document type declaration (not an export of Metrodroid or FareBot)")
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) } // the UTF-8 byte order mark
+        guard !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
+            throw CardImageError("an XML file that is not UTF-8 text")
         }
-        // UTF-8 only, as the exports are written: FoundationXML's parser traps on a name that is not
-        // valid UTF-8 (a force-unwrap in its SAX glue), so nothing else reaches it.
-        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
-        if let range = head.range(of: "encoding="), !head[range.upperBound...].dropFirst().hasPrefix("utf-8") {
-            throw CardImageError("an XML file in an encoding other than UTF-8")
-        }
-        guard !data.contains(0), String(data: data, encoding: .utf8) != nil else { throw CardImageError("an XML file that is not UTF-8 text") }
-        let builder = Builder()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = builder
-        guard parser.parse(), let root = builder.root else {
-            throw CardImageError("not well-formed XML: \(builder.failure ?? parser.parserError.map { "\($0)" } ?? "no root element")")
-        }
-        return root
+        var parser = Parser(bytes)
+        return try parser.document()
     }
 
-    private final class Builder: NSObject, XMLParserDelegate {
-        var root: Element?
-        var stack = [Element]()
-        var count = 0
-        var failure: String?
+    /// One pass over the bytes; every loop advances `i`.
+    private struct Parser {
+        let b: [UInt8]
+        var i = 0
+        var elements = 0
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            count += 1
-            guard count <= XMLTree.maxElements else {
-                failure = "more than \(XMLTree.maxElements) elements"
-                parser.abortParsing()
-                return
+        init(_ bytes: [UInt8]) { b = bytes }
+
+        mutating func document() throws -> Element {
+            var root: Element?
+            var stack = [Element]()
+            if starts("<?xml"), i + 5 < b.count, isSpace(b[i + 5]) { try declaration() }
+            while i < b.count {
+                guard b[i] == UInt8(ascii: "<") else {
+                    let text = try characterData()
+                    if let open = stack.last {
+                        open.text += text
+                    } else if !text.allSatisfy(\.isWhitespace) {
+                        throw fail("text outside the root element")
+                    }
+                    continue
+                }
+                if starts("<!--") {
+                    try skip(past: "-->", what: "a comment")
+                } else if starts("<![CDATA[") {
+                    guard let open = stack.last else { throw fail("CDATA outside the root element") }
+                    i += 9
+                    let start = i
+                    try skip(past: "]]>", what: "a CDATA section")
+                    open.text += String(decoding: b[start ..< i - 3], as: UTF8.self)
+                } else if starts("<!DOCTYPE") || starts("<!doctype") {
+                    throw CardImageError("an XML file with a document type declaration (not an export of Metrodroid or FareBot)")
+                } else if starts("<!") {
+                    throw fail("a markup declaration, which the exports never hold")
+                } else if starts("<?") {
+                    if starts("<?xml"), i + 5 < b.count, isSpace(b[i + 5]) { throw fail("an XML declaration that is not at the start") }
+                    try skip(past: "?>", what: "a processing instruction")
+                } else if starts("</") {
+                    i += 2
+                    let name = try self.name()
+                    skipSpace()
+                    guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail("an end tag </\(name) not closed by >") }
+                    i += 1
+                    guard let open = stack.popLast(), open.name == name else { throw fail("</\(name)> does not close the open element") }
+                } else {
+                    guard root == nil || !stack.isEmpty else { throw fail("a second root element") }
+                    let (element, empty) = try startTag()
+                    elements += 1
+                    guard elements <= XMLTree.maxElements else { throw fail("more than \(XMLTree.maxElements) elements") }
+                    if let parent = stack.last { parent.children.append(element) } else { root = element }
+                    if !empty {
+                        guard stack.count < XMLTree.maxDepth else { throw fail("elements nested more than \(XMLTree.maxDepth) deep") }
+                        stack.append(element)
+                    }
+                }
             }
-            let element = Element(name: name, attributes: attributes)
-            if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
-            stack.append(element)
+            guard let root else { throw fail("no root element") }
+            guard stack.isEmpty else { throw fail("<\(stack.last?.name ?? "")> is never closed") }
+            return root
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            _ = stack.popLast()
+        /// `<?xml version="1.0" encoding="…" standalone="…"?>`: the encoding, when named, is UTF-8.
+        mutating func declaration() throws {
+            i += 5
+            let attributes = try pseudoAttributes(until: "?>")
+            if let encoding = attributes["encoding"], encoding.lowercased() != "utf-8", encoding.lowercased() != "utf8" {
+                throw CardImageError("an XML file in an encoding other than UTF-8 (\(excerpt(encoding)))")
+            }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) { stack.last?.text += string }
+        mutating func startTag() throws -> (Element, empty: Bool) {
+            i += 1
+            let name = try self.name()
+            var attributes = [String: String]()
+            while true {
+                let spaced = skipSpace()
+                guard i < b.count else { throw fail("<\(name) is never closed") }
+                if b[i] == UInt8(ascii: ">") { i += 1; return (Element(name: name, attributes: attributes), false) }
+                if starts("/>") { i += 2; return (Element(name: name, attributes: attributes), true) }
+                guard spaced else { throw fail("attributes of <\(name)> not separated by white space") }
+                let (key, value) = try attribute()
+                guard attributes[key] == nil else { throw fail("<\(name)> names attribute \(key) twice") }
+                guard attributes.count < XMLTree.maxAttributes else { throw fail("<\(name)> with more than \(XMLTree.maxAttributes) attributes") }
+                attributes[key] = value
+            }
+        }
+
+        /// The declaration's `name="value"` pairs up to `end`.
+        mutating func pseudoAttributes(until end: String) throws -> [String: String] {
+            var out = [String: String]()
+            while true {
+                skipSpace()
+                guard i < b.count else { throw fail("an XML declaration that is never closed") }
+                if starts(end) { i += end.utf8.count; return out }
+                let (key, value) = try attribute()
+                guard out.count < XMLTree.maxAttributes else { throw fail("an XML declaration with too many pseudo-attributes") }
+                out[key] = value
+            }
+        }
+
+        /// `name = "value"` or `name='value'`, white space allowed around `=` (XML 1.0 [25]).
+        mutating func attribute() throws -> (String, String) {
+            let key = try name()
+            skipSpace()
+            guard i < b.count, b[i] == UInt8(ascii: "=") else { throw fail("attribute \(key) without a value") }
+            i += 1
+            skipSpace()
+            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else { throw fail("attribute \(key) without a quoted value") }
+            let quote = b[i]
+            i += 1
+            var value = [UInt8]()
+            while i < b.count, b[i] != quote {
+                guard b[i] != UInt8(ascii: "<") else { throw fail("< inside the value of attribute \(key)") }
+                if b[i] == UInt8(ascii: "&") { value += try reference() } else { value.append(b[i]); i += 1 }
+            }
+            guard i < b.count else { throw fail("the value of attribute \(key) is never closed") }
+            i += 1
+            return (key, String(decoding: value, as: UTF8.self))
+        }
+
+        /// Text up to the next `<`, references replaced.
+        mutating func characterData() throws -> String {
+            var out = [UInt8]()
+            while i < b.count, b[i] != UInt8(ascii: "<") {
+                if b[i] == UInt8(ascii: "&") { out += try reference() } else { out.append(b[i]); i += 1 }
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// `&lt;` `&gt;` `&amp;` `&quot;` `&apos;`, `&#N;` or `&#xH;`: the character's UTF-8 bytes.
+        /// Any other name would need a declaration, and the file may hold none.
+        mutating func reference() throws -> [UInt8] {
+            let start = i + 1
+            var end = start
+            while end < b.count, end - start < 12, b[end] != UInt8(ascii: ";") { end += 1 }
+            guard end < b.count, b[end] == UInt8(ascii: ";") else { throw fail("an & that starts no reference") }
+            let name = String(decoding: b[start ..< end], as: UTF8.self)
+            i = end + 1
+            let predefined: [String: UInt8] = ["lt": 0x3C, "gt": 0x3E, "amp": 0x26, "quot": 0x22, "apos": 0x27]
+            if let byte = predefined[name] { return [byte] }
+            let digits = name.hasPrefix("#x") ? (name.dropFirst(2), 16) : name.hasPrefix("#") ? (name.dropFirst(1), 10) : nil
+            guard let (text, radix) = digits, let value = UInt32(text, radix: radix), let scalar = Unicode.Scalar(value), value != 0 else {
+                throw fail("the reference &\(excerpt(name)); (the file declares no entities)")
+            }
+            return Array(String(Character(scalar)).utf8)
+        }
+
+        /// A name: the bytes up to white space or markup (the parser takes any such run; names are
+        /// compared as the exports write them).
+        mutating func name() throws -> String {
+            let start = i
+            while i < b.count, !isSpace(b[i]), !"/>=<'\"?".utf8.contains(b[i]) { i += 1 }
+            guard i > start else { throw fail("a tag or attribute without a name") }
+            return String(decoding: b[start ..< i], as: UTF8.self)
+        }
+
+        /// Skips white space; true when there was some.
+        @discardableResult
+        mutating func skipSpace() -> Bool {
+            let start = i
+            while i < b.count, isSpace(b[i]) { i += 1 }
+            return i > start
+        }
+
+        /// Moves past the next `end` (a comment's, a CDATA section's, an instruction's).
+        mutating func skip(past end: String, what: String) throws {
+            let e = Array(end.utf8)
+            while i + e.count <= b.count {
+                if b[i] == e[0], b[i ..< i + e.count].elementsEqual(e) { i += e.count; return }
+                i += 1
+            }
+            throw fail("\(what) that is never closed")
+        }
+
+        func starts(_ s: String) -> Bool {
+            let p = Array(s.utf8)
+            return i + p.count <= b.count && b[i ..< i + p.count].elementsEqual(p)
+        }
+
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
+        /// Not well-formed, at the line the parser reached.
+        func fail(_ why: String) -> CardImageError {
+            let line = b[..<min(i, b.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            return CardImageError("not well-formed XML: \(excerpt(why, 160)) (line \(line))")
+        }
+
+        /// At most `limit` characters of what the file said, for a message.
+        func excerpt(_ s: String, _ limit: Int = 40) -> String { s.count > limit ? String(s.prefix(limit)) + "…" : s }
     }
 }

@@ -34,19 +34,19 @@ enum ZipArchive {
             if entry.name.hasSuffix("/") { continue } // a folder
             let lower = entry.name.lowercased()
             guard ![".zip", ".jar", ".apk", ".gz", ".tgz", ".7z", ".tar"].contains(where: lower.hasSuffix) else {
-                throw CardImageError("a zip holding another archive (\(entry.name)): archives inside archives are not read")
+                throw CardImageError("a zip holding another archive (\(CardImageError.quote(entry.name))): archives inside archives are not read")
             }
             guard wanted(entry.name) else { continue }
-            guard entry.flags & 0x0001 == 0 else { throw CardImageError("zip member \(entry.name) is encrypted") }
+            guard entry.flags & 0x0001 == 0 else { throw CardImageError("zip member \(CardImageError.quote(entry.name)) is encrypted") }
             guard entry.size <= left else {
-                throw CardImageError("zip member \(entry.name) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
+                throw CardImageError("zip member \(CardImageError.quote(entry.name)) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
             }
             guard entry.size <= maxRatio * max(entry.compressedSize, 1) || entry.size < 65_536 else {
-                throw CardImageError("zip member \(entry.name) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
+                throw CardImageError("zip member \(CardImageError.quote(entry.name)) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
             }
             let member = try contents(of: entry, in: bytes)
             left -= member.count
-            guard !isZip(Data(member)) else { throw CardImageError("a zip holding another archive (\(entry.name)): archives inside archives are not read") }
+            guard !isZip(Data(member)) else { throw CardImageError("a zip holding another archive (\(CardImageError.quote(entry.name))): archives inside archives are not read") }
             out.append(Member(name: entry.name, data: Data(member)))
         }
         return out
@@ -113,7 +113,7 @@ enum ZipArchive {
         var output = [UInt8](repeating: 0, count: size + 1)
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw CardImageError("zlib could not start inflating \(name)")
+            throw CardImageError("zlib could not start inflating \(CardImageError.quote(name))")
         }
         defer { inflateEnd(&stream) }
         var input = input
