@@ -30,6 +30,7 @@ let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "Transit
 let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitModelTests", ["TransitModel"]),
     ("TransitTransportTests", ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport"]),
+    ("TransitUSBTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitUSB"]),
     ("TransitPluginHostTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
     ("CardSimulationTests", ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitTransport", "TransitEngine"]),
     ("TransitEngineTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
@@ -42,8 +43,9 @@ let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
 
 /// The host's modules, each in its layer's folder of Sources/Host and depending only on the modules
 /// of the layers before it (docs/ARCHITECTURE.md): 01 system libraries → 02 model → 03 files →
-/// 04 transport → 05 plugin host → 06 card simulation → 07 engine → 08 stations → 09 archive →
-/// 10 output → 11 the `transit` executable, 12 the `transit-sim` executable.
+/// 04 transport (04-Transport: PC/SC; 04-TransportUSB: readers driven over USB) → 05 plugin host →
+/// 06 card simulation → 07 engine → 08 stations → 09 archive → 10 output → 11 the `transit`
+/// executable, 12 the `transit-sim` executable.
 let host = "Sources/Host"
 let package = Package(
     name: "transit",
@@ -64,11 +66,15 @@ let package = Package(
         .target(name: "CPCSCLite", path: "\(host)/01-System/CPCSCLite", cSettings: cRelative, linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CSQLite", path: "\(host)/01-System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "\(host)/01-System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims", cSettings: cRelative),
         .target(name: "TransitModel", dependencies: ["CardProtocol"], path: "\(host)/02-Model", swiftSettings: v5),
         .target(name: "TransitFiles", dependencies: ["TransitModel", "CTransitShims"], path: "\(host)/03-Files", swiftSettings: v5),
         .target(name: "TransitTransport", dependencies: ["CPCSCLite", "CardProtocol", "TransitModel"],
                 path: "\(host)/04-Transport", swiftSettings: v5),
+        // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
+        .target(name: "TransitUSB", dependencies: ["CLibUSB", "CardProtocol", "TransitModel", "TransitTransport"],
+                path: "\(host)/04-TransportUSB", swiftSettings: v5),
         .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
                 path: "\(host)/05-PluginHost", swiftSettings: v5),
         .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitFiles", "CZlib"], path: "\(host)/06-CardSimulation", swiftSettings: v5),

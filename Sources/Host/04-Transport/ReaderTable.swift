@@ -42,6 +42,13 @@ package enum ReaderTable {
             name: "Sony RC-S660/U", patterns: ["RC-S660"], dialects: [.part3], transparentSession: true, maxCommand: 512,
             source: "the RC-S300's line (the same iProduct and CCID features); unconfirmed", confidence: .guess),
         ReaderProfile(
+            // Not a PC/SC reader on Linux: TransitUSB's RCS380Channel drives it over libusb and
+            // answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)".
+            name: "Sony RC-S380", patterns: ["RC-S380"], dialects: [.bareFrame],
+            note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling",
+            source: "usb-readers.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c, nfcpy issue #11's trace of the initialisation; no FeliCa exchange of a real RC-S380 logged",
+            confidence: .code),
+        ReaderProfile(
             name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],
             unsafe: [.pn532: identivPIN, .acsDirect: identivPIN],
             note: "its own FeliCa commands (FF 40, FF 42, FF 46, FF 4A: CLOUD 370x F manual §6.2.13–6.2.18) are not used: their byte order on the air is unconfirmed; FeliCa ATRs carry the IDm (04 43 FD …)",

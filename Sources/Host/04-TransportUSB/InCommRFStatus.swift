@@ -1,0 +1,43 @@
+/// The 32-bit little-endian status that begins InCommRF's answer: one bit a fault, 0 for a frame
+/// received whole (usb-readers.md §1.3; nfcpy rcs380.py l.100–145, port100.c
+/// `PORT100_CMD_STATUS_*`, which both read 0x80 as a receive timeout).
+package struct InCommRFStatus: OptionSet, Sendable, CustomStringConvertible {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    package static let protocolError = InCommRFStatus(rawValue: 0x01)
+    package static let parity = InCommRFStatus(rawValue: 0x02)
+    package static let crc = InCommRFStatus(rawValue: 0x04)
+    package static let collision = InCommRFStatus(rawValue: 0x08)
+    package static let overflow = InCommRFStatus(rawValue: 0x10)
+    package static let temperature = InCommRFStatus(rawValue: 0x40)
+    /// The card sent nothing within the InCommRF timeout: silence, not a fault.
+    package static let receiveTimeout = InCommRFStatus(rawValue: 0x80)
+    package static let crypto1 = InCommRFStatus(rawValue: 0x100)
+    package static let rfca = InCommRFStatus(rawValue: 0x200)
+    package static let rfOff = InCommRFStatus(rawValue: 0x400)
+    package static let transmitTimeout = InCommRFStatus(rawValue: 0x800)
+    package static let receiveLength = InCommRFStatus(rawValue: 0x8000_0000)
+
+    private static let names: [(InCommRFStatus, String)] = [
+        (.protocolError, "protocol error"), (.parity, "parity error"), (.crc, "CRC error"), (.collision, "collision"),
+        (.overflow, "overflow"), (.temperature, "temperature error"), (.receiveTimeout, "receive timeout"),
+        (.crypto1, "Crypto1 error"), (.rfca, "RFCA error"), (.rfOff, "RF off"), (.transmitTimeout, "transmit timeout"),
+        (.receiveLength, "receive length error"),
+    ]
+
+    /// The status of the answer's first four bytes, least significant first; nil when shorter.
+    package init?(answer: [UInt8]) {
+        guard answer.count >= 4 else { return nil }
+        self.init(rawValue: answer.prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    }
+
+    /// The bits by name, and any no source names by value.
+    package var description: String {
+        if isEmpty { return "success" }
+        var parts = Self.names.filter { contains($0.0) }.map(\.1)
+        let unnamed = rawValue & ~Self.names.reduce(UInt32(0)) { $0 | $1.0.rawValue }
+        if unnamed != 0 { parts.append("bits 0x" + String(unnamed, radix: 16, uppercase: true)) }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,280 @@
+import CLibUSB
+import Foundation
+import TransitModel
+
+/// A Sony reader opened with libusb-1.0: its interface claimed, its bulk endpoints found from the
+/// descriptors (never assumed: usb-readers.md §1.1), the kernel's driver (port100 binds an RC-S380,
+/// usb-readers.md §1.2) detached for as long as transit holds the reader and re-attached on close.
+/// Every transfer has a timeout from its deadline. Not thread-safe: one read uses it at a time.
+package final class LibUSBDevice: USBPipe {
+    /// A reader on the bus, before it is opened.
+    package struct Found: Equatable, Sendable {
+        package let model: USBReaderModel
+        package let bus: UInt8
+        package let address: UInt8
+
+        package init(model: USBReaderModel, bus: UInt8, address: UInt8) {
+            self.model = model; self.bus = bus; self.address = address
+        }
+
+        /// "SONY RC-S380/S (USB 1:13)".
+        package var readerName: String { RCS380Channel.readerName(model: model, bus: bus, address: address) }
+        /// The device node libusb opens, "/dev/bus/usb/001/013".
+        package var node: String { "/dev/bus/usb/" + Self.threeDigits(bus) + "/" + Self.threeDigits(address) }
+
+        private static func threeDigits(_ n: UInt8) -> String { String(repeating: "0", count: max(0, 3 - String(n).count)) + String(n) }
+    }
+
+    /// The interface and endpoints the descriptors name.
+    package struct Endpoints: Equatable, Sendable {
+        package let interface: Int32
+        package let bulkIn: UInt8
+        package let bulkOut: UInt8
+        /// The OUT endpoint's wMaxPacketSize: a transfer of a whole number of them ends with a zero-length packet.
+        package let maxPacketSize: Int
+    }
+
+    package let found: Found
+    package let endpoints: Endpoints
+    /// The kernel driver detached to claim the reader ("port100"), re-attached on close; nil when
+    /// none was bound.
+    package private(set) var detachedDriver: String?
+    private var context: OpaquePointer?
+    private var handle: OpaquePointer?
+
+    /// Sony vendor and product IDs transit looks for (`USBReaderModel`).
+    private static let transferTypeMask = UInt8(LIBUSB_TRANSFER_TYPE_MASK)
+    private static let bulk = UInt8(LIBUSB_ENDPOINT_TRANSFER_TYPE_BULK.rawValue)
+    private static let directionIn = UInt8(LIBUSB_ENDPOINT_IN.rawValue)
+
+    /// The Sony readers connected (`USBReaderModel`), in bus order; listing needs no access to them.
+    package static func list() throws(TransitError) -> [Found] {
+        let context = try start()
+        defer { libusb_exit(context) }
+        return try devices(context) { _, found in found }
+    }
+
+    /// Opens `found`: the device, its endpoints, the kernel driver detached, interface claimed.
+    /// Permission, a busy reader and a reader unplugged since it was listed are `noReader` errors
+    /// that say what to do.
+    package init(opening found: Found) throws(TransitError) {
+        self.found = found
+        let context = try Self.start()
+        var opened: (OpaquePointer, Endpoints)?
+        do throws(TransitError) {
+            let matches = try Self.devices(context) { device, candidate in
+                candidate == found ? device : nil
+            }
+            guard let device = matches.first else {
+                throw TransitError(.noReader, "\(found.readerName) is no longer connected")
+            }
+            let endpoints = try Self.endpoints(device, found)
+            var handle: OpaquePointer?
+            let rv = libusb_open(device, &handle)
+            guard rv == 0, let handle else { throw Self.openError(rv, found, doing: "open") }
+            opened = (handle, endpoints)
+        } catch {
+            libusb_exit(context)
+            throw error
+        }
+        guard let (handle, endpoints) = opened else { libusb_exit(context); throw TransitError(.internal, "libusb opened nothing") }
+        self.context = context
+        self.handle = handle
+        self.endpoints = endpoints
+        do throws(TransitError) {
+            try claim(handle)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// What `--verbose` says of the kernel driver: detached and re-attached, or nothing.
+    package var driverNote: String? {
+        detachedDriver.map { "detached the kernel's \($0) driver from \(found.readerName) (interface \(endpoints.interface)); it is re-attached when transit lets go" }
+    }
+
+    /// Releases the interface, gives the kernel its driver back, closes the device. Idempotent.
+    package func close() {
+        if let handle {
+            libusb_release_interface(handle, endpoints.interface)
+            if detachedDriver != nil { libusb_attach_kernel_driver(handle, endpoints.interface) }
+            libusb_close(handle)
+        }
+        handle = nil
+        if let context { libusb_exit(context) }
+        context = nil
+    }
+
+    package func write(_ bytes: [UInt8], deadline: Date) throws(TransitError) {
+        var buffer = bytes
+        let (rv, sent) = try transfer(endpoints.bulkOut, &buffer, length: buffer.count, deadline: deadline)
+        guard rv == 0, sent == bytes.count else {
+            if rv == LIBUSB_ERROR_TIMEOUT.rawValue || rv == 0 {
+                throw TransitError(.communication, "\(found.readerName) did not take a command (\(sent) of \(bytes.count) bytes by its deadline)")
+            }
+            throw failure(rv, "sending to")
+        }
+        // A transfer of whole packets has no short packet to end it: a zero-length one does
+        // (nfcpy transport.py l.331–345; port100.c sets URB_ZERO_PACKET; usb-readers.md §1.1).
+        guard !bytes.isEmpty, bytes.count % endpoints.maxPacketSize == 0 else { return }
+        var none: [UInt8] = [0] // libusb takes a buffer even for a zero-length packet
+        let (zrv, _) = try transfer(endpoints.bulkOut, &none, length: 0, deadline: deadline)
+        guard zrv == 0 else { throw failure(zrv, "ending a transfer to") }
+    }
+
+    package func read(maxLength: Int, deadline: Date) throws(TransitError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(1, maxLength))
+        let (rv, got) = try transfer(endpoints.bulkIn, &buffer, length: buffer.count, deadline: deadline)
+        // A timeout may still have brought part of a frame.
+        guard rv == 0 || rv == LIBUSB_ERROR_TIMEOUT.rawValue else { throw failure(rv, "reading from") }
+        return Array(buffer.prefix(max(0, min(got, buffer.count))))
+    }
+
+    /// One bulk transfer with a timeout of what is left until `deadline` (at least 1 ms: libusb
+    /// reads 0 as "wait for ever"); an interrupted one is tried again within the deadline.
+    /// Returns libusb's code and the bytes moved; a transfer with no time left moves nothing.
+    private func transfer(_ endpoint: UInt8, _ buffer: inout [UInt8], length: Int, deadline: Date) throws(TransitError) -> (Int32, Int) {
+        guard let handle else { throw TransitError(.communication, "\(found.readerName) is closed") }
+        let count = Int32(clamping: min(length, buffer.count))
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return (LIBUSB_ERROR_TIMEOUT.rawValue, 0) }
+            let milliseconds = UInt32(min(Double(UInt32.max), max(1, (left * 1000).rounded(.up))))
+            var moved: Int32 = 0
+            let rv = buffer.withUnsafeMutableBufferPointer { bytes in
+                libusb_bulk_transfer(handle, endpoint, bytes.baseAddress, count, &moved, milliseconds)
+            }
+            if rv == LIBUSB_ERROR_INTERRUPTED.rawValue && moved == 0 { continue }
+            return (rv, Int(moved))
+        }
+    }
+
+    /// A failed transfer's error: unplugged is `sessionLost` (the card's session went with the
+    /// reader), anything else `communication`.
+    private func failure(_ rv: Int32, _ doing: String) -> TransitError {
+        if rv == LIBUSB_ERROR_NO_DEVICE.rawValue {
+            return TransitError(.sessionLost, "\(found.readerName) was unplugged during the read")
+        }
+        return TransitError(.communication, "\(doing) \(found.readerName) failed: \(Self.name(rv))")
+    }
+
+    /// Detaches a bound kernel driver (port100), then claims the interface. Detaching needs only
+    /// write access to the device node (usb-readers.md §1.2). libusb's automatic detach is not
+    /// used: under umockdev it makes the claim fail (usb-readers.md §5), and this way transit knows
+    /// what it detached.
+    private func claim(_ handle: OpaquePointer) throws(TransitError) {
+        let interface = endpoints.interface
+        if libusb_kernel_driver_active(handle, interface) == 1 {
+            let name = Self.kernelDriver(of: found, interface: interface, handle: handle)
+            let rv = libusb_detach_kernel_driver(handle, interface)
+            guard rv == 0 else { throw Self.openError(rv, found, doing: "detach the kernel's \(name.map { $0 + " " } ?? "")driver from") }
+            detachedDriver = name ?? "kernel"
+        }
+        let rv = libusb_claim_interface(handle, interface)
+        guard rv == 0 else { throw Self.openError(rv, found, doing: "claim") }
+    }
+
+    /// Where opening or claiming failed, said so a person can act: the access to give, the
+    /// program to close, the cable.
+    private static func openError(_ rv: Int32, _ found: Found, doing: String) -> TransitError {
+        let reader = "\(found.readerName) (bus \(found.bus), device \(found.address))"
+        switch rv {
+        case LIBUSB_ERROR_ACCESS.rawValue:
+            let rule = "SUBSYSTEM==\"usb\", ATTRS{idVendor}==\"054c\", ATTRS{idProduct}==\"\(hex4(found.model.rawValue))\", TAG+=\"uaccess\""
+            return TransitError(.noReader, "cannot \(doing) \(reader): no write access to \(found.node). Give it to the seated user with a "
+                                + "udev rule in /etc/udev/rules.d/60-transit-rcs380.rules: \(rule) (then sudo udevadm control --reload && "
+                                + "sudo udevadm trigger, or replug the reader); or to a group: GROUP=\"plugdev\", MODE=\"0660\" instead of the TAG")
+        case LIBUSB_ERROR_BUSY.rawValue:
+            return TransitError(.noReader, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it)")
+        case LIBUSB_ERROR_NO_DEVICE.rawValue:
+            return TransitError(.noReader, "cannot \(doing) \(reader): it was unplugged")
+        default:
+            return TransitError(.noReader, "cannot \(doing) \(reader): \(name(rv))")
+        }
+    }
+
+    /// Starts a libusb context.
+    private static func start() throws(TransitError) -> OpaquePointer {
+        var context: OpaquePointer?
+        let rv = libusb_init(&context)
+        guard rv == 0, let context else { throw TransitError(.noReader, "libusb could not start: \(name(rv))") }
+        return context
+    }
+
+    /// `pick` applied to every Sony reader on `context`'s buses, the nils left out.
+    private static func devices<T>(_ context: OpaquePointer, _ pick: (OpaquePointer, Found) -> T?) throws(TransitError) -> [T] {
+        var list: UnsafeMutablePointer<OpaquePointer?>?
+        let count = libusb_get_device_list(context, &list)
+        guard count >= 0, let list else { throw TransitError(.noReader, "libusb could not list the USB devices: \(name(Int32(clamping: count)))") }
+        defer { libusb_free_device_list(list, 1) }
+        var picked = [T]()
+        for index in 0 ..< count {
+            guard let device = list[index] else { continue }
+            var descriptor = libusb_device_descriptor()
+            guard libusb_get_device_descriptor(device, &descriptor) == 0,
+                  let model = USBReaderModel(vendor: descriptor.idVendor, product: descriptor.idProduct) else { continue }
+            let found = Found(model: model, bus: libusb_get_bus_number(device), address: libusb_get_device_address(device))
+            if let value = pick(device, found) { picked.append(value) }
+        }
+        return picked
+    }
+
+    /// The first interface of the active configuration with one bulk IN and one bulk OUT endpoint
+    /// (the RC-S380 has one such interface, 0: usb-readers.md §1.1).
+    private static func endpoints(_ device: OpaquePointer, _ found: Found) throws(TransitError) -> Endpoints {
+        var config: UnsafeMutablePointer<libusb_config_descriptor>?
+        let rv = libusb_get_active_config_descriptor(device, &config)
+        guard rv == 0, let config else { throw openError(rv, found, doing: "read the configuration of") }
+        defer { libusb_free_config_descriptor(config) }
+        guard let interfaces = config.pointee.interface else { throw noEndpoints(found) }
+        for i in 0 ..< Int(config.pointee.bNumInterfaces) {
+            let interface = interfaces[i]
+            guard interface.num_altsetting > 0, let setting = interface.altsetting?.pointee, let list = setting.endpoint else { continue }
+            var bulkIn: UInt8?, bulkOut: UInt8?, packet = 0
+            for e in 0 ..< Int(setting.bNumEndpoints) {
+                let endpoint = list[e]
+                guard endpoint.bmAttributes & transferTypeMask == bulk else { continue }
+                if endpoint.bEndpointAddress & directionIn != 0 {
+                    bulkIn = bulkIn ?? endpoint.bEndpointAddress
+                } else if bulkOut == nil {
+                    bulkOut = endpoint.bEndpointAddress
+                    packet = Int(endpoint.wMaxPacketSize & 0x07FF) // bits 0–10: the size (USB 2.0, 9.6.6)
+                }
+            }
+            if let bulkIn, let bulkOut, packet > 0 {
+                return Endpoints(interface: Int32(setting.bInterfaceNumber), bulkIn: bulkIn, bulkOut: bulkOut, maxPacketSize: packet)
+            }
+        }
+        throw noEndpoints(found)
+    }
+
+    private static func noEndpoints(_ found: Found) -> TransitError {
+        TransitError(.noReader, "\(found.readerName) has no interface with bulk IN and OUT endpoints: not a reader transit drives")
+    }
+
+    /// The name of the kernel driver bound to `interface`, from sysfs
+    /// (/sys/bus/usb/devices/BUS-PORTS:CONFIG.INTERFACE/driver); nil when it cannot be told.
+    private static func kernelDriver(of found: Found, interface: Int32, handle: OpaquePointer) -> String? {
+        guard let device = libusb_get_device(handle) else { return nil }
+        var ports = [UInt8](repeating: 0, count: 8)
+        let depth = libusb_get_port_numbers(device, &ports, Int32(ports.count))
+        var configuration: Int32 = 0
+        guard depth > 0, libusb_get_configuration(handle, &configuration) == 0 else { return nil }
+        let path = ports.prefix(Int(depth)).map(String.init).joined(separator: ".")
+        let link = "/sys/bus/usb/devices/\(found.bus)-\(path):\(configuration).\(interface)/driver"
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return nil }
+        return (target as NSString).lastPathComponent
+    }
+
+    private static func name(_ rv: Int32) -> String {
+        libusb_error_name(rv).map { String(cString: $0) } ?? "libusb error \(rv)"
+    }
+
+    private static func hex4(_ n: UInt16) -> String {
+        let digits = String(n, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

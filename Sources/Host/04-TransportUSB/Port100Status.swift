@@ -1,0 +1,28 @@
+/// The one status byte that answers every Port-100 command but InCommRF (usb-readers.md §1.3;
+/// nfcpy rcs380.py l.100–145, port100.c `PORT100_CMD_STATUS_*`).
+package enum Port100Status: UInt8, Sendable, CustomStringConvertible {
+    case success = 0, parameter = 1, pb = 2, rfca = 3, temperature = 4, pwd = 5, receive = 6, commandType = 7
+
+    package var description: String {
+        switch self {
+        case .success: return "success"
+        case .parameter: return "parameter error"
+        case .pb: return "PB error"
+        case .rfca: return "RFCA error"
+        case .temperature: return "temperature error"
+        case .pwd: return "PWD error"
+        case .receive: return "receive error"
+        case .commandType: return "command type error"
+        }
+    }
+
+    /// How a status byte reads in a message: its name, or its value when no source names it.
+    package static func describe(_ byte: UInt8) -> String {
+        Port100Status(rawValue: byte).map { "\($0) (\(hex(byte)))" } ?? "status \(hex(byte))"
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+}

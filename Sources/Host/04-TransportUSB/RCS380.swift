@@ -1,0 +1,163 @@
+import CardProtocol
+import Foundation
+import TransitModel
+
+/// Sony's RC-S380 as a FeliCa reader, over a `USBPipe`: opened once, a card sensed with one
+/// Polling, then one InCommRF a card command. The radio settings (InSetRF, InSetProtocol) are sent
+/// when a sense needs them and kept while the field stays on, where nfcpy sends them again before
+/// every exchange (rcs380.py l.919–950, usb-readers.md §1.4): three USB round trips a command
+/// there, one here.
+package final class RCS380 {
+    /// A FeliCa card that answered a Polling.
+    package struct Target: Equatable, Sendable {
+        package let idm: [UInt8]
+        package let pmm: [UInt8]
+        /// The system code, when the Polling asked for it (request code 01).
+        package let systemCode: UInt16?
+        package let bitRate: FeliCaBitRate
+
+        package init(idm: [UInt8], pmm: [UInt8], systemCode: UInt16?, bitRate: FeliCaBitRate) {
+            self.idm = idm; self.pmm = pmm; self.systemCode = systemCode; self.bitRate = bitRate
+        }
+    }
+
+    /// A version the chip reports as minor, major (`11 01` is 1.11: usb-readers.md V1).
+    package struct Version: Equatable, Sendable, CustomStringConvertible {
+        package let major: UInt8
+        package let minor: UInt8
+
+        package init(major: UInt8, minor: UInt8) { self.major = major; self.minor = minor }
+
+        /// Both as hexadecimal digits, as nfcpy prints them: "1.11".
+        package var description: String {
+            let m = String(minor, radix: 16)
+            return String(major, radix: 16) + "." + (m.count == 1 ? "0" + m : m)
+        }
+    }
+
+    /// What one InCommRF brought back.
+    package enum Reception: Equatable, Sendable {
+        /// The card's frame, its length byte first.
+        case frame([UInt8])
+        /// Nothing within the timeout (status 0x80, RECEIVE_TIMEOUT).
+        case silence
+        /// The chip received something that was not a frame (CRC, parity, collision…).
+        case radioError(InCommRFStatus)
+    }
+
+    package let port: Port100
+    /// The firmware, once `open` has run.
+    package private(set) var firmware: Version?
+    /// The bit rate the radio is set up for (InSetRF and InSetProtocol sent); nil while the field
+    /// is off or after a failure, when the next sense or exchange sends them again.
+    package private(set) var framing: FeliCaBitRate?
+    /// The bit rate of the last card sensed.
+    private var sensed: FeliCaBitRate?
+
+    /// Seconds the USB wait adds to an InCommRF's own timeout before the command is cancelled: the
+    /// chip's timeout normally ends a silent exchange (usb-readers.md §1.4, a GUESS there as here).
+    package static let usbMargin = 0.1
+    /// A Polling's timeout: nfcpy's 10 ms, `6E 00` on the wire (usb-readers.md §1.4, V5).
+    package static let pollingTimeout = 0.010
+
+    package init(port: Port100) { self.port = port }
+
+    package convenience init(pipe: USBPipe, name: String = "the RC-S380") {
+        self.init(port: Port100(pipe: pipe, name: name))
+    }
+
+    /// Port-100 commands sent so far (each one USB round trip: command, ACK, answer).
+    package var commandsSent: Int { port.commandsSent }
+
+    /// Brings the reader to a known state, as nfcpy does (usb-readers.md §1.4 and V1): a soft reset
+    /// (ACK), SetCommandType 1, GetFirmwareVersion, SwitchRF off.
+    ///
+    /// Not sent, each a USB round trip for nothing a read uses: GetPDDataVersion (nfcpy only logs
+    /// it; `pdDataVersion()` asks when someone wants it) and GetCommandType (port100.c asks it to
+    /// choose type 1 or 0; every RC-S380 nfcpy drives takes 1, and one that does not says so in
+    /// SetCommandType's status, usb-readers.md V8, which is then an error naming it).
+    package func open() throws(TransitError) {
+        framing = nil
+        try port.reset()
+        try port.expectSuccess(.setCommandType, [0x01])
+        let version = try port.send(.getFirmwareVersion)
+        guard version.count >= 2 else {
+            throw TransitError(.communication, "\(port.name) answered GetFirmwareVersion with \(version.count) bytes")
+        }
+        firmware = Version(major: version[1], minor: version[0])
+        try port.expectSuccess(.switchRF, [0x00])
+    }
+
+    /// The PD data version (minor, major), for a verbose report.
+    package func pdDataVersion() throws(TransitError) -> Version {
+        let version = try port.send(.getPDDataVersion)
+        guard version.count >= 2 else {
+            throw TransitError(.communication, "\(port.name) answered GetPDDataVersion with \(version.count) bytes")
+        }
+        return Version(major: version[1], minor: version[0])
+    }
+
+    /// Polls for a FeliCa card at `bitRate` (system `systemCode`, one time slot): the card, or nil
+    /// when none answers. The first sense at a bit rate sends InSetRF and InSetProtocol, later ones
+    /// only the Polling. A garbled answer (two cards, a card passing by) is no card yet, as nfcpy
+    /// takes it. `requestSystemCode` asks the card to add its system code (request code 01, as
+    /// nfcpy's sense does: usb-readers.md §1.4, V5).
+    package func sense(bitRate: FeliCaBitRate = .kbps212, systemCode: UInt16 = 0xFFFF, requestSystemCode: Bool = true,
+                       deadline: Date? = nil) throws(TransitError) -> Target? {
+        try configure(bitRate, deadline: deadline)
+        sensed = bitRate
+        // LEN 06, Polling 00, the system code (most significant byte first), request code, time slot 0.
+        let polling: [UInt8] = [0x06, 0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), requestSystemCode ? 0x01 : 0x00, 0x00]
+        guard case .frame(let answer) = try exchange(polling, timeout: Self.pollingTimeout, deadline: deadline) else { return nil }
+        // LEN 01 IDm PMm [system code]: accepted as nfcpy does, LEN ≥ 18, LEN = the length, code 01
+        // (rcs380.py l.489–517, usb-readers.md §1.4).
+        guard answer.count >= 18, Int(answer[0]) == answer.count, answer[1] == 0x01 else { return nil }
+        let code = requestSystemCode && answer.count >= 20 ? UInt16(answer[18]) << 8 | UInt16(answer[19]) : nil
+        return Target(idm: Array(answer[2 ..< 10]), pmm: Array(answer[10 ..< 18]), systemCode: code, bitRate: bitRate)
+    }
+
+    /// One frame (length byte first) to the card and what came back: ONE InCommRF, the radio set
+    /// up by the sense before it. `timeout` is the card's (InCommRF's own, at most 6.5535 s); the
+    /// USB wait is that plus `usbMargin`, cut short by `deadline`.
+    package func exchange(_ frame: [UInt8], timeout: Double, deadline: Date? = nil) throws(TransitError) -> Reception {
+        try configure(sensed ?? .kbps212, deadline: deadline)
+        let parameters = Port100.inCommRFTimeout(seconds: timeout) + frame
+        let wait = Date().addingTimeInterval(Port100.seconds(inCommRFTimeout: parameters) + Self.usbMargin)
+        let answer: [UInt8]
+        do throws(TransitError) {
+            answer = try port.send(.inCommRF, parameters, deadline: deadline.map { min($0, wait) } ?? wait)
+        } catch {
+            framing = nil
+            throw error
+        }
+        // Status (4 bytes, little-endian), one byte both drivers skip, then the card's frame.
+        guard let status = InCommRFStatus(answer: answer) else {
+            throw TransitError(.communication, "\(port.name) answered InCommRF without its status (\(HexFormat.string(answer)))")
+        }
+        if status.isEmpty {
+            guard answer.count >= 5 else { throw TransitError(.communication, "\(port.name) answered InCommRF with a status and no frame") }
+            return .frame(Array(answer.dropFirst(5)))
+        }
+        return status == .receiveTimeout ? .silence : .radioError(status)
+    }
+
+    /// Switches the field off (SwitchRF 00): the card loses power; the next sense sets the radio up again.
+    package func rfOff() throws(TransitError) {
+        framing = nil
+        try port.expectSuccess(.switchRF, [0x00])
+    }
+
+    /// Sends InSetRF and InSetProtocol for `bitRate` unless the radio is already so.
+    private func configure(_ bitRate: FeliCaBitRate, deadline: Date?) throws(TransitError) {
+        guard framing != bitRate else { return }
+        framing = nil
+        try port.expectSuccess(.inSetRF, bitRate.inSetRF, deadline: commandDeadline(deadline))
+        try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(InSetProtocolKey.felicaDefaults), deadline: commandDeadline(deadline))
+        framing = bitRate
+    }
+
+    private func commandDeadline(_ deadline: Date?) -> Date {
+        let own = Date().addingTimeInterval(port.commandTimeout)
+        return deadline.map { min($0, own) } ?? own
+    }
+}

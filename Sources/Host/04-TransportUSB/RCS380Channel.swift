@@ -1,0 +1,107 @@
+import CardProtocol
+import Foundation
+import TransitModel
+import TransitTransport
+
+/// A card sensed on an RC-S380, made to look to the rest of the host like a card on a PC/SC reader
+/// of the bare-frame dialect (`FeliCaDialect.bareFrame`): a storage-card FeliCa ATR, `FF CA 00 00
+/// 00` answered with the IDm, and every other APDU a FeliCa frame (its length byte first) sent
+/// with one InCommRF and answered `<frame> 90 00`, or `63 00` when the card stays silent. So
+/// plugins, the worker, the log bundle and `transit replay` see nothing new.
+package final class RCS380Channel: ReaderChannel {
+    package let reader: RCS380
+    /// The card, as the sense found it.
+    package let target: RCS380.Target
+    /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
+    package let readerName: String
+    /// Seconds one exchange may take (`--exchange-timeout`); the card's own time is far shorter.
+    package let exchangeTimeout: Double
+    /// The shortest time a card is given to answer a frame other than a Polling: twice the 50 ms
+    /// transit asks PC/SC readers for (`FeliCaFraming.part3Timer`), more when the card's PMm says
+    /// its read takes longer (`FeliCaTiming`).
+    package let frameTimeout: Double
+    /// Presence checks made (a Polling after a silence or a radio error), counted in the reader's commands too.
+    package private(set) var presenceChecks = 0
+    private var readDeadline: Date?
+
+    package init(reader: RCS380, target: RCS380.Target, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
+                 frameTimeout: Double = 0.1) {
+        self.reader = reader; self.target = target; self.readerName = readerName
+        self.exchangeTimeout = exchangeTimeout; self.frameTimeout = frameTimeout
+    }
+
+    /// The reader's name for a model on USB bus `bus`, device `address`: "SONY RC-S380/S (USB 1:13)".
+    package static func readerName(model: USBReaderModel, bus: UInt8, address: UInt8) -> String {
+        "SONY \(model.name) (USB \(bus):\(address))"
+    }
+
+    /// A FeliCa card's ATR as PC/SC Part 3 builds it for a storage card (3.1.3.2.3): `3B 8F 80 01`,
+    /// then the historical bytes `80 4F 0C`, the PC/SC RID `A0 00 00 03 06`, standard byte SS 11
+    /// (FeliCa), card name `00 3B` (FeliCa), four RFU bytes, then TCK, the XOR of T0 through the
+    /// last historical byte (ISO/IEC 7816-3, 8.2.5). pcsc-tools' smartcard_list has this ATR, TCK
+    /// 42, as "RFID - FeliCa (generic)"; `ATRVerdict` reads it as FeliCa.
+    package static let atr: [UInt8] = {
+        let body: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x11, 0x00, 0x3B, 0x00, 0x00, 0x00, 0x00]
+        return body + [body.dropFirst().reduce(0, ^)]
+    }()
+
+    package var atr: [UInt8] { Self.atr }
+
+    package func limit(to deadline: Date) { readDeadline = deadline }
+
+    /// Answers `FF CA` from the sense, passes a frame to the card, refuses anything else as a
+    /// reader refuses what it does not know (`6D 00`, `6E 00`: `FeliCaFraming.refusals`).
+    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+        if apdu.count >= 4, apdu[0] == 0xFF, apdu[1] == 0xCA { return getData(apdu) }
+        // A frame's first byte is its own length; as an APDU it stands where CLA does.
+        guard apdu.count >= 2, Int(apdu[0]) == apdu.count else {
+            return apdu.first == 0xFF ? [0x6D, 0x00] : [0x6E, 0x00]
+        }
+        return try frame(apdu)
+    }
+
+    /// GET DATA (PC/SC Part 3, 3.2.2.1.3): P1 00 is the UID, here the IDm the Polling gave (the
+    /// RC-S380 has no GET DATA of its own); anything else is not supported (`6A 81`). An Le below
+    /// the IDm's 8 bytes is told the right one (`6C 08`).
+    private func getData(_ apdu: [UInt8]) -> [UInt8] {
+        guard apdu[2] == 0x00, apdu[3] == 0x00, apdu.count <= 5 else { return [0x6A, 0x81] }
+        if apdu.count == 5, apdu[4] != 0x00, Int(apdu[4]) < target.idm.count { return [0x6C, UInt8(target.idm.count)] }
+        return target.idm + [0x90, 0x00]
+    }
+
+    private func frame(_ frame: [UInt8]) throws(TransitError) -> [UInt8] {
+        let left = readDeadline.map { $0.timeIntervalSinceNow } ?? .infinity
+        guard left > 0 else { throw overDeadline() }
+        let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
+        let reception: RCS380.Reception
+        do throws(TransitError) {
+            reception = try reader.exchange(frame, timeout: timeout, deadline: readDeadline)
+        } catch {
+            if let readDeadline, readDeadline.timeIntervalSinceNow <= 0, error.kind == .communication { throw overDeadline() }
+            throw error
+        }
+        switch reception {
+        case .frame(let answer):
+            return answer + [0x90, 0x00]
+        case .silence:
+            // A Polling for a system the card lacks goes unanswered; any other silence may be the
+            // card gone, which one Polling tells.
+            if frame[1] != 0x00 { try checkPresence() }
+            return [0x63, 0x00]
+        case .radioError(let status):
+            try checkPresence()
+            throw TransitError(.communication, "\(readerName) reported \(status) receiving the card's answer")
+        }
+    }
+
+    /// Throws `sessionLost` when no card, or another card, answers a Polling for any system.
+    private func checkPresence() throws(TransitError) {
+        presenceChecks += 1
+        let now = try reader.sense(bitRate: target.bitRate, deadline: readDeadline)
+        guard now?.idm == target.idm else { throw TransitError(.sessionLost, "the card was removed during the read") }
+    }
+
+    private func overDeadline() -> TransitError {
+        TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
+    }
+}

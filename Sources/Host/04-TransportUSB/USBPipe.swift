@@ -1,0 +1,14 @@
+import Foundation
+import TransitModel
+
+/// A reader's two bulk endpoints, as the command layer needs them: `LibUSBDevice` is the real one,
+/// the tests script one. Every call ends by its deadline.
+package protocol USBPipe: AnyObject {
+    /// Sends `bytes` on the OUT endpoint (and the zero-length packet a transfer of whole packets
+    /// needs). Throws `communication` when the reader does not take them by `deadline`,
+    /// `sessionLost` when it was unplugged.
+    func write(_ bytes: [UInt8], deadline: Date) throws(TransitError)
+    /// One transfer from the IN endpoint, at most `maxLength` bytes: what arrived, empty when
+    /// nothing did by `deadline`. Throws as `write` does.
+    func read(maxLength: Int, deadline: Date) throws(TransitError) -> [UInt8]
+}
