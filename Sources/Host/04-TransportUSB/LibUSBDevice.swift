@@ -36,13 +36,15 @@ package final class LibUSBDevice: USBPipe {
 
     package let found: Found
     package let endpoints: Endpoints
-    /// The kernel driver detached to claim the reader ("port100"), re-attached on close; nil when
-    /// none was bound.
-    package private(set) var detachedDriver: String?
+    /// True when a kernel driver was bound and detached to claim the reader; it is re-attached on close.
+    package private(set) var detachedKernelDriver = false
+    /// The detached driver's name from sysfs ("port100"); nil when it could not be told.
+    package private(set) var kernelDriverName: String?
     private var context: OpaquePointer?
     private var handle: OpaquePointer?
 
-    /// Sony vendor and product IDs transit looks for (`USBReaderModel`).
+    /// Endpoint descriptor fields (USB 2.0, 9.6.6): bmAttributes bits 0–1 are the transfer type,
+    /// bEndpointAddress bit 7 the direction.
     private static let transferTypeMask = UInt8(LIBUSB_TRANSFER_TYPE_MASK)
     private static let bulk = UInt8(LIBUSB_ENDPOINT_TRANSFER_TYPE_BULK.rawValue)
     private static let directionIn = UInt8(LIBUSB_ENDPOINT_IN.rawValue)
@@ -62,9 +64,11 @@ package final class LibUSBDevice: USBPipe {
         let context = try Self.start()
         var opened: (OpaquePointer, Endpoints)?
         do throws(TransitError) {
+            // A reference of our own: the list's go when it is freed.
             let matches = try Self.devices(context) { device, candidate in
-                candidate == found ? device : nil
+                candidate == found ? libusb_ref_device(device) : nil
             }
+            defer { matches.forEach { libusb_unref_device($0) } }
             guard let device = matches.first else {
                 throw TransitError(.noReader, "\(found.readerName) is no longer connected")
             }
@@ -93,14 +97,16 @@ package final class LibUSBDevice: USBPipe {
 
     /// What `--verbose` says of the kernel driver: detached and re-attached, or nothing.
     package var driverNote: String? {
-        detachedDriver.map { "detached the kernel's \($0) driver from \(found.readerName) (interface \(endpoints.interface)); it is re-attached when transit lets go" }
+        guard detachedKernelDriver else { return nil }
+        return "detached the kernel's \(kernelDriverName.map { $0 + " " } ?? "")driver from \(found.readerName) (interface "
+            + "\(endpoints.interface)); it is re-attached when transit lets go"
     }
 
     /// Releases the interface, gives the kernel its driver back, closes the device. Idempotent.
     package func close() {
         if let handle {
             libusb_release_interface(handle, endpoints.interface)
-            if detachedDriver != nil { libusb_attach_kernel_driver(handle, endpoints.interface) }
+            if detachedKernelDriver { libusb_attach_kernel_driver(handle, endpoints.interface) }
             libusb_close(handle)
         }
         handle = nil
@@ -168,10 +174,10 @@ package final class LibUSBDevice: USBPipe {
     private func claim(_ handle: OpaquePointer) throws(TransitError) {
         let interface = endpoints.interface
         if libusb_kernel_driver_active(handle, interface) == 1 {
-            let name = Self.kernelDriver(of: found, interface: interface, handle: handle)
+            kernelDriverName = Self.kernelDriver(of: found, interface: interface, handle: handle)
             let rv = libusb_detach_kernel_driver(handle, interface)
-            guard rv == 0 else { throw Self.openError(rv, found, doing: "detach the kernel's \(name.map { $0 + " " } ?? "")driver from") }
-            detachedDriver = name ?? "kernel"
+            guard rv == 0 else { throw Self.openError(rv, found, doing: "detach the kernel's \(kernelDriverName.map { $0 + " " } ?? "")driver from") }
+            detachedKernelDriver = true
         }
         let rv = libusb_claim_interface(handle, interface)
         guard rv == 0 else { throw Self.openError(rv, found, doing: "claim") }
@@ -180,7 +186,7 @@ package final class LibUSBDevice: USBPipe {
     /// Where opening or claiming failed, said so a person can act: the access to give, the
     /// program to close, the cable.
     private static func openError(_ rv: Int32, _ found: Found, doing: String) -> TransitError {
-        let reader = "\(found.readerName) (bus \(found.bus), device \(found.address))"
+        let reader = found.readerName // "… (USB bus:device)"
         switch rv {
         case LIBUSB_ERROR_ACCESS.rawValue:
             let rule = "SUBSYSTEM==\"usb\", ATTRS{idVendor}==\"054c\", ATTRS{idProduct}==\"\(hex4(found.model.rawValue))\", TAG+=\"uaccess\""

@@ -66,6 +66,15 @@ package final class RCS380 {
         self.init(port: Port100(pipe: pipe, name: name))
     }
 
+    /// The driver of an opened USB reader; an RC-S956 reader (RC-S330/360/370) speaks another
+    /// framing and is refused (`USBReaderModel.Chipset.rcs956`).
+    package convenience init(device: LibUSBDevice) throws(TransitError) {
+        guard device.found.model.chipset == .port100 else {
+            throw TransitError(.readerUnsupported, "\(device.found.readerName) has an RC-S956 chip, which transit does not drive (only the RC-S380's Port-100)")
+        }
+        self.init(pipe: device, name: device.found.readerName)
+    }
+
     /// Port-100 commands sent so far (each one USB round trip: command, ACK, answer).
     package var commandsSent: Int { port.commandsSent }
 
