@@ -114,7 +114,7 @@ package final class LibUSBDevice: USBPipe {
         context = nil
     }
 
-    package func write(_ bytes: [UInt8], deadline: Date) throws(TransitError) {
+    package func write(_ bytes: [UInt8], deadline: Deadline) throws(TransitError) {
         var buffer = bytes
         let (rv, sent) = try transfer(endpoints.bulkOut, &buffer, length: buffer.count, deadline: deadline)
         guard rv == 0, sent == bytes.count else {
@@ -131,7 +131,7 @@ package final class LibUSBDevice: USBPipe {
         guard zrv == 0 else { throw failure(zrv, "ending a transfer to") }
     }
 
-    package func read(maxLength: Int, deadline: Date) throws(TransitError) -> [UInt8] {
+    package func read(maxLength: Int, deadline: Deadline) throws(TransitError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: max(1, maxLength))
         let (rv, got) = try transfer(endpoints.bulkIn, &buffer, length: buffer.count, deadline: deadline)
         // A timeout may still have brought part of a frame.
@@ -142,11 +142,11 @@ package final class LibUSBDevice: USBPipe {
     /// One bulk transfer with a timeout of what is left until `deadline` (at least 1 ms: libusb
     /// reads 0 as "wait for ever"); an interrupted one is tried again within the deadline.
     /// Returns libusb's code and the bytes moved; a transfer with no time left moves nothing.
-    private func transfer(_ endpoint: UInt8, _ buffer: inout [UInt8], length: Int, deadline: Date) throws(TransitError) -> (Int32, Int) {
+    private func transfer(_ endpoint: UInt8, _ buffer: inout [UInt8], length: Int, deadline: Deadline) throws(TransitError) -> (Int32, Int) {
         guard let handle else { throw TransitError(.communication, "\(found.readerName) is closed") }
         let count = Int32(clamping: min(length, buffer.count))
         while true {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline.secondsLeft
             guard left > 0 else { return (LIBUSB_ERROR_TIMEOUT.rawValue, 0) }
             let milliseconds = UInt32(min(Double(UInt32.max), max(1, (left * 1000).rounded(.up))))
             var moved: Int32 = 0

@@ -37,7 +37,7 @@ package final class Port100 {
 
     /// The soft reset nfcpy sends at open: an ACK, then stale answers read away.
     package func reset() throws(TransitError) {
-        try pipe.write(Port100Frame.ack, deadline: Date().addingTimeInterval(commandTimeout))
+        try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: commandTimeout))
         acksSent += 1
         drain()
     }
@@ -45,9 +45,9 @@ package final class Port100 {
     /// Sends `command` with `parameters` and returns the answer after `D7 <code + 1>`. `deadline`
     /// (default: `commandTimeout` from now) bounds the whole round trip; past it the command is
     /// cancelled and `communication` thrown.
-    package func send(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Date? = nil) throws(TransitError) -> [UInt8] {
+    package func send(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Deadline? = nil) throws(TransitError) -> [UInt8] {
         if unsettled || !pending.isEmpty { drain() }
-        let until = deadline ?? Date().addingTimeInterval(commandTimeout)
+        let until = deadline ?? Deadline(secondsFromNow: commandTimeout)
         guard let frame = Port100Frame.encode([Port100Frame.hostToChip, command.rawValue] + parameters) else {
             throw TransitError(.internal, "a \(command) of \(parameters.count) bytes does not fit a Port-100 frame")
         }
@@ -77,7 +77,7 @@ package final class Port100 {
     }
 
     /// Sends `command` and checks the one status byte it is answered with.
-    package func expectSuccess(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Date? = nil) throws(TransitError) {
+    package func expectSuccess(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Deadline? = nil) throws(TransitError) {
         let answer = try send(command, parameters, deadline: deadline)
         guard let status = answer.first else { throw garbage(command, "an answer without its status byte") }
         guard status == Port100Status.success.rawValue else {
@@ -86,7 +86,7 @@ package final class Port100 {
     }
 
     /// The next whole frame received; nil when `deadline` passed first. Garbage is thrown.
-    private func receive(_ deadline: Date) throws(TransitError) -> Port100Frame.Decoded? {
+    private func receive(_ deadline: Deadline) throws(TransitError) -> Port100Frame.Decoded? {
         while true {
             let (frame, used) = Port100Frame.decodeFirst(pending)
             switch frame {
@@ -98,16 +98,16 @@ package final class Port100 {
                 pending.removeFirst(min(used, pending.count))
                 return frame
             }
-            guard Date() < deadline else { return nil }
+            guard !deadline.hasPassed else { return nil }
             pending += try pipe.read(maxLength: Self.readLength, deadline: deadline)
         }
     }
 
     /// Sends the ACK that cancels the command under way; returns the error of a reader that did not answer in time.
-    private func cancel(_ command: Port100Command, _ deadline: Date, got: String) -> TransitError {
+    private func cancel(_ command: Port100Command, _ deadline: Deadline, got: String) -> TransitError {
         unsettled = true
         do throws(TransitError) {
-            try pipe.write(Port100Frame.ack, deadline: Date().addingTimeInterval(Self.drainWait * 10))
+            try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: Self.drainWait * 10))
             acksSent += 1
         } catch {} // the reader is not answering anyway: the error below says so
         return TransitError(.communication, "\(name) stopped answering: \(got) to \(command) by its deadline")
@@ -125,7 +125,7 @@ package final class Port100 {
         pending = []
         unsettled = false
         for _ in 0 ..< 8 {
-            guard let stale = try? pipe.read(maxLength: Self.readLength, deadline: Date().addingTimeInterval(Self.drainWait)),
+            guard let stale = try? pipe.read(maxLength: Self.readLength, deadline: Deadline(secondsFromNow: Self.drainWait)),
                   !stale.isEmpty else { return }
         }
     }

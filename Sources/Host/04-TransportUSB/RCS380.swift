@@ -112,7 +112,7 @@ package final class RCS380 {
     /// takes it. `requestSystemCode` asks the card to add its system code (request code 01, as
     /// nfcpy's sense does: usb-readers.md §1.4, V5).
     package func sense(bitRate: FeliCaBitRate = .kbps212, systemCode: UInt16 = 0xFFFF, requestSystemCode: Bool = true,
-                       deadline: Date? = nil) throws(TransitError) -> Target? {
+                       deadline: Deadline? = nil) throws(TransitError) -> Target? {
         try configure(bitRate, deadline: deadline)
         sensed = bitRate
         // LEN 06, Polling 00, the system code (most significant byte first), request code, time slot 0.
@@ -128,10 +128,10 @@ package final class RCS380 {
     /// One frame (length byte first) to the card and what came back: ONE InCommRF, the radio set
     /// up by the sense before it. `timeout` is the card's (InCommRF's own, at most 6.5535 s); the
     /// USB wait is that plus `usbMargin`, cut short by `deadline`.
-    package func exchange(_ frame: [UInt8], timeout: Double, deadline: Date? = nil) throws(TransitError) -> Reception {
+    package func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> Reception {
         try configure(sensed ?? .kbps212, deadline: deadline)
         let parameters = Port100.inCommRFTimeout(seconds: timeout) + frame
-        let wait = Date().addingTimeInterval(Port100.seconds(inCommRFTimeout: parameters) + Self.usbMargin)
+        let wait = Deadline(secondsFromNow: Port100.seconds(inCommRFTimeout: parameters) + Self.usbMargin)
         let answer: [UInt8]
         do throws(TransitError) {
             answer = try port.send(.inCommRF, parameters, deadline: deadline.map { min($0, wait) } ?? wait)
@@ -157,7 +157,7 @@ package final class RCS380 {
     }
 
     /// Sends InSetRF and InSetProtocol for `bitRate` unless the radio is already so.
-    private func configure(_ bitRate: FeliCaBitRate, deadline: Date?) throws(TransitError) {
+    private func configure(_ bitRate: FeliCaBitRate, deadline: Deadline?) throws(TransitError) {
         guard framing != bitRate else { return }
         framing = nil
         try port.expectSuccess(.inSetRF, bitRate.inSetRF, deadline: commandDeadline(deadline))
@@ -165,8 +165,8 @@ package final class RCS380 {
         framing = bitRate
     }
 
-    private func commandDeadline(_ deadline: Date?) -> Date {
-        let own = Date().addingTimeInterval(port.commandTimeout)
+    private func commandDeadline(_ deadline: Deadline?) -> Deadline {
+        let own = Deadline(secondsFromNow: port.commandTimeout)
         return deadline.map { min($0, own) } ?? own
     }
 }

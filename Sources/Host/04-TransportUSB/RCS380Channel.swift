@@ -22,7 +22,7 @@ package final class RCS380Channel: ReaderChannel {
     package let frameTimeout: Double
     /// Presence checks made (a Polling after a silence or a radio error), counted in the reader's commands too.
     package private(set) var presenceChecks = 0
-    private var readDeadline: Date?
+    private var readDeadline: Deadline?
 
     package init(reader: RCS380, target: RCS380.Target, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
                  frameTimeout: Double = 0.1) {
@@ -47,7 +47,7 @@ package final class RCS380Channel: ReaderChannel {
 
     package var atr: [UInt8] { Self.atr }
 
-    package func limit(to deadline: Date) { readDeadline = deadline }
+    package func limit(to deadline: Deadline) { readDeadline = deadline }
 
     /// Answers `FF CA` from the sense, passes a frame to the card, refuses anything else as a
     /// reader refuses what it does not know (`6D 00`, `6E 00`: `FeliCaFraming.refusals`).
@@ -70,14 +70,14 @@ package final class RCS380Channel: ReaderChannel {
     }
 
     private func frame(_ frame: [UInt8]) throws(TransitError) -> [UInt8] {
-        let left = readDeadline.map { $0.timeIntervalSinceNow } ?? .infinity
+        let left = readDeadline.map { $0.secondsLeft } ?? .infinity
         guard left > 0 else { throw overDeadline() }
         let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
         let reception: RCS380.Reception
         do throws(TransitError) {
             reception = try reader.exchange(frame, timeout: timeout, deadline: readDeadline)
         } catch {
-            if let readDeadline, readDeadline.timeIntervalSinceNow <= 0, error.kind == .communication { throw overDeadline() }
+            if let readDeadline, readDeadline.hasPassed, error.kind == .communication { throw overDeadline() }
             throw error
         }
         switch reception {

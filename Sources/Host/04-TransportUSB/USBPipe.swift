@@ -7,8 +7,8 @@ package protocol USBPipe: AnyObject {
     /// Sends `bytes` on the OUT endpoint (and the zero-length packet a transfer of whole packets
     /// needs). Throws `communication` when the reader does not take them by `deadline`,
     /// `sessionLost` when it was unplugged.
-    func write(_ bytes: [UInt8], deadline: Date) throws(TransitError)
+    func write(_ bytes: [UInt8], deadline: Deadline) throws(TransitError)
     /// One transfer from the IN endpoint, at most `maxLength` bytes: what arrived, empty when
     /// nothing did by `deadline`. Throws as `write` does.
-    func read(maxLength: Int, deadline: Date) throws(TransitError) -> [UInt8]
+    func read(maxLength: Int, deadline: Deadline) throws(TransitError) -> [UInt8]
 }

@@ -122,7 +122,7 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testTheReadsDeadlineEndsAnExchangeToASilentReader() throws {
         let (channel, pipe) = try channel([.write(V.v7Read), .read(V.ack), .write(V.ack)])
-        channel.limit(to: Date().addingTimeInterval(0.05))
+        channel.limit(to: Deadline(secondsFromNow: 0.05))
         let start = Date()
         XCTAssertThrowsError(try channel.transmit(V.v7Frame)) {
             XCTAssertEqual(($0 as? TransitError)?.kind, .communication)

@@ -205,7 +205,7 @@ final class RCS380Tests: XCTestCase {
         let (reader, _) = try opened(Self.senseFound + [.write(V.v7Read), .read(V.ack), .write(V.ack)])
         _ = try reader.sense()
         let start = Date()
-        _ = assertKind(.communication) { _ = try reader.exchange(V.v7Frame, timeout: 1.0, deadline: Date().addingTimeInterval(0.05)) }
+        _ = assertKind(.communication) { _ = try reader.exchange(V.v7Frame, timeout: 1.0, deadline: Deadline(secondsFromNow: 0.05)) }
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.05 + 0.3)
     }
 

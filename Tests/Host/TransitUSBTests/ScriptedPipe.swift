@@ -26,7 +26,7 @@ final class ScriptedPipe: USBPipe {
 
     var finished: Bool { steps.isEmpty }
 
-    func write(_ bytes: [UInt8], deadline: Date) throws(TransitError) {
+    func write(_ bytes: [UInt8], deadline: Deadline) throws(TransitError) {
         if let failure { throw failure }
         written.append(bytes)
         guard case .write(let expected)? = steps.first else {
@@ -37,14 +37,14 @@ final class ScriptedPipe: USBPipe {
         if expected != bytes { surprises.append("wrote \(HexFormat.string(bytes)), expected \(HexFormat.string(expected))") }
     }
 
-    func read(maxLength: Int, deadline: Date) throws(TransitError) -> [UInt8] {
+    func read(maxLength: Int, deadline: Deadline) throws(TransitError) -> [UInt8] {
         if let failure { throw failure }
         if case .read(let bytes)? = steps.first {
             steps.removeFirst()
             return Array(bytes.prefix(maxLength))
         }
         silentReads += 1
-        Thread.sleep(until: deadline)
+        Thread.sleep(forTimeInterval: deadline.secondsLeft)
         return []
     }
 }
