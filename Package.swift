@@ -86,7 +86,7 @@ let package = Package(
                 path: "\(host)/09-Archive", swiftSettings: v5),
         .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitEngine", "TransitStations", "TransitArchive"],
                 path: "\(host)/10-Output", swiftSettings: v5),
-        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport",
+        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitUSB",
                                                             "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitStations",
                                                             "TransitArchive", "TransitOutput"],
                           path: "\(host)/11-CLI", swiftSettings: v5),

@@ -83,38 +83,12 @@ package final class PCSCContext {
         }
     }
 
-    /// The reader to use: the first with a card of those whose name contains `filter`
-    /// (case-insensitive), or of all (a SAM interface only when named). Waits up to `wait` seconds
-    /// for a reader and a card.
-    /// (Ctrl-C ends the process from its signal handler: see Termination.)
-    /// `waiting` is called on each look while it waits, with the readers it waits on (empty: any
-    /// reader to come).
-    package func waitForCard(readerFilter filter: String?, wait: Double, until deadline: Date? = nil,
-                             waiting: ([String]) -> Void = { _ in }) throws -> String {
-        let deadline = deadline ?? Date().addingTimeInterval(wait)
-        while true {
-            let all = try readers()
-            let candidates = ReaderProfile.selected(all, by: filter.map { [$0] } ?? [])
-            if let ready = try states(candidates).first(where: { $0.present }) { return ready.reader }
-            if Date() >= deadline {
-                if all.isEmpty { throw TransitError(.noReader, "no reader is connected") }
-                if candidates.isEmpty, let filter {
-                    throw TransitError(.noReader, "no reader matches \"\(filter)\" (readers: \(all.joined(separator: ", ")))")
-                }
-                if candidates.isEmpty {
-                    throw TransitError(.noReader, "only SAM interfaces are connected (\(all.joined(separator: ", "))); name one with --reader")
-                }
-                throw TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")"
-                                   + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))
-            }
-            waiting(candidates)
-            // Sleep on the readers' state so a tap wakes us at once; Ctrl-C cancels the wait.
-            if candidates.isEmpty {
-                Thread.sleep(forTimeInterval: 0.2)
-            } else {
-                waitForChange(candidates, timeoutMs: 200)
-            }
-        }
+    /// The readers pcscd knows now, those `filter` selects (by a part of their name, case-insensitive;
+    /// a SAM interface only when named), and the first of them with a card.
+    package func look(readerFilter filter: String?) throws -> (all: [String], candidates: [String], ready: String?) {
+        let all = try readers()
+        let candidates = ReaderProfile.selected(all, by: filter.map { [$0] } ?? [])
+        return (all, candidates, try states(candidates).first(where: { $0.present })?.reader)
     }
 
     /// Sleeps until a reader's card comes or goes, a reader is plugged in or out, or `timeoutMs`.

@@ -12,9 +12,20 @@ package final class LibUSBDevice: USBPipe {
         package let model: USBReaderModel
         package let bus: UInt8
         package let address: UInt8
+        /// The ports from the root hub to the reader ("1-4.2" in sysfs is bus 1, ports 4 and 2).
+        package let ports: [UInt8]
 
-        package init(model: USBReaderModel, bus: UInt8, address: UInt8) {
-            self.model = model; self.bus = bus; self.address = address
+        package init(model: USBReaderModel, bus: UInt8, address: UInt8, ports: [UInt8] = []) {
+            self.model = model; self.bus = bus; self.address = address; self.ports = ports
+        }
+
+        /// The kernel driver bound to the reader's interface 0 now ("port100"), from sysfs
+        /// (/sys/bus/usb/devices/BUS-PORTS:1.0/driver, configuration 1: the RC-S380 has one); nil
+        /// when none is, or it cannot be told.
+        package var boundDriver: String? {
+            guard !ports.isEmpty else { return nil }
+            let link = "/sys/bus/usb/devices/\(bus)-\(ports.map(String.init).joined(separator: ".")):1.0/driver"
+            return (try? FileManager.default.destinationOfSymbolicLink(atPath: link)).map { ($0 as NSString).lastPathComponent }
         }
 
         /// "SONY RC-S380/S (USB 1:13)".
@@ -57,8 +68,8 @@ package final class LibUSBDevice: USBPipe {
     }
 
     /// Opens `found`: the device, its endpoints, the kernel driver detached, interface claimed.
-    /// Permission, a busy reader and a reader unplugged since it was listed are `noReader` errors
-    /// that say what to do.
+    /// A reader unplugged since it was listed is `noReader`; no access to its node and a reader
+    /// another program holds are `communication` (exit 5) errors that name it and say what to do.
     package init(opening found: Found) throws(TransitError) {
         self.found = found
         let context = try Self.start()
@@ -189,16 +200,16 @@ package final class LibUSBDevice: USBPipe {
         let reader = found.readerName // "… (USB bus:device)"
         switch rv {
         case LIBUSB_ERROR_ACCESS.rawValue:
-            let rule = "SUBSYSTEM==\"usb\", ATTRS{idVendor}==\"054c\", ATTRS{idProduct}==\"\(hex4(found.model.rawValue))\", TAG+=\"uaccess\""
-            return TransitError(.noReader, "cannot \(doing) \(reader): no write access to \(found.node). Give it to the seated user with a "
-                                + "udev rule in /etc/udev/rules.d/60-transit-rcs380.rules: \(rule) (then sudo udevadm control --reload && "
-                                + "sudo udevadm trigger, or replug the reader); or to a group: GROUP=\"plugdev\", MODE=\"0660\" instead of the TAG")
+            return TransitError(.communication, "cannot \(doing) \(reader): no write access to \(found.node). transit's udev rule "
+                                + "(60-transit-rcs380.rules, installed with transit in /usr/lib/udev/rules.d, or copy it from packaging/udev "
+                                + "to /etc/udev/rules.d) gives it to the person at the desktop and to group transit: install it, run "
+                                + "sudo udevadm control --reload && sudo udevadm trigger (or replug the reader), or run transit in group transit")
         case LIBUSB_ERROR_BUSY.rawValue:
-            return TransitError(.noReader, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it)")
+            return TransitError(.communication, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it)")
         case LIBUSB_ERROR_NO_DEVICE.rawValue:
             return TransitError(.noReader, "cannot \(doing) \(reader): it was unplugged")
         default:
-            return TransitError(.noReader, "cannot \(doing) \(reader): \(name(rv))")
+            return TransitError(.communication, "cannot \(doing) \(reader): \(name(rv))")
         }
     }
 
@@ -222,7 +233,10 @@ package final class LibUSBDevice: USBPipe {
             var descriptor = libusb_device_descriptor()
             guard libusb_get_device_descriptor(device, &descriptor) == 0,
                   let model = USBReaderModel(vendor: descriptor.idVendor, product: descriptor.idProduct) else { continue }
-            let found = Found(model: model, bus: libusb_get_bus_number(device), address: libusb_get_device_address(device))
+            var ports = [UInt8](repeating: 0, count: 8)
+            let depth = libusb_get_port_numbers(device, &ports, Int32(ports.count))
+            let found = Found(model: model, bus: libusb_get_bus_number(device), address: libusb_get_device_address(device),
+                              ports: Array(ports.prefix(Int(max(0, depth)))))
             if let value = pick(device, found) { picked.append(value) }
         }
         return picked

@@ -22,6 +22,10 @@ package final class Termination: @unchecked Sendable {
     /// The exit code a signal ends the command with.
     private var signalCode = TransitError.Kind.cancelled.exitCode
     private var sources = [DispatchSourceSignal]()
+    /// What gives back what the command holds outside the process (a USB reader's kernel driver),
+    /// run when a signal or a failed write ends it.
+    private var releases = [Int: () -> Void]()
+    private var nextRelease = 0
 
     /// Catches SIGINT and SIGTERM from now on: `report` prints the command's cancellation, and the
     /// process ends with `exitCode`.
@@ -51,6 +55,16 @@ package final class Termination: @unchecked Sendable {
     /// The command's final output begins: a signal from now on leaves it to end the process.
     package func disarm() { lock.lock(); onSignal = nil; lock.unlock() }
 
+    /// Runs `release` if the process is ended by a signal or a failed write; the key returned takes it back.
+    package func onEnd(_ release: @escaping () -> Void) -> Int {
+        workersLock.lock(); defer { workersLock.unlock() }
+        nextRelease += 1
+        releases[nextRelease] = release
+        return nextRelease
+    }
+
+    package func removeOnEnd(_ key: Int) { workersLock.lock(); releases[key] = nil; workersLock.unlock() }
+
     package func track(_ pid: pid_t) { workersLock.lock(); workers.insert(pid); workersLock.unlock() }
     package func forget(_ pid: pid_t) { workersLock.lock(); workers.remove(pid); workersLock.unlock() }
 
@@ -63,7 +77,10 @@ package final class Termination: @unchecked Sendable {
         workersLock.lock()
         for pid in workers { kill(pid, SIGKILL) }
         let running = groups
+        let pending = releases.values
+        releases = [:]
         workersLock.unlock()
+        pending.forEach { $0() }
         guard !running.isEmpty else { return }
         for pgid in running { kill(-pgid, SIGTERM) }
         let giveUp = Date().addingTimeInterval(1)

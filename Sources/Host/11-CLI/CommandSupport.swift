@@ -21,13 +21,12 @@ extension TransitCommand {
         let deadline = Date().addingTimeInterval(wait)
         let speaker = WaitSpeaker(seconds: wait, deadline: deadline)
         defer { speaker.done() }
-        let context = try PCSCContext.reached(by: deadline) { speaker.say("for pcscd to start") }
-        let name = try context.waitForCard(readerFilter: a.value(.reader), wait: wait, until: deadline) { readers in
-            speaker.say(readers.isEmpty ? "for a reader" : "for a card on " + (readers.count == 1 ? readers[0] : "\(readers.count) readers"))
-        }
+        let finder = CardFinder(filter: a.value(.reader), wait: wait, exchangeTimeout: try limits(a).exchangeTimeout, log: verboseLog(a))
+        let (channel, done) = try finder.find(deadline: deadline, speaker: speaker)
+        defer { done() }
         speaker.done()
-        if isatty(2) != 0 { standardError("Reading the card on \(name): hold it still…") }
-        return try body(try context.connect(name, exchangeTimeout: try limits(a).exchangeTimeout))
+        if isatty(2) != 0 { standardError("Reading the card on \(channel.readerName): hold it still…") }
+        return try body(channel)
     }
 
     /// A card file's read that failed as a card fails (refused, malformed, silent): the file does not
