@@ -2,10 +2,12 @@
 # Installs the Debian packages transit needs: libpcsclite (build), pcscd and the vsmartcard vpcd
 # driver (end-to-end tests and the simulator), a C compiler (the ABI test builds a C plugin),
 # libsqlite3 (build: the history archive), zlib (build: Metrodroid's zip exports), lintian and
-# systemd (the package tests: lintian, systemd-analyze security), strace (threads a read starts), time (what a hostile file costs).
+# systemd (the package tests: lintian, systemd-analyze security), strace (threads a read starts), time (what a hostile file costs),
+# libusb-1.0 (build: the Sony RC-S380 over USB) and umockdev with its GObject bindings for Python
+# (the emulated RC-S380 of the end-to-end tests).
 set -euo pipefail
 packages=(libpcsclite-dev libsqlite3-dev zlib1g-dev pcscd vsmartcard-vpcd gcc python3 python3-pyscard patchelf pkg-config make
-          lintian systemd strace time)
+          lintian systemd strace time libusb-1.0-0-dev umockdev gir1.2-umockdev-1.0 python3-gi)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -30,6 +30,8 @@ public final class VirtualReaderHarness {
 
     /// True when the daemon runs (and so may be restarted).
     public var ownsDaemon: Bool { pcscd != nil }
+    /// The process whose mount and network namespaces hold this harness's pcscd (0 before it starts).
+    public var anchorProcess: Int32 { anchor?.processIdentifier ?? 0 }
 
     public init(readers: [Reader] = defaultReaders) { self.readers = readers }
 

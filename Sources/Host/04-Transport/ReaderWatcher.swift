@@ -28,7 +28,8 @@ package struct ReaderWatcher {
     package init(filters: [String]) { self.filters = filters }
 
     /// Waits up to about half a second for something to change and returns the new taps.
-    package mutating func nextTaps(onProblem: (String) -> Void) -> [Tap] {
+    /// `quietWithoutPCSCD`: pcscd not running is no problem to tell (readers on USB are watched).
+    package mutating func nextTaps(onProblem: (String) -> Void, quietWithoutPCSCD: Bool = false) -> [Tap] {
         do {
             let ctx: PCSCContext
             if let context {
@@ -58,7 +59,8 @@ package struct ReaderWatcher {
         } catch {
             // pcscd gone (or restarting), no readers yet: say so once, wait, and connect anew.
             let e = TransitError(error, while: "watching the readers")
-            if lastProblem != e.message { onProblem("\(e.message); waiting") }
+            let unneeded = quietWithoutPCSCD && e.pcscCode == PCSCStatus.noService.code
+            if lastProblem != e.message, !unneeded { onProblem("\(e.message); waiting") }
             lastProblem = e.message
             context = nil
             Thread.sleep(forTimeInterval: 0.5)

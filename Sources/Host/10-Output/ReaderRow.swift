@@ -8,6 +8,10 @@ package struct ReaderRow: Encodable {
     /// What the ATR says: felica, iso14443, storage (a memory card) or unknown.
     package let technology: String?
     package let samInterface: Bool
+    /// How transit reaches it: "pcsc" (through pcscd) or "usb" (an RC-S380, through libusb).
+    package let transport: String
+    /// What kept transit from looking for a card on it (no access to the device node, busy).
+    package let problem: String?
     package let profile: Profile
 
     /// The reader's line of the reader table.
@@ -36,6 +40,21 @@ package struct ReaderRow: Encodable {
         atr = state.present ? HexFormat.string(state.atr) : nil
         technology = state.present ? ATRVerdict(atr: state.atr).word : nil
         samInterface = ReaderProfile.isSAMSlot(state.reader)
+        transport = "pcsc"
+        problem = nil
         profile = Profile(.matching(state.reader))
+    }
+
+    /// A reader on USB: the ATR its channel shows for the card a sense found (nil: none), or the
+    /// problem that kept transit from looking.
+    package init(usbReader name: String, atr: [UInt8]?, problem: String?) {
+        self.name = name
+        card = atr != nil
+        self.atr = atr.map(HexFormat.string)
+        technology = atr.map { ATRVerdict(atr: $0).word }
+        samInterface = false
+        transport = "usb"
+        self.problem = problem
+        profile = Profile(.matching(name))
     }
 }

@@ -25,6 +25,9 @@ struct CardFinder {
     func find(deadline: Date, speaker: WaitSpeaker) throws -> (channel: ReaderChannel, done: () -> Void) {
         let usb = RCS380Reader.connected(matching: filter.map { [$0] } ?? [])
         usb.forEach { $0.log = log }
+        // Ctrl-C while an RC-S380 is held gives it back (its kernel driver re-attached) before the end.
+        let release = usb.isEmpty ? nil : Termination.shared.onEnd { usb.forEach { $0.close() } }
+        func letGo() { release.map(Termination.shared.removeOnEnd) }
         var context: PCSCContext?
         var pcscd: TransitError?
         var usbProblem: TransitError?
@@ -41,6 +44,7 @@ struct CardFinder {
                 let look = try pcsc.look(readerFilter: filter)
                 seen = (look.all, look.candidates)
                 if let ready = look.ready {
+                    letGo()
                     usb.forEach { $0.close() }
                     return (try pcsc.connect(ready, exchangeTimeout: exchangeTimeout), {})
                 }
@@ -50,13 +54,13 @@ struct CardFinder {
                     guard let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) else { continue }
                     for other in usb where other !== reader { other.close() }
                     let channel = try reader.channel(card, exchangeTimeout: exchangeTimeout)
-                    let key = Termination.shared.onEnd { reader.close() }
-                    return (channel, { Termination.shared.removeOnEnd(key); reader.close() })
+                    return (channel, { reader.close(); letGo() })
                 } catch {
                     usbProblem = error
                 }
             }
             if Date() >= deadline {
+                letGo()
                 usb.forEach { $0.close() }
                 throw failure(pcscd: context == nil ? pcscd : nil, seen: seen, usb: usb.map(\.name), usbProblem: usbProblem)
             }

@@ -5,6 +5,7 @@ import TransitOutput
 import TransitTransport
 import TransitPluginHost
 import TransitStations
+import TransitUSB
 
 extension TransitCommand {
     /// `transit doctor`: checks what a read needs — pcscd, readers, the conf and each plugin — and
@@ -12,7 +13,14 @@ extension TransitCommand {
     /// fix. Exit 1 when something is wrong.
     func doctor(_ a: Arguments) throws {
         var checks = [DoctorCheck]()
-        checks += Self.pcscChecks()
+        let usb = Self.usbChecks()
+        var pcsc = Self.pcscChecks()
+        // With an RC-S380 on USB, pcscd is needed only for the PC/SC readers: not running is no problem.
+        if !usb.isEmpty, let i = pcsc.firstIndex(where: { $0.check == "pcscd" && !$0.ok }) {
+            pcsc[i] = DoctorCheck(check: "pcscd", ok: true, detail: "not running: the RC-S380 needs none, PC/SC readers do (\(pcsc[i].fix ?? ""))",
+                                  fix: nil)
+        }
+        checks += pcsc + usb
         checks += Self.pluginChecks(a.value(.config))
         checks.append(Self.archiveCheck())
         checks.append(Self.stationCheck())
@@ -25,6 +33,25 @@ extension TransitCommand {
             }
         }
         if checks.contains(where: { !$0.ok }) { throw QuietExit(code: 1) }
+    }
+
+    /// Each Sony RC-S380 on USB: present, accessible to this user, and which kernel driver holds
+    /// it (port100 is detached while transit reads and given back after).
+    private static func usbChecks() -> [DoctorCheck] {
+        let found = (try? LibUSBDevice.list()) ?? []
+        return found.map { reader in
+            let bound = reader.boundDriver.map { "the kernel's \($0) driver holds it (transit detaches it while it reads and gives it back)" }
+                ?? "no kernel driver holds it"
+            do throws(TransitError) {
+                let device = try LibUSBDevice(opening: reader)
+                device.close()
+                return DoctorCheck(check: "reader \(reader.readerName)", ok: true,
+                                   detail: "USB, read without pcscd; \(reader.node) is accessible; \(bound); FeliCa cards only", fix: nil)
+            } catch {
+                return DoctorCheck(check: "reader \(reader.readerName)", ok: false, detail: "\(error.message); \(bound)",
+                                   fix: "install transit's udev rule 60-transit-rcs380.rules (make install or the .deb put it in place) and replug the reader")
+            }
+        }
     }
 
     private static func pcscChecks() -> [DoctorCheck] {

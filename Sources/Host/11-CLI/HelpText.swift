@@ -153,12 +153,13 @@ enum HelpText {
     """
 
     static let readers = """
-    transit readers — list the PC/SC readers pcscd knows: the card on each and what its ATR
-    says, and the reader's line of the reader table (the FeliCa dialects in order and how the
-    line was checked; docs/readers.md).
+    transit readers — list the PC/SC readers pcscd knows and the Sony RC-S380s on USB (read
+    without pcscd): the card on each and what its ATR says, and the reader's line of the reader
+    table (the FeliCa dialects in order and how the line was checked; docs/readers.md).
 
       --json            print a JSON array of {"name", "card", "atr", "technology",
-                        "samInterface", "profile": {"name", "dialects", "neverSent",
+                        "samInterface", "transport" (pcsc or usb), "problem" (what kept transit
+                        from looking), "profile": {"name", "dialects", "neverSent",
                         "transparentSession", "maxCommand", "note", "source", "confidence",
                         "summary"}}
     """

@@ -3,18 +3,34 @@ import TransitModel
 import TransitOutput
 import TransitTransport
 import TransitPluginHost
+import TransitUSB
 extension TransitCommand {
-    /// `transit readers`: the readers pcscd knows, the card on each, and each reader's line of the
-    /// reader table (docs/readers.md).
+    /// `transit readers`: the readers pcscd knows and the RC-S380s on USB, the card on each, and
+    /// each reader's line of the reader table (docs/readers.md). With only RC-S380s, pcscd need not run.
     func readers(_ a: Arguments) throws {
-        let context = try PCSCContext()
-        let states = try context.states(try context.readers())
-        let rows = states.map(ReaderRow.init)
+        let usb = RCS380Reader.connected(matching: [])
+        var rows = [ReaderRow]()
+        do {
+            let context = try PCSCContext()
+            rows = try context.states(try context.readers()).map(ReaderRow.init)
+        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code && !usb.isEmpty {
+            // pcscd is not running: the RC-S380s need none.
+        }
+        let exchangeTimeout = ReadLimits().exchangeTimeout
+        for reader in usb {
+            do {
+                let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout))
+                rows.append(ReaderRow(usbReader: reader.name, atr: card.map { _ in RCS380Channel.atr }, problem: nil))
+            } catch {
+                rows.append(ReaderRow(usbReader: reader.name, atr: nil, problem: TransitError(error, while: "looking at \(reader.name)").message))
+            }
+            reader.close()
+        }
         guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
         if a.has(.json) { standardOutput(JSONOutput.encode(rows)); return }
         for r in rows {
-            let card = r.card ? "card (\(r.technology ?? "")), ATR \(r.atr ?? "")" : "no card"
-            standardOutput("\(TerminalText.escape(r.name))\t\(card)\t\(r.samInterface ? "SAM interface, used only when named" : r.profile.summary)")
+            let card = r.problem.map { "cannot look: \($0)" } ?? (r.card ? "card (\(r.technology ?? "")), ATR \(r.atr ?? "")" : "no card")
+            standardOutput("\(TerminalText.escape(r.name))\t\(TerminalText.escape(card))\t\(r.samInterface ? "SAM interface, used only when named" : r.profile.summary)")
         }
     }
 

@@ -4,6 +4,7 @@ import TransitModel
 import TransitOutput
 import TransitTransport
 import TransitEngine
+import TransitUSB
 
 extension TransitCommand {
     /// `transit watch`: waits for cards on every reader (or the named ones), reads each tap once and
@@ -27,8 +28,33 @@ extension TransitCommand {
         var lanes = [String: ReaderLane]()
         let execTimeout = try Self.seconds(a, .execTimeout, positive: true) ?? 30
         let exec = a.value(.exec).map { TapCommand(command: $0, timeout: execTimeout, problem: { [standardError] in standardError("transit: \($0)") }) }
+        /// A tap's line, its --exec and its place in the archive, for a reader of either kind.
+        let report = { (reader: String, result: Result<CardReading, TransitError>) in
+            let named = result.map { Self.named($0, stations) }
+            standardOutput(WatchLine.text(reader, named, json: a.has(.json)))
+            exec?.run(json: WatchLine.text(reader, named, json: true), reader: reader)
+            // Every tap is kept: a kiosk's audit trail (each lane stores on its own connection).
+            if case .success(let reading) = named {
+                save(reading, command: "watch", reader: reader, save: !a.has(.noSave), settings: settings)
+            }
+        }
+        // The RC-S380s on USB are polled, each on a thread of its own; one plugged in later is found
+        // at the next look at the bus.
+        var usbLanes = [String: USBReaderLane]()
+        var busLooked = Date.distantPast
         while true {
-            for tap in watcher.nextTaps(onProblem: { standardError("transit: \($0)") }) {
+            if Date().timeIntervalSince(busLooked) >= USBReaderLane.busInterval {
+                busLooked = Date()
+                usbLanes = usbLanes.filter { $0.value.running }
+                for reader in RCS380Reader.connected(matching: filters) where usbLanes[reader.name] == nil {
+                    reader.log = verboseLog(a)
+                    let lane = USBReaderLane(reader: reader, engine: try readEngine(a, plugins: specs), exchangeTimeout: limits.exchangeTimeout,
+                                             report: report, problem: { standardError("transit: \($0)") })
+                    usbLanes[reader.name] = lane
+                    lane.start()
+                }
+            }
+            for tap in watcher.nextTaps(onProblem: { standardError("transit: \($0)") }, quietWithoutPCSCD: !usbLanes.isEmpty) {
                 let lane = try lanes[tap.reader] ?? ReaderLane(reader: tap.reader, engine: readEngine(a, plugins: specs))
                 lanes[tap.reader] = lane
                 lane.read { engine in
@@ -38,13 +64,7 @@ extension TransitCommand {
                     } catch {
                         result = .failure(TransitError(error, while: "connecting to \(tap.reader)"))
                     }
-                    let named = result.map { Self.named($0, stations) }
-                    standardOutput(WatchLine.text(tap.reader, named, json: a.has(.json)))
-                    exec?.run(json: WatchLine.text(tap.reader, named, json: true), reader: tap.reader)
-                    // Every tap is kept: a kiosk's audit trail (each lane stores on its own connection).
-                    if case .success(let reading) = named {
-                        save(reading, command: "watch", reader: tap.reader, save: !a.has(.noSave), settings: settings)
-                    }
+                    report(tap.reader, result)
                 }
             }
         }
@@ -87,6 +107,64 @@ final class ReaderLane: @unchecked Sendable {
             } else {
                 busy = false
             }
+        }
+    }
+}
+
+/// One RC-S380 of a watch, on a thread of its own: polled for a card about four times a second,
+/// each new card read once (one left on the reader is not read again until it has gone), and a
+/// reader that fails said once; one unplugged ends its lane, to be found again if it comes back.
+final class USBReaderLane: @unchecked Sendable {
+    /// Seconds between looks at the bus for RC-S380s plugged in.
+    static let busInterval = 5.0
+    let reader: RCS380Reader
+    private let engine: ReadEngine
+    private let exchangeTimeout: Double
+    private let report: (String, Result<CardReading, TransitError>) -> Void
+    private let problem: (String) -> Void
+    private let lock = NSLock()
+    private var alive = true
+
+    init(reader: RCS380Reader, engine: ReadEngine, exchangeTimeout: Double,
+         report: @escaping (String, Result<CardReading, TransitError>) -> Void, problem: @escaping (String) -> Void) {
+        self.reader = reader; self.engine = engine; self.exchangeTimeout = exchangeTimeout; self.report = report; self.problem = problem
+    }
+
+    /// False once the lane has ended (its reader unplugged).
+    var running: Bool { lock.lock(); defer { lock.unlock() }; return alive }
+
+    func start() {
+        let key = Termination.shared.onEnd { [reader] in reader.close() }
+        Thread.detachNewThread { [self] in
+            serve()
+            Termination.shared.removeOnEnd(key)
+            lock.lock(); alive = false; lock.unlock()
+        }
+    }
+
+    private func serve() {
+        var present: [UInt8]?
+        var lastProblem: String?
+        while true {
+            do {
+                if let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) {
+                    if card.idm != present {
+                        present = card.idm
+                        report(reader.name, engine.read(try reader.channel(card, exchangeTimeout: exchangeTimeout)).result)
+                    }
+                } else {
+                    present = nil
+                }
+                lastProblem = nil
+            } catch {
+                present = nil
+                let e = TransitError(error, while: "watching \(reader.name)")
+                if e.message != lastProblem { problem("\(e.message)\(e.kind == .noReader ? "" : "; watching it again")") }
+                lastProblem = e.message
+                reader.close()
+                if e.kind == .noReader { return } // unplugged: found again at the next look at the bus
+            }
+            Thread.sleep(forTimeInterval: CardFinder.usbPollInterval)
         }
     }
 }
