@@ -4,6 +4,8 @@
 #   lib/transit/plugins/libTransit*.so                 RUNPATH $ORIGIN/..
 #   lib/transit/lib*.so                                the Swift runtime they need, RUNPATH $ORIGIN
 #   etc/transit/plugins.conf (/etc/transit when PREFIX is /usr), plugins.conf.d/
+#   60-transit-rcs380.rules, the udev rule for Sony's RC-S380, where udev reads it: /usr/lib/udev/rules.d
+#   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local)
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
 #   share/doc/transit/examples (the sample card images)
 #   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
@@ -17,6 +19,7 @@ cd "$(dirname "$0")/.."
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 SYSCONFDIR=$([ "$PREFIX" = /usr ] && echo /etc || echo "$PREFIX/etc")
+UDEVRULESDIR=$([ "$PREFIX" = /usr ] && echo /usr/lib/udev/rules.d || echo /etc/udev/rules.d)
 command -v patchelf >/dev/null || { echo "install: patchelf is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 
 manifest=()
@@ -48,6 +51,7 @@ for lib in $(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so | awk -
 done
 
 put 0644 plugins.conf "$SYSCONFDIR/transit/plugins.conf"
+put 0644 packaging/udev/60-transit-rcs380.rules "$UDEVRULESDIR/60-transit-rcs380.rules"
 install -d -m 0755 "$DESTDIR$SYSCONFDIR/transit/plugins.conf.d"
 put 0644 packaging/plugins.conf.d.README "$SYSCONFDIR/transit/plugins.conf.d/README"
 
@@ -74,3 +78,7 @@ printf '%s\n' "${manifest[@]}" > "$list"
 install -D -m 0644 "$list" "$DESTDIR$PREFIX/lib/transit/install-manifest"
 rm -f "$list"
 echo "installed transit into ${DESTDIR}${PREFIX} (configuration in ${DESTDIR}${SYSCONFDIR}/transit)"
+if [ -z "$DESTDIR" ] && [ -d /run/udev ] && command -v udevadm >/dev/null; then
+    # The RC-S380 already plugged in gets the rule's access now (udev reads new rules by itself).
+    udevadm trigger --subsystem-match=usb --attr-match=idVendor=054c >/dev/null 2>&1 || true
+fi

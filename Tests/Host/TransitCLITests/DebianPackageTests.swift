@@ -72,7 +72,7 @@ final class DebianPackageTests: XCTestCase {
                   "./usr/include/transit/transit_reader.h", "./usr/share/pkgconfig/transit-plugin.pc",
                   "./usr/share/doc/transit/copyright", "./usr/share/doc/transit/changelog.Debian.gz",
                   "./usr/share/doc/transit/examples/suica.json", "./usr/lib/sysusers.d/transit.conf",
-                  "./usr/share/polkit-1/rules.d/transit.rules"] {
+                  "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-rcs380.rules"] {
             XCTAssertTrue(files.contains(f), "\(f) missing")
         }
         let control = dir.appendingPathComponent("control")
@@ -108,7 +108,9 @@ final class DebianPackageTests: XCTestCase {
         try requireTool("/usr/bin/systemd-analyze", "systemd")
         let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
         for line in ["User=transit", "StateDirectory=transit", "StateDirectoryMode=0700", "UMask=0077", "NoNewPrivileges=yes",
-                     "CapabilityBoundingSet=", "ProtectSystem=strict", "PrivateNetwork=yes", "RestrictAddressFamilies=AF_UNIX",
+                     "CapabilityBoundingSet=", "ProtectSystem=strict", "PrivateNetwork=yes",
+                     // AF_NETLINK: libusb (the RC-S380) starts a udev monitor; USB device nodes only.
+                     "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "DeviceAllow=char-usb_device rw", "DevicePolicy=closed",
                      "MemoryDenyWriteExecute=yes", "ExecStart=/usr/bin/transit watch"] {
             XCTAssertTrue(unit.split(separator: "\n").contains(Substring(line)), "\(line) missing")
         }

@@ -114,6 +114,11 @@ final class InstallTests: XCTestCase {
             .filter { !(((try? FileManager.default.attributesOfItem(atPath: stage.appendingPathComponent($0).path))?[.type] as? FileAttributeType) == .typeDirectory) }
             .map { "/" + $0 }
         XCTAssertEqual(Set(installed), Set(manifest))
+        // The RC-S380's udev rule, where udev reads it (udev reads no rules under /usr/local).
+        let rule = try String(contentsOf: stage.appendingPathComponent("etc/udev/rules.d/60-transit-rcs380.rules"), encoding: .utf8)
+        for words in [#"ATTRS{idVendor}=="054c", ATTRS{idProduct}=="06c1""#, #"ATTRS{idProduct}=="06c3""#, #"TAG+="uaccess""#, #"GROUP="transit""#] {
+            XCTAssertTrue(rule.contains(words), "the rule lacks \(words)")
+        }
         // What an administrator added stays.
         let mine = root.appendingPathComponent("etc/transit/plugins.conf.d/90-mine.conf")
         try "# mine\n".write(to: mine, atomically: true, encoding: .utf8)
