@@ -29,6 +29,7 @@ let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "Transit
 /// One test target a host module, in Tests/Host/<name>.
 let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitModelTests", ["TransitModel"]),
+    ("TransitFilesTests", ["TransitModel", "TransitFiles"]),
     ("TransitTransportTests", ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport"]),
     ("TransitUSBTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitUSB"]),
     ("TransitPluginHostTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
@@ -90,7 +91,7 @@ let package = Package(
                                                             "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitStations",
                                                             "TransitArchive", "TransitOutput"],
                           path: "\(host)/11-CLI", swiftSettings: v5),
-        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",
+        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",
                           swiftSettings: v5),
         // Tests mirror Sources. Plugins are tested through the ABI: the tests load the built
         // libraries, as the host does (two plugins cannot be linked into one test binary: each

@@ -4,7 +4,7 @@ import Foundation
 package enum JSONOutput {
     package static func encode<T: Encodable>(_ value: T, with encoder: JSONEncoder = makeEncoder()) -> String {
         guard let data = try? encoder.encode(value) else { return "{}" }
-        return escapingDELAndC1(String(decoding: data, as: UTF8.self))
+        return escapingUnsafeScalars(String(decoding: data, as: UTF8.self))
     }
 
     /// The encoder of `--json`: sorted keys, slashes as they are. One serves many values of one listing.
@@ -14,21 +14,31 @@ package enum JSONOutput {
         return encoder
     }
 
-    /// The encoder escapes C0 controls but leaves DEL and C1 (U+0080–U+009F) raw, which a terminal
-    /// may act on: they are escaped here (`\u007F`, `\u009B`). They can only stand inside strings, so the JSON
-    /// stays valid and decodes to the same text.
-    package static func escapingDELAndC1(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: TerminalText.isControl) else { return json }
-        var out = String.UnicodeScalarView()
+    /// The encoder escapes C0 controls but leaves DEL, C1 (U+0080–U+009F), the format controls and
+    /// the line and paragraph separators raw (`TerminalText.needsEscape`), which a terminal may act on
+    /// or a bidi algorithm obey: they are escaped here (`\u007F`, `\u009B`, `\u202E`; a tag
+    /// character as its surrogate pair, `\uDB40\uDC41`). They can only stand inside strings, so the
+    /// JSON stays valid and decodes to the same text. C0 is left as it is: the encoder has escaped it
+    /// inside strings, and outside them it can only be whitespace. One pass, the output built once.
+    package static func escapingUnsafeScalars(_ json: String) -> String {
+        let unsafe = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && TerminalText.needsEscape(scalar) }
+        guard json.unicodeScalars.contains(where: unsafe) else { return json }
+        var out = [UInt8]()
+        out.reserveCapacity(json.utf8.count + json.utf8.count / 2)
         for scalar in json.unicodeScalars {
-            if TerminalText.isControl(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
-            } else {
-                out.append(scalar)
+            guard unsafe(scalar) else {
+                UTF8.encode(scalar) { out.append($0) }
+                continue
             }
+            let v = scalar.value
+            if v > 0xFFFF { // a surrogate pair
+                out.append(0x5C); out.append(0x75) // \u
+                TerminalText.appendHex(0xD800 + (v - 0x10000) >> 10, digits: 4, to: &out)
+            }
+            out.append(0x5C); out.append(0x75)
+            TerminalText.appendHex(v > 0xFFFF ? 0xDC00 + (v - 0x10000) & 0x3FF : v, digits: 4, to: &out)
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `{"error": {"kind", "message", "plugin"?, "pcscCode"?}}`.

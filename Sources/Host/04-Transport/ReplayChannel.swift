@@ -9,7 +9,7 @@ package final class ReplayChannel: ReaderChannel {
     /// The reader's name, its ATR in hex and what its driver reported then (so the replay names the
     /// blocks the read named), and the exchanges in the order they were made.
     package init(reader: String, atr: String, maxCommand: Int?, exchanges: [RecordedExchange]) throws {
-        guard let bytes = HexFormat.bytes(atr) else { throw TransitError(.config, "the log's ATR is not hex: \(atr)") }
+        guard let bytes = HexFormat.bytes(atr) else { throw TransitError(.config, "the log's ATR is not hex: \(TerminalText.excerpt(atr))") }
         self.readerName = reader; self.atr = bytes; self.maxCommand = maxCommand; self.exchanges = exchanges
     }
 
@@ -25,7 +25,7 @@ package final class ReplayChannel: ReaderChannel {
         let recorded = exchanges[next]
         next += 1
         guard recorded.command == asked else {
-            throw TransitError(.replayDiverged, "exchange \(next): the read asks \(asked), the log has \(recorded.command)")
+            throw TransitError(.replayDiverged, "exchange \(next): the read asks \(asked), the log has \(TerminalText.excerpt(recorded.command))")
         }
         if let e = recorded.error {
             // The log holds the last attempt of a read: a reset card is read again from the start

@@ -37,13 +37,13 @@ package struct PluginConfig: Equatable {
             guard words.count >= 2 else { throw fail("expected `name library [key=value …]`") }
             let name = words[0]
             guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw fail("plugin name \"\(name)\" may hold only letters, digits, - and _")
+                throw fail("plugin name \"\(TerminalText.excerpt(name))\" may hold only letters, digits, - and _")
             }
             guard !entries.contains(where: { $0.name == name }) else { throw fail("plugin \(name) is listed twice") }
             var options = [String: String]()
             for word in words.dropFirst(2) {
                 let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, !parts[0].isEmpty else { throw fail("option \"\(word)\" is not key=value") }
+                guard parts.count == 2, !parts[0].isEmpty else { throw fail("option \"\(TerminalText.excerpt(word))\" is not key=value") }
                 options[String(parts[0])] = String(parts[1])
             }
             entries.append(Entry(name: name, library: words[1], options: options, line: index + 1, file: path))

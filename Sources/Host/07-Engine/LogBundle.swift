@@ -78,7 +78,7 @@ package struct LogBundle: Codable, Equatable {
         do {
             return try JSONDecoder().decode(LogBundle.self, from: data)
         } catch {
-            throw TransitError(.config, "\(path) is not a transit log: \(error)")
+            throw TransitError(.config, "\(path) is not a transit log: \(TerminalText.excerpt(describing: error))")
         }
     }
 }

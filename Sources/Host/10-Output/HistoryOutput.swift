@@ -126,7 +126,7 @@ package enum HistoryOutput {
             out += (i == 0 ? "" : ",") + head + ",\"transactions\":["
             out += h.records.map { JSONOutput.encode($0.stored(decoder), with: encoder) }.joined(separator: ",") + "]}"
         }
-        return JSONOutput.escapingDELAndC1(out + "]")
+        return JSONOutput.escapingUnsafeScalars(out + "]")
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",

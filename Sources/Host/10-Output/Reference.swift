@@ -55,7 +55,7 @@ package struct Reference: Decodable {
         } catch let problem as ReferenceProblem {
             throw TransitError(.config, "\(path): \(problem.text) (docs/verify.md)")
         } catch {
-            throw TransitError(.config, "\(path) is not a verification reference (docs/verify.md): \(error)")
+            throw TransitError(.config, "\(path) is not a verification reference (docs/verify.md): \(TerminalText.excerpt(describing: error))")
         }
     }
 
@@ -70,10 +70,10 @@ package struct Reference: Decodable {
         }
         for (i, journey) in reference.journeys.enumerated() {
             guard CalendarDay(journey.date) != nil else {
-                throw ReferenceProblem("journey \(i + 1): date \"\(journey.date)\" is not a real YYYY-MM-DD date")
+                throw ReferenceProblem("journey \(i + 1): date \"\(TerminalText.excerpt(journey.date))\" is not a real YYYY-MM-DD date")
             }
             if let time = journey.time, Reference.Journey.clock(time) == nil {
-                throw ReferenceProblem("journey \(i + 1): time \"\(time)\" is not a real HH:MM time")
+                throw ReferenceProblem("journey \(i + 1): time \"\(TerminalText.excerpt(time))\" is not a real HH:MM time")
             }
         }
         return reference
@@ -173,7 +173,7 @@ package struct ReferenceProblem: Error {
     package static func refuseUnknown<K: CodingKey & CaseIterable>(_ keys: Dictionary<String, Any>.Keys, _: K.Type, in place: String) throws {
         let known = Set(K.allCases.map(\.stringValue))
         if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
-            throw ReferenceProblem("unknown key \"\(unknown)\" in \(place) (known: \(known.sorted().joined(separator: ", ")))")
+            throw ReferenceProblem("unknown key \"\(TerminalText.excerpt(unknown))\" in \(place) (known: \(known.sorted().joined(separator: ", ")))")
         }
     }
 }

@@ -31,6 +31,9 @@ extension TransitCommand {
     func export(_ a: Arguments) throws {
         let format = a.value(.format) ?? "csv"
         guard format == "csv" || format == "json" else { throw TransitError(.usage, "--format must be csv or json") }
+        // `--out -` is standard output, as no --out is.
+        let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
+        try Self.refuseUnwritable(out)
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
         // Station names: those the reads carried, and those of the tables there are now.
         let library = stationLibrary(a)
@@ -38,8 +41,6 @@ extension TransitCommand {
         let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored(english: english) : .from(try library.table(), english: english)
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
-        // `--out -` is standard output, as no --out is.
-        let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
         let onTerminal = out == nil && isatty(1) != 0
         let text = format == "csv" ? HistoryOutput.csv(histories, names: names, forTerminal: onTerminal)
             : HistoryOutput.historyJSON(histories) + "\n"

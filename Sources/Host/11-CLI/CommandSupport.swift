@@ -1,4 +1,5 @@
 import Foundation
+import TransitFiles
 import TransitModel
 import TransitOutput
 import TransitTransport
@@ -27,6 +28,16 @@ extension TransitCommand {
         speaker.done()
         if isatty(2) != 0 { standardError("Reading the card on \(channel.readerName): hold it still…") }
         return try body(channel)
+    }
+
+    /// Ends the command before the card is read when `path` (an `--out` file or an explicit `--log`)
+    /// may not be written: a folder on the way that another user owns or may write, a symbolic link
+    /// among its folders, a device, FIFO or socket at it (`PrivateFile.refusal`). `what` names it in
+    /// the message ("the log "). What only the write can tell (a missing folder, a full disk) is
+    /// said when writing.
+    static func refuseUnwritable(_ path: String?, _ what: String = "") throws {
+        guard let path, let why = PrivateFile.refusal(path) else { return }
+        throw TransitError(.config, "cannot write \(what)\(path): \(why)")
     }
 
     /// A card file's read that failed as a card fails (refused, malformed, silent): the file does not

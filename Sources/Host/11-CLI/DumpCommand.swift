@@ -9,6 +9,7 @@ extension TransitCommand {
     /// `transit dump --out FILE`: everything public on the card, as a card image `--card` reads back.
     func dump(_ a: Arguments) throws {
         guard let out = a.value(.out) else { throw TransitError(.usage, "dump needs --out FILE") } // the table requires it
+        try Self.refuseUnwritable(out == "-" ? nil : out) // - is standard output
         let engine = try readEngine(a)
         let image = try withChannel(a) { channel in
             channel.limit(to: Deadline(secondsFromNow: engine.limits.readTimeout))
@@ -32,8 +33,8 @@ extension TransitCommand {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if out == "-" { // standard output
-            finalOutput(String(decoding: (try? encoder.encode(image)) ?? Data(), as: UTF8.self))
+        if out == "-" { // standard output: DEL, C1 and format controls of the reader's name escaped, as all JSON there
+            finalOutput(JSONOutput.escapingUnsafeScalars(String(decoding: (try? encoder.encode(image)) ?? Data(), as: UTF8.self)))
             return
         }
         do {

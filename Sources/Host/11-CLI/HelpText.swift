@@ -50,7 +50,9 @@ enum HelpText {
       --log FILE        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
                         initial AID, each plugin's outcome, every exchange with its time, and the
                         result. It holds the card's number and history: created 0600, never
-                        through a symlink; when it cannot be written the read is still printed.
+                        through a symlink; a folder on the way that another user owns or may
+                        write, or a link, is refused before the read; when it cannot be written
+                        the read is still printed.
       --exchange-timeout SECONDS
                         the longest one exchange with the reader may take (default 5); a reader
                         that stops answering ends the read as communication (exit 5)
@@ -81,7 +83,8 @@ enum HelpText {
     that `scan --card` reads back to the same result: share a card for testing without the card.
     FeliCa: every system, its services (Search Service Code), every block readable without a key.
     ISO 14443-4: the applications the plugins know, with every command they asked and its answer.
-    The image holds the card's number and history: it is created 0600, never through a symlink.
+    The image holds the card's number and history: it is created 0600, never through a symlink,
+    in a folder of root's or yours that no one else may write (checked before the read).
 
       --out FILE        where to write the image (required; - is standard output; a device or
                         FIFO there is refused, never replaced)
@@ -201,8 +204,9 @@ enum HelpText {
     balances in major units (trips and purchases negative). JSON: what history --json prints.
 
       --format csv|json default csv
-      --out FILE        write to FILE (created 0600, never through a symlink; a device or FIFO
-                        there is refused) instead of stdout; - is stdout
+      --out FILE        write to FILE (created 0600, never through a symlink, in a folder of
+                        root's or yours; a device or FIFO there is refused) instead of stdout;
+                        - is stdout
       --since DATE      records from DATE (YYYY-MM-DD) on
       --stations FILE   a station table, as for scan (repeatable): names for the codes, English
                         unless the locale is Japanese (as scan); the data folders' tables are read too

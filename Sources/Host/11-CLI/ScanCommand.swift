@@ -16,8 +16,10 @@ extension TransitCommand {
 
     /// Reads the card `--card` or the reader names, writing the log bundle to `logPath` when given.
     /// A log that cannot be written is said on stderr and the read goes on (`logWritten` false).
-    /// Shared by scan and verify.
+    /// Shared by scan and verify. A `--log` the rule refuses ends the command before the read
+    /// (`refuseUnwritable`); verify's own log beside the reference is only said when not written.
     func readCard(_ a: Arguments, logPath: String?) throws -> (reading: CardReading, logWritten: Bool, reader: String) {
+        try Self.refuseUnwritable(a.value(.log), "the log ")
         let dialect = try Self.dialect(a.value(.dialect))
         let engine = try readEngine(a)
         let outcome = try withChannel(a) { engine.read($0, dialect: dialect) }
@@ -41,7 +43,7 @@ extension TransitCommand {
         // The recorded plugins, in the recorded order (skipped ones too: the skip is part of the read).
         let plugins = try log.plugins.map { p -> WorkerMessages.Plugin in
             guard let entry = config.entries.first(where: { $0.name == p.name }) else {
-                throw TransitError(.config, "the log's plugin \(p.name) is not in \(config.path)")
+                throw TransitError(.config, "the log's plugin \(TerminalText.excerpt(p.name)) is not in \(config.path)")
             }
             return WorkerMessages.Plugin(entry, path: config.resolve(entry), searched: config.places(entry))
         }

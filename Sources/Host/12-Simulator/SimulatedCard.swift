@@ -11,17 +11,11 @@ struct SimulatedCard {
     let removeAfter: Int?
     /// After this many answers the card never answers again, staying on the reader (a stuck reader).
     let hangAfter: Int?
-    let log: String?
+    let log: ExchangeLog?
 
     func serve(_ link: VPCDLink) throws {
         var reader = try VirtualReader(image: image, dialect: dialect, model: model)
         var answered = 0
-        let logHandle = try log.map { path -> FileHandle in
-            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-            let h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            h.seekToEndOfFile()
-            return h
-        }
         while let message = try link.receive() {
             if message.count == 1 {
                 switch message[0] {
@@ -43,7 +37,7 @@ struct SimulatedCard {
             let answer = reader.transmit(message)
             try link.send(answer)
             answered += 1
-            logHandle?.write("\(HexFormat.string(message)) -> \(HexFormat.string(answer))\n".data(using: .utf8) ?? Data())
+            try log?.append("\(HexFormat.string(message)) -> \(HexFormat.string(answer))")
         }
     }
 }

@@ -1,5 +1,6 @@
 import CardSimulation
 import Foundation
+import TransitModel
 
 /// `transit-sim`: puts a card image on the vsmartcard virtual reader, so pcscd (and any PC/SC
 /// client) sees it as a card on "Virtual PCD 00 00".
@@ -18,7 +19,9 @@ enum SimulatorCommand {
       --latency-ms N    wait N ms before each answer, as a card in the field takes time
       --remove-after N  answer N APDUs, then pull the card away (close the link) and exit
       --hang-after N    answer N APDUs, then never answer again, the card staying on the reader
-      --log FILE        append one line per exchange: command and answer in hex
+      --log FILE        append one line per exchange: command and answer in hex (a new file
+                        is made 0600; a link, a FIFO, or a folder on the way that another user
+                        owns or may write is refused)
     """
 
     static func run(_ args: [String]) -> Int32 {
@@ -34,7 +37,7 @@ enum SimulatorCommand {
             i += 2
         }
         guard let path = options["card"] else { print(usage); return 2 }
-        let image: CardImage, dialect: SimulatedDialect?, model: ReaderModel
+        let image: CardImage, dialect: SimulatedDialect?, model: ReaderModel, log: ExchangeLog?
         do {
             let index = try options["index"].map { text -> Int in
                 guard let n = Int(text), n >= 1 else { throw CardImageError("--index takes a card's number in the file, 1 or more") }
@@ -50,27 +53,33 @@ enum SimulatorCommand {
                 return v
             } ?? .pcsc
             _ = try VirtualReader(image: image, dialect: dialect, model: model) // a card the model cannot hold fails now
+            log = try options["log"].map(ExchangeLog.init(path:)) // before vpcd: a refused log connects nothing
         } catch {
-            // A wrong command line or card file: 2, as transit says for its own usage errors.
-            FileHandle.standardError.write("transit-sim: \(error)\n".data(using: .utf8) ?? Data())
+            // A wrong command line, card file or --log: 2, as transit says for its own usage errors.
+            say("\(error)")
             return 2
         }
         do {
             // On a terminal, whether vpcd was reached (piped output stays silent).
             let terminal = isatty(2) != 0
             let link = try VPCDLink(port: UInt16(options["port"] ?? "35963") ?? 35963) { line in
-                if terminal { FileHandle.standardError.write("transit-sim: \(line)\n".data(using: .utf8) ?? Data()) }
+                if terminal { say(line) }
             }
             let card = SimulatedCard(image: image, dialect: dialect, model: model,
                                      latency: Double(options["latency-ms"] ?? "0").map { $0 / 1000 } ?? 0,
                                      removeAfter: options["remove-after"].flatMap { Int($0) },
                                      hangAfter: options["hang-after"].flatMap { Int($0) },
-                                     log: options["log"])
+                                     log: log)
             try card.serve(link)
             return 0
         } catch {
-            FileHandle.standardError.write("transit-sim: \(error)\n".data(using: .utf8) ?? Data())
+            say("\(error)")
             return 1
         }
+    }
+
+    /// One line on stderr, its controls and format controls escaped (file names, card file errors).
+    static func say(_ line: String) {
+        FileHandle.standardError.write(Data(("transit-sim: " + TerminalText.escape(line) + "\n").utf8))
     }
 }

@@ -230,6 +230,89 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(json["time"] as? String, "2026-12-01T09:00:00+09:00")
     }
 
+    // MARK: format controls (bidi, zero-width, tags) and separators
+
+    /// One of each: a bidi override, isolates, marks, zero-width and tag characters, the separators.
+    let spoofs = "\u{202E}\u{2066}\u{2069}\u{200E}\u{200F}\u{061C}\u{200B}\u{FEFF}\u{E0041}\u{2028}\u{2029}"
+    let spoofsEscaped = #"\u202E\u2066\u2069\u200E\u200F\u061C\u200B\uFEFF\U000E0041\u2028\u2029"#
+
+    /// None of the format controls and separators of `spoofs`, raw, in `text`.
+    func assertNoRawFormatControls(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        let raw = Set(spoofs.unicodeScalars)
+        XCTAssertFalse(text.unicodeScalars.contains { raw.contains($0) }, "raw format control in \(text.debugDescription)", file: file, line: line)
+    }
+
+    func testFormatControlsAreEscapedInTextOutputWatchLinesAndJSON() throws {
+        let record = CardReading.TransactionRecord(type: .trip, amount: 160, entryStation: "E3\(spoofs)", exitStation: "E621",
+                                                   metadata: ["note\(spoofs)": "v\(spoofs)"])
+        let card = CardReading(family: "japan-ic", cardName: "Suica\(spoofs)", serialNumber: "0123\(spoofs)", balance: 2010, currency: "JPY",
+                               metadata: ["idm": "01\(spoofs)"], transactions: [record])
+        let text = TextOutput.render(card, style: .init(verbose: true))
+        assertNoRawFormatControls(text)
+        XCTAssertTrue(text.contains("Suica" + spoofsEscaped), text)
+        XCTAssertTrue(text.contains("E3" + spoofsEscaped), text)
+        let at = Date(timeIntervalSince1970: 1_796_083_200)
+        let watch = WatchLine.text("Reader\(spoofs)", .success(card), json: false, at: at)
+        assertNoRawFormatControls(watch)
+        XCTAssertTrue(watch.contains("Reader\(spoofsEscaped): Suica\(spoofsEscaped)"), watch)
+        let failed = WatchLine.text("R", .failure(TransitError(.plugin, "boom\(spoofs)")), json: false, at: at)
+        XCTAssertTrue(failed.hasSuffix(" R: plugin: boom" + spoofsEscaped), failed)
+        // JSON: escaped as \uXXXX (a tag character as its surrogate pair), decoding to the exact strings.
+        for json in [JSONOutput.encode(card), WatchLine.text("Reader\(spoofs)", .success(card), json: true, at: at)] {
+            assertNoRawFormatControls(json)
+            XCTAssertTrue(json.contains(#"Suica\u202E\u2066\u2069\u200E\u200F\u061C\u200B\uFEFF\uDB40\uDC41\u2028\u2029"#), json)
+        }
+        XCTAssertEqual(try JSONDecoder().decode(CardReading.self, from: Data(JSONOutput.encode(card).utf8)), card)
+    }
+
+    /// A card file whose text (its format, a service code) holds bidi controls: the error on stderr
+    /// is one line with them escaped, and decode's JSON line escapes them and decodes to the exact text.
+    func testFormatControlsFromCardFilesAreEscapedOnStderrAndInJSON() throws {
+        var image = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: suica))) as? [String: Any] ?? [:]
+        image["format"] = "transit-card\(spoofs)"
+        let card = dir.appendingPathComponent("spoof\u{202E}nosj.json")
+        try JSONSerialization.data(withJSONObject: image).write(to: card)
+        let run = try CommandRun.transit(["scan", "--card", card.path])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        assertNoRawFormatControls(run.stderr)
+        XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains(#"spoof\u202Enosj.json"#), run.stderr)
+        XCTAssertTrue(run.stderr.contains("transit-card" + spoofsEscaped), run.stderr)
+        let decode = try CommandRun.transit(["decode", card.path])
+        XCTAssertEqual(decode.status, 2, decode.stderr)
+        assertNoRawFormatControls(decode.stdout)
+        let message = (decode.json?["error"] as? [String: Any])?["message"] as? String
+        XCTAssertTrue(message?.contains("transit-card" + spoofs) == true, decode.stdout)
+        XCTAssertEqual(decode.json?["file"] as? String, card.path)
+    }
+
+    func testThePluginsListEscapesFormatControls() throws {
+        let conf = dir.appendingPathComponent("plugins.conf")
+        // U+2028 and U+2029 end a line of plugins.conf: the name holds the rest.
+        let library = dir.appendingPathComponent("lib\u{202E}\u{2066}\u{200B}\u{E0041}os.x").path
+        try "demo \(library)\n".write(to: conf, atomically: true, encoding: .utf8)
+        let run = try CommandRun.transit(["plugins", "--config", conf.path])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        assertNoRawFormatControls(run.stdout)
+        XCTAssertTrue(run.stdout.contains(#"lib\u202E\u2066\u200B\U000E0041os.x"# + "\t(cannot be loaded: "), run.stdout)
+    }
+
+    /// A replayed log whose ATR is 4 MB of junk: the error quotes 80 characters of it, then "…".
+    func testAnErrorAboutA4MBValueQuotesAnExcerpt() throws {
+        let logPath = dir.appendingPathComponent("scan.log").path
+        XCTAssertEqual(try CommandRun.transit(["scan", "--card", suica, "--log", logPath, "--no-save"]).status, 0)
+        var log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: logPath))) as? [String: Any] ?? [:]
+        log["atr"] = String(repeating: "\u{202E}Z", count: 2 << 20)
+        try JSONSerialization.data(withJSONObject: log).write(to: URL(fileURLWithPath: logPath))
+        let json = try CommandRun.transit(["replay", logPath, "--json"])
+        XCTAssertEqual(json.status, 2, json.stderr)
+        let message = try XCTUnwrap((json.json?["error"] as? [String: Any])?["message"] as? String, json.stdout)
+        XCTAssertEqual(message, "the log's ATR is not hex: " + String(repeating: "\u{202E}Z", count: 40) + "…")
+        let text = try CommandRun.transit(["replay", logPath])
+        XCTAssertEqual(text.status, 2)
+        XCTAssertEqual(text.stderr, "transit: the log's ATR is not hex: " + String(repeating: #"\u202EZ"#, count: 40) + "…\n")
+    }
+
     // MARK: stdout
 
     func testAFullStdoutIsAnErrorExitWithOneLineOnStderr() throws {
