@@ -78,7 +78,7 @@ let package = Package(
                 path: "\(host)/04-TransportUSB", swiftSettings: v5),
         .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
                 path: "\(host)/05-PluginHost", swiftSettings: v5),
-        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitFiles", "CZlib"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
+        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CZlib"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
         .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",
                                                       "TransitTransport", "TransitPluginHost", "CardSimulation"],
                 path: "\(host)/07-Engine", swiftSettings: v5),

@@ -1,5 +1,6 @@
 import Foundation
 import TransitFiles
+import TransitModel
 
 /// A card file as users hold it, recognised from its content: the project's card image, a Flipper
 /// Zero NFC file, a Metrodroid JSON or XML export, a FareBot export, or a Metrodroid zip of any of
@@ -106,7 +107,7 @@ public struct CardFile {
         do {
             image = try JSONDecoder().decode(CardImage.self, from: data)
         } catch {
-            throw CardImageError("not a card image: \(CardImageError.quote("\(error)"))")
+            throw CardImageError("not a card image: \(TerminalText.excerpt(describing: error))")
         }
         guard image.format == CardImage.currentFormat else { throw CardImageError("format \(image.format) is not \(CardImage.currentFormat)") }
         guard (image.felica == nil) != (image.iso7816 == nil) else {

@@ -1,5 +1,6 @@
 import CardProtocol
 import Foundation
+import TransitModel
 
 /// The project's card image: a card described as JSON, answered by the emulators exactly as the
 /// card would answer. Documented in docs/card-image.md.
@@ -131,9 +132,7 @@ public struct CardImageError: Error, CustomStringConvertible {
 
     /// At most 80 characters of a value the file holds, then "…": a message names what it found
     /// without echoing a whole line or string of the file.
-    public static func quote<S: StringProtocol>(_ value: S) -> String {
-        value.count > 80 ? String(value.prefix(80)) + "…" : String(value)
-    }
+    public static func quote<S: StringProtocol>(_ value: S) -> String { TerminalText.excerpt(value) }
 }
 
 /// Hex text of image fields to bytes (spaces between digits ignored), a `CardImageError` when it is not hex.
