@@ -18,6 +18,12 @@ service discovered first (Search Service Code), then every block of every readab
 block per Read Without Encryption; ISO 14443-4: SELECT of the application the plugin read, then
 every SFI swept (READ BINARY, and READ RECORD until the card says no more), then the plugin's own
 commands. The ratio is baseline exchanges / transit exchanges.
+
+The RC-S380 table reads the FeliCa cards on Sony's RC-S380 over USB, emulated under umockdev
+(Tests/Fixtures/rcs380/rcs380_emulator.py, the same card latency), without pcscd: the exchanges of
+the read (its log bundle), the Port-100 commands sent over USB (the emulator's log), the further
+ones besides the card's exchanges (set-up, sensing, the field switched off; target ≤ 8), and the
+wall time of one `transit scan` process. It is skipped where umockdev is not installed.
 """
 import argparse, json, os, pathlib, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -103,6 +109,48 @@ def baseline_read(capture):
     conn.disconnect()
 
 
+USB_CARDS = [("suica.json", "japan-ic", 5), ("edy.json", "edy", None), ("waon.json", "waon", None), ("nanaco.json", "nanaco", None),
+             ("octopus.json", "octopus", None)]
+EMULATOR = ROOT / "Tests/Fixtures/rcs380/rcs380_emulator.py"
+
+
+def rcs380_table(transit, sim, args):
+    """The FeliCa cards on the emulated RC-S380; returns how many figures are over their target."""
+    if not pathlib.Path("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0").exists():
+        print("RC-S380 over USB: skipped (umockdev is not installed; scripts/setup.sh installs it)")
+        return 0
+    print(f"RC-S380 over USB (emulated under umockdev, no pcscd), {args.runs} runs each")
+    print(f"{'card':<14}{'family':<10}{'exchanges':>10}{'USB cmds':>9}{'further':>8}{'target':>8}{'median ms':>11}{'min ms':>8}{'max ms':>8}")
+    failures = 0
+    timer = ("import subprocess, sys, time\n"
+             "for _ in range(int(sys.argv[1])):\n"
+             "    t = time.perf_counter()\n"
+             "    r = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+             "    print(r.returncode, (time.perf_counter() - t) * 1000, flush=True)\n")
+    scan = [transit, "scan", "--json", "--no-save", "--config", str(ROOT / "plugins.conf")]
+    with tempfile.TemporaryDirectory() as tmp:
+        for card, family, target in USB_CARDS:
+            emulate = ["/usr/bin/python3", str(EMULATOR), "--card-sim", sim, "--card", str(ROOT / "samples" / card),
+                       "--sim-args", "--latency-ms", str(args.latency_ms)]
+            usb, bundle = pathlib.Path(tmp) / f"{card}.usb", pathlib.Path(tmp) / f"{card}.bundle"
+            one = run(emulate + ["--log", str(usb), "--"] + scan + ["--log", str(bundle)], cwd=ROOT)
+            if one.returncode != 0 or f'"family":"{family}"' not in one.stdout:
+                sys.exit(f"{card} on the RC-S380: scan failed: {one.stdout.strip()} {one.stderr.strip()}")
+            exchanges = len(json.loads(bundle.read_text())["exchanges"])
+            sent = [l[4:] for l in usb.read_text().splitlines() if l.startswith("OUT ") and not l.endswith("0000ff00ff00")]
+            card_frames = [c for c in sent if c[16:20] == "d604" and "0600ffff0100" not in c]
+            further = len(sent) - len(card_frames)
+            timed = run(emulate + ["--", "/usr/bin/python3", "-c", timer, str(args.runs)] + scan, cwd=ROOT)
+            times = [float(l.split()[1]) for l in timed.stdout.splitlines() if l.startswith("0 ")]
+            if len(times) != args.runs:
+                sys.exit(f"{card} on the RC-S380: {len(times)} of {args.runs} timed reads worked: {timed.stdout} {timed.stderr}")
+            failures += further > 8
+            failures += target is not None and exchanges > target
+            print(f"{card:<14}{family:<10}{exchanges:>10}{len(sent):>9}{further:>8}{'≤8':>8}{statistics.median(times):>11.1f}"
+                  f"{min(times):>8.1f}{max(times):>8.1f}")
+    return failures
+
+
 def readers_visible(transit):
     r = run([transit, "readers"])
     return r.returncode == 0 and READER in r.stdout
@@ -180,6 +228,9 @@ def main():
                 failures += worker >= 10
                 print(f"{card:<14}{family:<10}{exchanges:>10g}{counted:>9g}{'≤' + str(target):>8}{statistics.median(times):>11.1f}"
                       f"{min(times):>8.1f}{max(times):>8.1f}{worker:>10.1f}{max(rss):>8.1f}{baseline:>10}{baseline / exchanges:>7.1f}")
+
+        usb_failures = rcs380_table(transit, sim, args)
+        failures += usb_failures
 
         startup = []
         for i in range(max(args.runs, 20) + 1):

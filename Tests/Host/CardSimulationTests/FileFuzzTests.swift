@@ -137,4 +137,46 @@ final class FileFuzzTests: XCTestCase {
             }
         }
     }
+
+    /// The dump formats' structure mutated (`StructuredMutator`): XML, FareBot and Metrodroid JSON,
+    /// zips. Every file loads in process (every card of it put behind a virtual reader) to a value
+    /// or a `CardImageError`, never a trap, and in well under the 10 s a file may take.
+    /// `scripts/fuzz_files.sh ITERATIONS SEED` runs as many as you like.
+    func testStructureAwareMutationsOfEveryDumpFormat() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let iterations = environment["FUZZ_FILE_ITERATIONS"].flatMap { Int($0) } ?? 2_000
+        let seed = environment["FUZZ_FILE_SEED"].flatMap { UInt64($0) } ?? Self.seed
+        let seeds = try cardSeeds().filter { name, _ in
+            name.hasSuffix(".xml") || name.hasSuffix(".zip") || name.contains("farebot") || name.contains("metrodroid")
+        } + dumpZipSeeds()
+        var mutator = StructuredMutator(seed: seed)
+        var outcomes = [String: Int](), undocumented = [String]()
+        for i in 0 ..< iterations {
+            let (name, data) = seeds[i % seeds.count]
+            let file = "s\(i % 64)-\(name)"
+            let outcome = try run(file, mutator.mutate(data, name: name)) { path in
+                for case .card(let image) in try CardFile.load(path).entries {
+                    let reader = try VirtualReader(image: image)
+                    _ = reader.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+                    _ = reader.transmit([0xFF, 0x00, 0x00, 0x00, 0x06, 0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00])
+                }
+            }
+            outcomes[outcome?.kind ?? "accepted", default: 0] += 1
+            if let o = outcome, o.kind != "config" { undocumented.append("\(i) \(name): \(o.kind): \(o.message.prefix(300))") }
+        }
+        print("structured file fuzz, \(iterations) runs, seed \(seed): \(outcomes.sorted { $0.key < $1.key }), slowest \(slowest.input) \(slowest.seconds) s")
+        XCTAssertEqual(undocumented, [], "seed \(seed)")
+        XCTAssertLessThan(slowest.seconds, 5, "\(slowest.input) took \(slowest.seconds) s (seed \(seed))")
+        XCTAssertGreaterThan(outcomes["accepted"] ?? 0, 0, "the mutations leave some files readable")
+        XCTAssertGreaterThan(outcomes["config"] ?? 0, 0)
+    }
+
+    /// Zips of the other dump formats: an XML export and a FareBot export.
+    func dumpZipSeeds() throws -> [(String, Data)] {
+        let suica = try CardImages.sample("suica.json"), ezlink = try CardImages.sample("ezlink.json")
+        let zip = dir.appendingPathComponent("dumps-seed.zip").path
+        try ExportTexts.zip([("Metrodroid-suica.xml", Data(ExportTexts.xml([suica]).utf8)), ("FareBot-ezlink.json", try ExportTexts.fareBot([ezlink]))],
+                            to: zip)
+        return [("dumps.zip", try Data(contentsOf: URL(fileURLWithPath: zip)))]
+    }
 }
