@@ -52,6 +52,15 @@ package final class Termination: @unchecked Sendable {
         if !written, stream == stdout { outputFailed() }
     }
 
+    /// Writes `bytes` whole (output in another encoding than UTF-8: the Shift_JIS of
+    /// `report --format sfcard`), as `write(_:to:final:)` writes text.
+    package func write(bytes: [UInt8], to stream: UnsafeMutablePointer<FILE>, final: Bool = false) {
+        lock.lock(); defer { lock.unlock() }
+        if final { onSignal = nil }
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stream) == $0.count } && fflush(stream) == 0
+        if !written, stream == stdout { outputFailed() }
+    }
+
     /// The command's final output begins: a signal from now on leaves it to end the process.
     package func disarm() { lock.lock(); onSignal = nil; lock.unlock() }
 

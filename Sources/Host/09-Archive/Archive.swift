@@ -14,12 +14,14 @@ package final class Archive {
     package let path: String
     /// False when the file is read-only (its owner's write bit is off).
     package let writable: Bool
+    /// The schema version the file has: a read-only file of an older `transit` is read as it is.
+    package let schemaVersion: Int64
 
     /// How long a writer waits for another (`watch` and `scan` at once) before giving up.
     package static let busyTimeoutMilliseconds: Int32 = 5000
 
-    private init(db: SQLiteDatabase, path: String, writable: Bool) {
-        self.db = db; self.path = path; self.writable = writable
+    private init(db: SQLiteDatabase, path: String, writable: Bool, schemaVersion: Int64) {
+        self.db = db; self.path = path; self.writable = writable; self.schemaVersion = schemaVersion
     }
 
     /// Opens the archive of `settings`; with `create`, makes the folder and an empty database when
@@ -77,10 +79,8 @@ package final class Archive {
                 if try db.prepare("PRAGMA journal_mode").stepText() != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
                 try db.execute("PRAGMA synchronous = NORMAL")
                 try ArchiveSchema.migrate(db)
-            } else {
-                _ = try ArchiveSchema.version(db)
             }
-            return Archive(db: db, path: file, writable: writable)
+            return Archive(db: db, path: file, writable: writable, schemaVersion: try ArchiveSchema.version(db))
         } catch let newer as ArchiveSchema.Newer {
             throw fail("written by a newer transit (schema version \(newer.found); this transit knows up to \(ArchiveSchema.current)): left unchanged")
         } catch let e as SQLiteDatabase.Failure where !e.isBusy {

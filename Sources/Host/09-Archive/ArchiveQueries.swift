@@ -9,11 +9,14 @@ extension Archive {
         package var family: String, serial: String, idm: String, name: String?, currency: String
         package var lastBalance: Int64?, lastRead: String?
         package var records: Int, reads: Int, readsApart: Int
+        /// What its owner calls it (`transit cards --name`): "通勤", "Yuki's PASMO".
+        package var nickname: String?
 
         package init(id: Int64, family: String, serial: String, idm: String, name: String?, currency: String, lastBalance: Int64?,
-                     lastRead: String?, records: Int, reads: Int, readsApart: Int) {
+                     lastRead: String?, records: Int, reads: Int, readsApart: Int, nickname: String? = nil) {
             self.id = id; self.family = family; self.serial = serial; self.idm = idm; self.name = name; self.currency = currency
             self.lastBalance = lastBalance; self.lastRead = lastRead; self.records = records; self.reads = reads; self.readsApart = readsApart
+            self.nickname = nickname
         }
 
         /// The card's name as people say it: its cardName, else its family.
@@ -29,9 +32,12 @@ extension Archive {
         package var transaction: CardReading.TransactionRecord
         /// The transaction's JSON as `scan --json` printed it.
         package var json: String
+        /// What tells the record from the card's others in the archive (its raw bytes, or its
+        /// JSON when it has none): the same on every read of the record.
+        package var identity: String
 
-        package init(transaction: CardReading.TransactionRecord, json: String) {
-            self.transaction = transaction; self.json = json
+        package init(transaction: CardReading.TransactionRecord, json: String, identity: String = "") {
+            self.transaction = transaction; self.json = json; self.identity = identity
         }
 
         /// The whole transaction, metadata included, typed from its JSON (decoded only when asked: a
@@ -48,22 +54,24 @@ extension Archive {
                 (SELECT read_at FROM reads WHERE card = c.id ORDER BY id DESC LIMIT 1),
                 (SELECT COUNT(*) FROM records WHERE card = c.id),
                 (SELECT COUNT(*) FROM reads WHERE card = c.id),
-                (SELECT COUNT(*) FROM reads WHERE card = c.id AND merged = 0)
+                (SELECT COUNT(*) FROM reads WHERE card = c.id AND merged = 0),
+                \(schemaVersion >= 4 ? "c.nickname" : "NULL")
             FROM cards c ORDER BY c.id
             """)
         var cards = [Card]()
         while try q.step() {
             cards.append(Card(id: q.integer(0) ?? 0, family: q.text(1) ?? "", serial: q.text(2) ?? "", idm: q.text(3) ?? "",
                               name: q.text(4), currency: q.text(5) ?? "", lastBalance: q.integer(6), lastRead: q.text(7),
-                              records: Int(q.integer(8) ?? 0), reads: Int(q.integer(9) ?? 0), readsApart: Int(q.integer(10) ?? 0)))
+                              records: Int(q.integer(8) ?? 0), reads: Int(q.integer(9) ?? 0), readsApart: Int(q.integer(10) ?? 0),
+                              nickname: q.text(11)))
         }
         return cards
     }
 
-    /// The card `name` means: its id (`#3`, as `transit cards` shows it), `FAMILY:NUMBER`, the
-    /// number as printed or the IDm (exactly, ignoring case, spaces and dashes), else — when
-    /// `prefix` — the one card whose number starts with it. Throws a usage error, naming the ids
-    /// to choose from, when none or several match.
+    /// The card `name` means: its id (`#3`, as `transit cards` shows it), its nickname (exactly),
+    /// `FAMILY:NUMBER`, the number as printed or the IDm (exactly, ignoring case, spaces and
+    /// dashes), else — when `prefix` — the one card whose number starts with it. Throws a usage
+    /// error, naming the ids to choose from, when none or several match.
     package func cards(matching name: String, prefix: Bool = true) throws -> Card {
         func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
         let all = try cards()
@@ -73,6 +81,7 @@ extension Archive {
             }
             return card
         }
+        if let card = all.first(where: { $0.nickname == name }) { return card }
         var family: String?, number = name
         if let colon = name.firstIndex(of: ":") {
             family = String(name[..<colon]).lowercased()
@@ -105,15 +114,17 @@ extension Archive {
     }
 
     /// The card's timeline, oldest first; with `metadata`, each record's metadata too (bus lines,
-    /// stops, regions: what a row's details show).
-    package func timeline(card: Int64, metadata: Bool = false) throws -> [TimelineRecord] {
-        let details = metadata ? try self.metadata(card: card) : [:]
+    /// stops, regions: what a row's details show); with `period`, only the records dated in it
+    /// (by their day in the card's zone; undated records are in no period).
+    package func timeline(card: Int64, metadata: Bool = false, period: ReportPeriod? = nil) throws -> [TimelineRecord] {
+        let (within, days) = Self.dated(period, column: "date")
+        let details = metadata ? try self.metadata(card: card, period: period) : [:]
         let q = try db.prepare("""
             SELECT date, type, amount, balance, entry_station, entry_name, exit_station, exit_name, record, entry_name_en, exit_name_en,
-                position
-            FROM records WHERE card = ? ORDER BY position
+                position, identity
+            FROM records WHERE card = ?\(within) ORDER BY position
             """)
-        try q.bind([.integer(card)])
+        try q.bind([.integer(card)] + days)
         var rows = [TimelineRecord]()
         while try q.step() {
             var t = CardReading.TransactionRecord(type: q.text(1).flatMap(TransactionKind.init(rawValue:)) ?? .unknown,
@@ -124,7 +135,7 @@ extension Archive {
             t.entryStationNameEnglish = q.text(9)
             t.exitStationNameEnglish = q.text(10)
             if let position = q.integer(11), let m = details[position] { t.metadata = m }
-            rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}"))
+            rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}", identity: q.text(12) ?? ""))
         }
         return rows
     }
@@ -132,19 +143,28 @@ extension Archive {
     /// Each record's metadata by position, taken from its stored JSON by SQLite's json_each (in
     /// C, one query: a 10,000-record history without a JSON decoder run per record). A record
     /// whose JSON is not JSON has none.
-    private func metadata(card: Int64) throws -> [Int64: [String: String]] {
+    private func metadata(card: Int64, period: ReportPeriod?) throws -> [Int64: [String: String]] {
+        let (within, days) = Self.dated(period, column: "r.date")
         let q = try db.prepare("""
             SELECT r.position, m.key, m.value FROM records r, json_each(CASE WHEN json_valid(r.record) THEN r.record ELSE '{}' END,
                 '$.metadata') m
-            WHERE r.card = ? AND m.type = 'text'
+            WHERE r.card = ?\(within) AND m.type = 'text'
             """)
-        try q.bind([.integer(card)])
+        try q.bind([.integer(card)] + days)
         var out = [Int64: [String: String]]()
         while try q.step() {
             guard let position = q.integer(0), let key = q.text(1), let value = q.text(2) else { continue }
             out[position, default: [:]][key] = value
         }
         return out
+    }
+
+    /// The SQL condition and its values that keep the records dated in `period`: the stored
+    /// date (`YYYY-MM-DD`, or with the time after it) from the first day up to the day after the last.
+    private static func dated(_ period: ReportPeriod?, column: String) -> (condition: String, values: [SQLiteDatabase.Value]) {
+        guard let period else { return ("", []) }
+        let after = period.to.adding(days: 1)?.description ?? "9999-12-32"
+        return (" AND \(column) >= ? AND \(column) < ?", [.text(period.from.description), .text(after)])
     }
 
     /// When each read kept apart from the card's timeline was made, and why.

@@ -60,6 +60,13 @@ package enum ArchiveSchema {
         ALTER TABLE records ADD COLUMN entry_name_en TEXT;
         ALTER TABLE records ADD COLUMN exit_name_en TEXT;
         """,
+        // 3 → 4: a card's nickname (`transit cards --name`), one card a nickname; records found by
+        // their date (`transit report`'s period).
+        """
+        ALTER TABLE cards ADD COLUMN nickname TEXT;
+        CREATE UNIQUE INDEX cards_by_nickname ON cards (nickname) WHERE nickname IS NOT NULL;
+        CREATE INDEX records_by_date ON records (card, date);
+        """,
     ]
 
     /// Brings `db` to `current` inside one transaction; throws `Newer` for a newer database.

@@ -3,7 +3,7 @@ import TransitFiles
 
 /// Where the history archive lives and whether reads are kept: `$XDG_DATA_HOME/transit/history.db`
 /// (`~/.local/share/transit/history.db` when XDG_DATA_HOME is unset or not absolute), and the
-/// `save = yes|no` line of `transit.conf` — `$XDG_CONFIG_HOME/transit/transit.conf` (or
+/// `save = yes|no` and `below = AMOUNT` lines of `transit.conf` — `$XDG_CONFIG_HOME/transit/transit.conf` (or
 /// `~/.config/transit/transit.conf`), else `/etc/transit/transit.conf`; the first that exists.
 package struct ArchiveSettings {
     /// The archive's folder (created 0700 when missing).
@@ -12,6 +12,9 @@ package struct ArchiveSettings {
     package var save = true
     /// What was wrong with transit.conf, said on stderr by the commands that would store.
     package var problem: String?
+    /// `below = AMOUNT`: a reading whose balance is under it is flagged (`scan`, `watch`), in the
+    /// card's minor units; `--below` overrides it.
+    package var below: Int64?
 
     package static let fileName = "history.db"
     package static let sizeLimit = 64 * 1024
@@ -57,9 +60,11 @@ package struct ArchiveSettings {
             switch (parts.first, parts.count == 2 ? parts[1].lowercased() : nil) {
             case ("save", "yes"?): save = true
             case ("save", "no"?): save = false
+            case ("below", let amount?) where Int64(amount) != nil: below = Int64(amount)
             default:
                 save = false
-                problem = "\(path) line \(index + 1): expected save = yes or save = no, not \"\(trimmed)\"; reads are not saved"
+                problem = "\(path) line \(index + 1): expected save = yes, save = no or below = AMOUNT (a whole number), not \"\(trimmed)\"; "
+                    + "reads are not saved"
                 return
             }
         }

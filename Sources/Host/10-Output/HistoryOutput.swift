@@ -71,19 +71,21 @@ package enum HistoryOutput {
                     validFrom: nil, validUntil: nil, metadata: c.idm.isEmpty ? [:] : ["idm": c.idm], transactions: records)
     }
 
-    /// `EZ-Link (cepas)`, or the family alone when the card has no name.
+    /// `EZ-Link (cepas)`, or the family alone when the card has no name; its nickname after it
+    /// (`Suica (japan-ic) “通勤”`).
     package static func title(_ c: Archive.Card) -> String {
-        TerminalText.escape(c.name.map { "\($0) (\(c.family))" } ?? c.family)
+        TerminalText.escape((c.name.map { "\($0) (\(c.family))" } ?? c.family) + (c.nickname.map { " “\($0)”" } ?? ""))
     }
 
     package static func cardsJSON(_ cards: [Archive.Card]) -> String {
         struct Row: Encodable {
             let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
-            let balance: Int64?, lastRead: String?, records: Int, reads: Int, readsApart: Int
+            let balance: Int64?, lastRead: String?, records: Int, reads: Int, readsApart: Int, nickname: String?
         }
         return JSONOutput.encode(cards.map {
             Row(id: $0.handle, family: $0.family, cardName: $0.name, serialNumber: $0.serial, idm: $0.idm.isEmpty ? nil : $0.idm, currency: $0.currency,
-                balance: $0.lastBalance, lastRead: $0.lastRead, records: $0.records, reads: $0.reads, readsApart: $0.readsApart)
+                balance: $0.lastBalance, lastRead: $0.lastRead, records: $0.records, reads: $0.reads, readsApart: $0.readsApart,
+                nickname: $0.nickname)
         })
     }
 
@@ -114,6 +116,7 @@ package enum HistoryOutput {
         struct Head: Encodable {
             package struct Apart: Encodable { let readAt: String; let reason: String }
             package let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
+            package let nickname: String?
             package let readsApart: [Apart]
         }
         var out = "["
@@ -121,7 +124,7 @@ package enum HistoryOutput {
         for (i, h) in histories.enumerated() {
             let c = h.card
             var head = JSONOutput.encode(Head(id: c.handle, family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
-                                              currency: c.currency, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) }))
+                                              currency: c.currency, nickname: c.nickname, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) }))
             head.removeLast() // "}": the transactions come last, as sorted keys put them
             out += (i == 0 ? "" : ",") + head + ",\"transactions\":["
             out += h.records.map { JSONOutput.encode($0.stored(decoder), with: encoder) }.joined(separator: ",") + "]}"
@@ -130,7 +133,7 @@ package enum HistoryOutput {
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
-                            "exit_station", "exit_station_name", "currency"]
+                            "exit_station", "exit_station_name", "currency", "nickname"]
 
     /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF, quotes doubled.
     /// Amounts and balances are decimals in major units; trips and purchases are negative.
@@ -156,7 +159,8 @@ package enum HistoryOutput {
                 let date = r.date?.description ?? ""
                 let fields = [text(c.serial), String(date.prefix(10)), r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)),
                               r.type.rawValue, amount, r.balance.map { Money.decimal($0, c.currency) } ?? "",
-                              text(r.entryStation ?? ""), text(entryName ?? ""), text(r.exitStation ?? ""), text(exitName ?? ""), text(c.currency)]
+                              text(r.entryStation ?? ""), text(entryName ?? ""), text(r.exitStation ?? ""), text(exitName ?? ""), text(c.currency),
+                              text(c.nickname ?? "")]
                 out += fields.joined(separator: ",") + end
             }
         }

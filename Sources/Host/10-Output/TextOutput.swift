@@ -27,7 +27,8 @@ package enum TextOutput {
         }
     }
 
-    package static func render(_ r: CardReading, style: Style = Style()) -> String {
+    /// The reading; with `below`, a balance under it gets a line of its own (`LOW BALANCE`).
+    package static func render(_ r: CardReading, style: Style = Style(), below: Int64? = nil) -> String {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
         var lines = [String]()
@@ -35,6 +36,9 @@ package enum TextOutput {
         if style.verbose { title += "  [\(e(r.family))]" }
         lines.append(title)
         lines.append("Balance: \(paint.bold(Money.format(r.balance, r.currency)))")
+        if let below, r.balance < below {
+            lines.append(paint.bold("LOW BALANCE: under \(Money.format(below, r.currency)); top it up"))
+        }
         switch (r.validFrom, r.validUntil) {
         case let (from?, until?): lines.append("Valid: \(from) to \(until)")
         case let (from?, nil): lines.append("Valid from: \(from)")

@@ -9,6 +9,15 @@ import TransitEngine
 extension TransitCommand {
     /// `transit cards`: every card the archive knows, with its last balance and read.
     func cards(_ a: Arguments) throws {
+        if let (name, nickname) = a.pair(.name) {
+            guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+            let card = try archive.cards(matching: name, prefix: false)
+            try Archive.retryingWhileBusy { try archive.name(card, nickname: nickname) }
+            let named = try archive.cards(matching: card.handle)
+            standardOutput(TerminalText.escape(named.nickname.map { "\(card.handle) \(card.displayName) \(card.serial) is now called “\($0)”." }
+                ?? "\(card.handle) \(card.displayName) \(card.serial) has no nickname now."))
+            return
+        }
         let cards = try openArchive()?.cards() ?? []
         if a.has(.json) { standardOutput(HistoryOutput.cardsJSON(cards)); return }
         standardOutput(cards.isEmpty ? Self.nothingKept : HistoryOutput.cardsText(cards))
@@ -68,15 +77,15 @@ extension TransitCommand {
         // The whole number, the IDm or the id; a prefix only with --yes (it would remove a card unasked).
         let card = try archive.cards(matching: name, prefix: a.has(.yes))
         try Archive.retryingWhileBusy { try archive.forget(card: card.id) }
-        standardOutput(TerminalText.escape("Forgot \(card.displayName) card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
+        standardOutput(TerminalText.escape("Forgot \(card.displayName)\(card.nickname.map { " “\($0)”" } ?? "") card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
             + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))
     }
 
-    private static var nothingKept: String {
+    static var nothingKept: String {
         "No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath)))."
     }
 
-    private func openArchive() throws -> Archive? {
+    func openArchive() throws -> Archive? {
         try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
     }
 

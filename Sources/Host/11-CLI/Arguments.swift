@@ -8,6 +8,8 @@ struct Arguments {
     /// Every value of an option given more than once (the last one is in `values`).
     private var allValues = [String: [String]]()
     private var flags = Set<String>()
+    /// The values of an option that takes two (`--name CARD NICKNAME`).
+    private var pairs = [String: (String, String)]()
     private(set) var operands = [String]()
 
     /// Parses `args` (without the program name and command). `--option=value` works too. Unknown
@@ -26,6 +28,16 @@ struct Arguments {
                 }
                 if option.value == nil {
                     flags.insert(name)
+                } else if option.count == 2 {
+                    // `--name CARD NICKNAME` (or `--name=CARD NICKNAME`): the next words are its values,
+                    // whatever they begin with (a nickname may).
+                    var taken = parts.count == 2 ? [parts[1]] : []
+                    while taken.count < 2 {
+                        guard i + 1 < args.count else { throw TransitError(.usage, "--\(name) needs \(option.value ?? "two values")") }
+                        i += 1
+                        taken.append(args[i])
+                    }
+                    pairs[name] = (taken[0], taken[1])
                 } else {
                     if parts.count == 2 {
                         values[name] = parts[1]
@@ -64,4 +76,6 @@ struct Arguments {
     /// Every value of a repeatable option, in the order given.
     func all(_ option: OptionSpec) -> [String] { allValues[option.name] ?? [] }
     func has(_ flag: OptionSpec) -> Bool { flags.contains(flag.name) }
+    /// The two values of an option that takes two.
+    func pair(_ option: OptionSpec) -> (String, String)? { pairs[option.name] }
 }

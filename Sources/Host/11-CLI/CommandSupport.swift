@@ -1,4 +1,5 @@
 import Foundation
+import TransitArchive
 import TransitFiles
 import TransitModel
 import TransitOutput
@@ -47,12 +48,23 @@ extension TransitCommand {
         return .failure(TransitError(.config, "\(path) does not hold what a card would answer: \(e.message)", plugin: e.plugin))
     }
 
-    /// Prints the reading with its station names; returns it as printed (what the archive keeps).
+    /// Prints the reading with its station names, flagged when its balance is under `below`;
+    /// returns it as printed (what the archive keeps).
     @discardableResult
-    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary) -> CardReading {
+    func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary, below: Int64? = nil) -> CardReading {
         let named = Self.named(reading, stations)
-        finalOutput(a.has(.json) ? JSONOutput.encode(named) : TextOutput.render(named, style: .forOutput(verbose: a.has(.verbose))))
+        finalOutput(a.has(.json) ? JSONOutput.encode(FlaggedReading(named, below: below))
+            : TextOutput.render(named, style: .forOutput(verbose: a.has(.verbose)), below: below))
         return named
+    }
+
+    /// The low-balance threshold: `--below AMOUNT`, else transit.conf's `below`, in the card's minor units.
+    static func below(_ a: Arguments, settings: ArchiveSettings = .load()) throws -> Int64? {
+        guard let text = a.value(.below) else { return settings.below }
+        guard let amount = Int64(text) else {
+            throw TransitError(.usage, "--below takes an amount in the card's minor units (1000 for ¥1,000, 500 for S$5.00), not \"\(text)\"")
+        }
+        return amount
     }
 
     /// The reading with the names its station tables hold. A table that cannot be used never costs

@@ -9,6 +9,8 @@ struct OptionSpec: Equatable {
     var repeatable = false
     /// The command cannot run without it (`dump --out`).
     var required = false
+    /// How many values follow it: 1, or 2 for `cards --name CARD NICKNAME`.
+    var count = 1
 
     /// `[--name VALUE]`, `[--name VALUE]...`, `--name VALUE`.
     var usage: String {
@@ -40,6 +42,14 @@ struct OptionSpec: Equatable {
     static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS")
     static let format = OptionSpec(name: "format", value: "csv|json")
     static let yes = OptionSpec(name: "yes", value: nil)
+    /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
+    static let below = OptionSpec(name: "below", value: "AMOUNT")
+    static let month = OptionSpec(name: "month", value: "YYYY-MM")
+    static let from = OptionSpec(name: "from", value: "YYYY-MM-DD")
+    static let to = OptionSpec(name: "to", value: "YYYY-MM-DD")
+    static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"))
+    /// `cards --name CARD NICKNAME`.
+    static let name = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2)
 }
 
 /// One command: what it takes, its `--help`, and what runs it.
@@ -100,7 +110,7 @@ enum CommandTable {
     static let commands: [CommandSpec] = [
         CommandSpec(name: "scan", operands: .none,
                     options: [.reader, .dialect, .config, .wait, .json, .verbose, .card, .index, .log, .noSave,
-                              .exchangeTimeout, .readTimeout, .stations],
+                              .exchangeTimeout, .readTimeout, .stations, .below],
                     reads: true, help: HelpText.scan) { try $0.scan($1) },
         CommandSpec(name: "decode", operands: .many("FILE"), options: [.config, .readTimeout, .stations, .save],
                     reads: true, help: HelpText.decode) { try $0.decode($1) },
@@ -117,14 +127,17 @@ enum CommandTable {
         CommandSpec(name: "watch", operands: .none,
                     options: [.readers, .dialect, .config, .json, .verbose,
                               .exec, .execTimeout, .noSave,
-                              .exchangeTimeout, .readTimeout, .stations],
+                              .exchangeTimeout, .readTimeout, .stations, .below],
                     reads: true, help: HelpText.watch) { try $0.watch($1) },
-        CommandSpec(name: "cards", operands: .none, options: [.json], help: HelpText.cards) { try $0.cards($1) },
+        CommandSpec(name: "cards", operands: .none, options: [.json, .name], help: HelpText.cards) { try $0.cards($1) },
         CommandSpec(name: "history", operands: .one("CARD", required: false), options: [.since, .json, .stations],
                     help: HelpText.history) { try $0.history($1) },
         CommandSpec(name: "export", operands: .one("CARD", required: false),
                     options: [.format, .out, .since, .stations],
                     help: HelpText.export) { try $0.export($1) },
+        CommandSpec(name: "report", operands: .one("CARD", required: false),
+                    options: [.month, .from, .to, .reportFormat, .out, .stations],
+                    help: HelpText.report) { try $0.report($1) },
         CommandSpec(name: "forget", operands: .one("CARD", required: true), options: [.yes],
                     help: HelpText.forget) { try $0.forget($1) },
         CommandSpec(name: "readers", operands: .none, options: [.json], help: HelpText.readers) { try $0.readers($1) },

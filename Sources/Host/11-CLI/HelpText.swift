@@ -64,6 +64,9 @@ enum HelpText {
                         <prefix>/share/transit/stations. transit ships none (README, "Station names")
       --no-save         do not keep this read in the history archive
                         ($XDG_DATA_HOME/transit/history.db; see transit history --help)
+      --below AMOUNT    flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000;
+                        500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default:
+                        below = AMOUNT in transit.conf, else none)
     """
 
     static let decode = """
@@ -133,7 +136,7 @@ enum HelpText {
     history archive (an audit trail of the cards seen), unless --no-save.
 
       --reader NAME     watch readers whose name contains NAME (repeatable)
-      --json            one JSON line a tap: {"reader", "card"} or {"reader", "error"}
+      --json            one JSON line a tap: {"reader", "card", "nickname"?} or {"reader", "error"}
       --exec CMD        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
                         input, the watch's environment with TRANSIT_READER set to the tap's
                         reader; one at a time, never delaying a read; its output goes to stderr.
@@ -143,6 +146,8 @@ enum HelpText {
                         end CMD's process group (SIGTERM, then SIGKILL) when it runs longer
                         (default 30); the end of the watch ends it too
       --no-save         keep nothing in the history archive
+      --below AMOUNT    flag a balance under AMOUNT (the card's minor units) in the tap's line and
+                        its JSON ("lowBalance": true), which --exec's command gets too
       --dialect, --config, --verbose, --exchange-timeout, --read-timeout, --stations   as for scan
     """
 
@@ -177,17 +182,21 @@ enum HelpText {
 
     static let cards = """
     transit cards — the cards kept in the history archive ($XDG_DATA_HOME/transit/history.db,
-    ~/.local/share/transit/history.db when unset): the id history, export and forget take (#3),
-    name, number, last balance, last read, and how many records its timeline keeps.
+    ~/.local/share/transit/history.db when unset): the id history, export, report and forget take
+    (#3), name and nickname, number, last balance, last read, and how many records its timeline keeps.
 
       --json            print a JSON array
+      --name CARD NICKNAME
+                        call the card NICKNAME ("通勤", "Yuki's PASMO"): a name for it on
+                        report, history, export and forget, shown in their output and in watch
+                        lines. CARD is its id, number or IDm, or its nickname; "" removes it
     """
 
     static let history = """
     transit history — a card's whole timeline, oldest first: every record of every read, merged
     past the card's own slots, each once, with the balance after it when the card stores one.
-    Without CARD, every card's. CARD is the card's id as transit cards shows it (#3),
-    FAMILY:NUMBER, the number as printed, any unambiguous prefix of it, or the IDm. A read that
+    Without CARD, every card's. CARD is the card's id as transit cards shows it (#3), its
+    nickname, FAMILY:NUMBER, the number as printed, any unambiguous prefix of it, or the IDm. A read that
     contradicted the timeline is kept apart and listed after it. The rows are scan's: type words,
     dates and times in the card's zone, details, stations by name.
 
@@ -200,8 +209,9 @@ enum HelpText {
     static let export = """
     transit export — write a card's timeline (every card's without CARD), oldest first, for a
     spreadsheet or an expense claim. CSV (RFC 4180): card, date, time, type, amount, balance,
-    entry_station, entry_station_name, exit_station, exit_station_name, currency; amounts and
-    balances in major units (trips and purchases negative). JSON: what history --json prints.
+    entry_station, entry_station_name, exit_station, exit_station_name, currency, nickname; amounts
+    and balances in major units (trips and purchases negative). JSON: what history --json prints.
+    CARD as for history (its nickname too). A period's totals: transit report.
 
       --format csv|json default csv
       --out FILE        write to FILE (created 0600, never through a symlink, in a folder of
@@ -212,9 +222,29 @@ enum HelpText {
                         unless the locale is Japanese (as scan); the data folders' tables are read too
     """
 
+    static let report = """
+    transit report — a period's records of a card (every card's without CARD) with their totals:
+    trips, fares, purchases and top-ups, for an expense claim, a household book or the printer.
+    Records count by their date in the card's own zone; the archive is only read. CARD is the
+    card's id (#3), nickname, number, a prefix of it, or its IDm. An empty period prints the
+    header and zero totals.
+
+      --month YYYY-MM   the period: that month (default: this month, by this machine's clock)
+      --from YYYY-MM-DD the period's first day, with --to
+      --to YYYY-MM-DD   the period's last day (included), with --from
+      --format text|json|sfcard|ofx|html
+                        text (default): scan's rows, then the totals; json: {"card", "period",
+                        "rows", "totals"} (an array without CARD), amounts in the card's minor
+                        unit; sfcard: the CSV SFCard Viewer saves (Shift_JIS, CRLF), for one
+                        yen card; ofx: an OFX 2 statement for money tools, the same ids on every
+                        run; html: one page to print on A4 with a chart of the fares
+      --out FILE        write to FILE (created 0600, never through a symlink) instead of stdout
+      --stations FILE   a station table, as for scan (repeatable): names for the codes
+    """
+
     static let forget = """
     transit forget — remove a card, all its reads and its timeline from the history archive.
-    CARD is the card's id as transit cards shows it (#3), FAMILY:NUMBER, or its whole number as
+    CARD is the card's id as transit cards shows it (#3), its nickname, FAMILY:NUMBER, or its whole number as
     printed or IDm; two cards of one number (a Japan IC and an Octopus card both show their IDm)
     are told apart by id. When another transit kept the write-ahead log busy, the next forget
     finishes the removal and says so.

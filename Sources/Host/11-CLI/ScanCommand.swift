@@ -9,8 +9,9 @@ import TransitEngine
 extension TransitCommand {
     /// `transit scan`: the card on a reader (or a card image), printed as text or JSON.
     func scan(_ a: Arguments) throws {
+        let below = try Self.below(a)
         let read = try readCard(a, logPath: a.value(.log))
-        let reading = show(read.reading, a, stations: stationLibrary(a))
+        let reading = show(read.reading, a, stations: stationLibrary(a), below: below)
         save(reading, command: "scan", reader: read.reader, save: !a.has(.noSave))
     }
 

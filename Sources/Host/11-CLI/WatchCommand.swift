@@ -17,6 +17,7 @@ extension TransitCommand {
         let limits = try limits(a)
         let stations = stationLibrary(a)
         let settings = ArchiveSettings.load()
+        let below = try Self.below(a, settings: settings)
         Termination.shared.arm(exitCode: 0) {} // Ctrl-C ends a watch quietly, with success
         let filters = a.all(.readers)
         var watcher = ReaderWatcher(filters: filters)
@@ -31,8 +32,9 @@ extension TransitCommand {
         /// A tap's line, its --exec and its place in the archive, for a reader of either kind.
         let report = { (reader: String, result: Result<CardReading, TransitError>) in
             let named = result.map { Self.named($0, stations) }
-            standardOutput(WatchLine.text(reader, named, json: a.has(.json)))
-            exec?.run(json: WatchLine.text(reader, named, json: true), reader: reader)
+            let nickname = (try? named.get()).flatMap { Self.nickname(of: $0, settings) }
+            standardOutput(WatchLine.text(reader, named, json: a.has(.json), nickname: nickname, below: below))
+            exec?.run(json: WatchLine.text(reader, named, json: true, nickname: nickname, below: below), reader: reader)
             // Every tap is kept: a kiosk's audit trail (each lane stores on its own connection).
             if case .success(let reading) = named {
                 save(reading, command: "watch", reader: reader, save: !a.has(.noSave), settings: settings)
@@ -68,6 +70,15 @@ extension TransitCommand {
                 }
             }
         }
+    }
+}
+
+extension TransitCommand {
+    /// The nickname the archive gives the card read, when it has one; an archive that cannot be
+    /// used gives none (the tap's line is never worth less for it).
+    static func nickname(of reading: CardReading, _ settings: ArchiveSettings) -> String? {
+        guard settings.save, let archive = try? Archive.open(settings, create: false) else { return nil }
+        return try? archive.nickname(of: reading)
     }
 }
 

@@ -25,6 +25,9 @@ enum JapanICHistory {
     static let newIssue: UInt8 = 0x07
     /// Auto-charges at a gate's entry and exit (14h, 15h): the gate's station, no journey.
     static let gateAutoCharges: Set<UInt8> = [0x14, 0x15]
+    /// Every auto-charge (オートチャージ: at a gate, 14h and 15h; on a bus, 17h): metadata `event`
+    /// `auto-charge`, what SFCard Viewer's memo notes as ｵｰﾄﾁｬｰｼﾞ.
+    static let autoCharges: Set<UInt8> = [0x14, 0x15, 0x17]
 
     static func decode(_ blocks: [Bytes]) throws -> [Transaction] {
         // Slots with a zero date are empty and skipped (Metrodroid SuicaTransitData).
@@ -54,6 +57,7 @@ enum JapanICHistory {
                 t.metadata["event"] = "refund"
             }
         }
+        if autoCharges.contains(process), t.type == .topup { t.metadata["event"] = "auto-charge" }
         t.date = try date(b, withTime: isProductSale)
         t.metadata["sequence"] = String(try b.be(13, 2))
 

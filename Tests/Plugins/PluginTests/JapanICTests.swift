@@ -155,7 +155,9 @@ final class JapanICTests: XCTestCase {
 
     func testAutoChargesAtAGateAndNewIssueKeepTheirStationsPlainChargeAndSalesHaveNone() throws {
         // An auto-charge at a gate's entry or exit (14h, 15h) is no journey: the gate's station, no exit.
-        for (process, exit, regions): (UInt8, String?, [String: String]) in [(0x14, nil, ["entryRegion": "2"]), (0x15, nil, ["entryRegion": "2"]),
+        // An auto-charge says so (`event`), as SFCard Viewer's memo does (ｵｰﾄﾁｬｰｼﾞ).
+        let autoCharge = ["entryRegion": "2", "event": "auto-charge"]
+        for (process, exit, regions): (UInt8, String?, [String: String]) in [(0x14, nil, autoCharge), (0x15, nil, autoCharge),
                                                                             (0x07, "E621", ["entryRegion": "2", "exitRegion": "1"])] {
             let image = CardImages.japanIC(history: [
                 record(0x16, process, 2025, 5, 2, [0xE3, 0x3B, 0xE6, 0x21], balance: 3000, region: 0x90),

@@ -1,0 +1,59 @@
+import CardProtocol
+
+/// The days a report covers, both ends included: a month (`--month 2026-11`) or a range
+/// (`--from 2026-10-15 --to 2026-11-14`). Records are kept by their day in the card's own zone,
+/// as the card dated them (`CardDate.day`), so a Singapore trip at 00:20 on 1 November is
+/// November's wherever the report is made.
+public struct ReportPeriod: Equatable, Sendable {
+    public let from: CalendarDay
+    public let to: CalendarDay
+
+    /// Nil when `from` is after `to`.
+    public init?(from: CalendarDay, to: CalendarDay) {
+        guard from <= to else { return nil }
+        self.from = from; self.to = to
+    }
+
+    /// The whole month; nil for a month that does not exist (`2026-13`).
+    public init?(year: Int, month: Int) {
+        guard let first = CalendarDay(year: year, month: month, day: 1),
+              let last = CalendarDay(year: year, month: month, day: Gregorian.daysIn(month: month, year: year)) else { return nil }
+        self.init(from: first, to: last)
+    }
+
+    /// `YYYY-MM` exactly; nil for any other text or a month that does not exist.
+    public init?(month text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 7, bytes[4] == 0x2D, bytes.enumerated().allSatisfy({ $0.offset == 4 || (0x30 ... 0x39).contains($0.element) }),
+              let year = Int(text.prefix(4)), let month = Int(text.suffix(2)) else { return nil }
+        self.init(year: year, month: month)
+    }
+
+    public func contains(_ day: CalendarDay) -> Bool { from <= day && day <= to }
+
+    /// How many days it spans.
+    public var dayCount: Int { to.daysSinceEpoch - from.daysSinceEpoch + 1 }
+
+    /// The first day of each month it touches, in order.
+    public var months: [CalendarDay] {
+        var out = [CalendarDay]()
+        var year = from.year, month = from.month
+        while (year, month) <= (to.year, to.month) {
+            if let first = CalendarDay(year: year, month: month, day: 1) { out.append(first) }
+            month += 1
+            if month > 12 { month = 1; year += 1 }
+        }
+        return out
+    }
+}
+
+extension CalendarDay {
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int { Gregorian.daysFromUnixEpoch(year: year, month: month, day: day) }
+
+    /// The day `n` days later (earlier when negative); nil outside years 0001–9999.
+    public func adding(days n: Int) -> CalendarDay? {
+        let c = Gregorian.civil(fromDays: daysSinceEpoch + n)
+        return CalendarDay(year: c.year, month: c.month, day: c.day)
+    }
+}

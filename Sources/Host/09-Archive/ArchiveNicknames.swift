@@ -1,0 +1,52 @@
+import TransitModel
+
+/// A card's nickname (`transit cards --name CARD NICKNAME`): what its owner calls it, a name for
+/// the card on every command that takes one, shown beside it in listings, reports and watch lines.
+extension Archive {
+    /// The longest nickname, in characters.
+    package static let nicknameLimit = 64
+
+    /// Gives `card` the nickname (nil or blank: removes it). Throws a usage error, saying why, for
+    /// a nickname that could not name this card alone: one another card has, one that is
+    /// another card's number or IDm, one that begins with `#` (an id), or holds a control character.
+    package func name(_ card: Card, nickname raw: String?) throws {
+        guard writable, schemaVersion >= 4 else { throw TransitError(.config, "\(path): is read-only") }
+        let nickname = raw?.trimmingWhitespace()
+        if let nickname, !nickname.isEmpty {
+            guard !nickname.hasPrefix("#") else { throw TransitError(.usage, "a nickname cannot begin with # (the cards' ids do)") }
+            guard !nickname.unicodeScalars.contains(where: TerminalText.isControl) else {
+                throw TransitError(.usage, "a nickname cannot hold a control character")
+            }
+            guard nickname.count <= Self.nicknameLimit else { throw TransitError(.usage, "a nickname has at most \(Self.nicknameLimit) characters") }
+            let others = try cards().filter { $0.id != card.id }
+            if let other = others.first(where: { $0.nickname == nickname }) {
+                throw TransitError(.usage, "\(other.handle) is already called \"\(nickname)\"")
+            }
+            func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
+            if let other = others.first(where: { normal($0.serial) == normal(nickname) || (!$0.idm.isEmpty && normal($0.idm) == normal(nickname)) }) {
+                throw TransitError(.usage, "\"\(nickname)\" is the number of \(other.handle): it would name two cards")
+            }
+        }
+        try db.transaction {
+            try db.prepare("UPDATE cards SET nickname = ? WHERE id = ?").run([.init(nickname?.isEmpty == false ? nickname : nil), .integer(card.id)])
+        }
+    }
+
+    /// The nickname of the card `reading` was read from (the same family, number and IDm), if any.
+    package func nickname(of reading: CardReading) throws -> String? {
+        guard schemaVersion >= 4 else { return nil }
+        let q = try db.prepare("SELECT nickname FROM cards WHERE family = ? AND serial = ? AND idm = ?")
+        try q.bind([.text(reading.family), .text(reading.serialNumber), .text(reading.metadata["idm"] ?? "")])
+        defer { q.reset() }
+        return try q.step() ? q.text(0) : nil
+    }
+}
+
+private extension String {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while s.first?.isWhitespace == true { s.removeFirst() }
+        while s.last?.isWhitespace == true { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,97 @@
+import TransitModel
+
+/// `transit report --format ofx`: an OFX 2.2 bank statement per card, for GnuCash, KMyMoney,
+/// HomeBank and Moneydance. The card is an account (`BANKID` TRANSIT, `ACCTID` its number, a
+/// checking account: money kept and spent), each row a `STMTTRN`: `TRNAMT` in the currency's
+/// units (yen whole, S$ with cents), negative for trips and purchases, positive for top-ups;
+/// `DTPOSTED` the record's time in the card's zone, or noon UTC for a record with a date only (so
+/// no importer's zone moves it to another day); `FITID` the card's family and number and a hash
+/// of the record's identity in the archive, the same on every run, so importing twice adds
+/// nothing. `LEDGERBAL` is the card's last balance, as of its last read; the server time is that
+/// read's too, so the same archive gives the same file.
+package enum OFXStatement {
+    package static func render(_ reports: [CardReport], names: (CardReading.TransactionRecord) -> String) -> String {
+        let lastRead = reports.compactMap(\.card.lastRead).max()
+        var out = """
+            <?xml version="1.0" encoding="UTF-8" standalone="no"?>
+            <?OFX OFXHEADER="200" VERSION="220" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>
+            <OFX>
+            <SIGNONMSGSRSV1><SONRS><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS>\
+            <DTSERVER>\(lastRead.map(readTime) ?? "19700101000000.000[0:GMT]")</DTSERVER><LANGUAGE>ENG</LANGUAGE></SONRS></SIGNONMSGSRSV1>
+            <BANKMSGSRSV1>
+
+            """
+        var used = Set<String>()
+        for (index, report) in reports.enumerated() {
+            out += statement(report, transaction: index + 1, used: &used, names: names)
+        }
+        return out + "</BANKMSGSRSV1>\n</OFX>\n"
+    }
+
+    private static func statement(_ r: CardReport, transaction: Int, used: inout Set<String>,
+                                  names: (CardReading.TransactionRecord) -> String) -> String {
+        let c = r.card
+        var out = "<STMTTRNRS><TRNUID>\(transaction)</TRNUID><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS>\n"
+            + "<STMTRS><CURDEF>\(text(c.currency, limit: 3))</CURDEF>"
+            + "<BANKACCTFROM><BANKID>TRANSIT</BANKID><ACCTID>\(text(accountID(c.serial), limit: 22))</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>\n"
+            + "<BANKTRANLIST><DTSTART>\(day(r.period.from))</DTSTART><DTEND>\(day(r.period.to))235959.000[0:GMT]</DTEND>\n"
+        for row in r.rows {
+            let t = row.record
+            guard let date = t.date else { continue }
+            var fitid = "\(c.family)-\(c.serial)-\(fnv1a(row.identity))"
+            var n = 2
+            while used.contains(fitid) { fitid = "\(c.family)-\(c.serial)-\(fnv1a(row.identity))-\(n)"; n += 1 }
+            used.insert(fitid)
+            let amount = t.amount.map { Int64(clamping: $0) } ?? 0
+            let signed = t.type.direction == .deducted ? -amount : t.type.direction == .added ? amount : 0
+            let kind = t.type.direction == .deducted ? "DEBIT" : t.type.direction == .added ? "CREDIT" : "OTHER"
+            let name = names(t)
+            var memo = name
+            if t.amount == nil { memo += " (amount not known)" } else if t.type.direction == .unstated { memo += " (amount \(Money.format(amount, c.currency)), direction not known)" }
+            out += "<STMTTRN><TRNTYPE>\(kind)</TRNTYPE><DTPOSTED>\(posted(date))</DTPOSTED>"
+                + "<TRNAMT>\(Money.decimal(signed, c.currency))</TRNAMT><FITID>\(text(fitid, limit: 255))</FITID>"
+                + "<NAME>\(text(name, limit: 32))</NAME><MEMO>\(text(memo, limit: 255))</MEMO></STMTTRN>\n"
+        }
+        out += "</BANKTRANLIST>\n"
+        out += "<LEDGERBAL><BALAMT>\(Money.decimal(c.lastBalance ?? 0, c.currency))</BALAMT>"
+            + "<DTASOF>\(c.lastRead.map(readTime) ?? day(r.period.to))</DTASOF></LEDGERBAL>\n"
+        return out + "</STMTRS></STMTTRNRS>\n"
+    }
+
+    /// `20261105` for a day.
+    private static func day(_ d: CalendarDay) -> String { d.description.replacingOccurrences(of: "-", with: "") }
+
+    /// The record's time in its zone (`20261104134500.000[+9]`), or noon UTC of its day.
+    private static func posted(_ d: CardDate) -> String {
+        guard let clock = d.clock else { return day(d.day) + "120000.000[0:GMT]" }
+        let minutes = abs(clock.utcOffsetMinutes) % 60
+        let offset = (clock.utcOffsetMinutes < 0 ? "-" : "+") + String(abs(clock.utcOffsetMinutes) / 60)
+            + (minutes == 0 ? "" : "." + (minutes < 10 ? "0" : "") + String(minutes))
+        return day(d.day) + clock.text(seconds: true).replacingOccurrences(of: ":", with: "") + ".000[\(offset)]"
+    }
+
+    /// An archive read time (`2026-11-05T07:30:00.123Z`) as OFX writes UTC.
+    private static func readTime(_ iso: String) -> String {
+        let digits = iso.filter(\.isNumber)
+        guard digits.count >= 17 else { return "19700101000000.000[0:GMT]" }
+        return String(digits.prefix(14)) + "." + String(digits.dropFirst(14).prefix(3)) + "[0:GMT]"
+    }
+
+    /// The number as the account (OFX allows 22 characters: a longer one keeps its last 22).
+    private static func accountID(_ serial: String) -> String { String(serial.suffix(22)) }
+
+    /// XML text: at most `limit` characters, control characters shown escaped (XML 1.0 allows
+    /// none), `&`, `<` and `>` escaped.
+    private static func text(_ s: String, limit: Int) -> String {
+        String(TerminalText.escape(s).prefix(limit))
+            .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits: a short, stable name for an identity of any length.
+    static func fnv1a(_ s: String) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(h, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

@@ -1,0 +1,36 @@
+import TransitModel
+
+/// `transit report` as text: for each card, a title line (name, nickname, number, period), the
+/// rows as `scan` prints them, then the totals with their numbers grouped.
+package enum ReportText {
+    package static func render(_ reports: [CardReport], style: TextOutput.Style) -> String {
+        reports.map { render($0, style: style) }.joined(separator: "\n\n")
+    }
+
+    package static func render(_ report: CardReport, style: TextOutput.Style) -> String {
+        let reading = report.reading, currency = report.card.currency
+        var lines = ["\(report.title)  \(TerminalText.escape(TextOutput.number(reading)))  —  \(report.period.from) to \(report.period.to)"]
+        if report.rows.isEmpty {
+            lines.append("No records in this period.")
+        } else {
+            lines += TextOutput.transactionLines(reading.transactions, currency: currency, style: style)
+        }
+        lines.append("")
+        lines += totalsLines(report.totals, currency: currency)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `Trips: 1,204   Fares: ¥183,040   Purchases: ¥120   Top-ups: ¥2,000`, one figure a line.
+    package static func totalsLines(_ t: CardReport.Totals, currency: String) -> [String] {
+        ["Trips:      \(grouped(t.trips))", "Fares:      \(Money.format(t.fares, currency))",
+         "Purchases:  \(Money.format(t.purchases, currency))", "Top-ups:    \(Money.format(t.topups, currency))"]
+    }
+
+    /// `12,345`.
+    package static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n.magnitude))
+        var i = digits.count - 3
+        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        return (n < 0 ? "-" : "") + String(digits)
+    }
+}
