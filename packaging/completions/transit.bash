@@ -1,22 +1,24 @@
 # bash completion for transit(1)                                    -*- shell-script -*-
 # Installed as share/bash-completion/completions/transit; works without bash-completion too.
 
-_transit_commands="scan decode replay dump verify watch cards history export forget readers doctor plugins"
+_transit_commands="scan decode replay dump verify watch cards history export report forget readers doctor plugins"
 _transit_dialects="pn532 acs-direct part3 bare-frame"
 _transit_formats="csv json"
+_transit_report_formats="text json sfcard ofx html"
 
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --help" ;;
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --help" ;;
         decode)  echo "--config --read-timeout --stations --save --help" ;;
         replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
         dump)    echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
         verify)  echo "--reference --reader --dialect --wait --no-save --config --card --index --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
-        watch)   echo "--reader --dialect --config --json --exec --exec-timeout --verbose --exchange-timeout --read-timeout --stations --no-save --help" ;;
-        cards)   echo "--json --help" ;;
+        watch)   echo "--reader --dialect --config --json --exec --exec-timeout --verbose --exchange-timeout --read-timeout --stations --no-save --below --help" ;;
+        cards)   echo "--json --name --help" ;;
         history) echo "--since --json --stations --help" ;;
         export)  echo "--format --out --since --stations --help" ;;
+        report)  echo "--month --from --to --format --out --stations --help" ;;
         forget)  echo "--yes --help" ;;
         readers) echo "--json --help" ;;
         doctor)  echo "--config --json --help" ;;
@@ -35,10 +37,14 @@ _transit_files() {
 _transit_values() {
     case $1 in
         --dialect) COMPREPLY=($(compgen -W "$_transit_dialects" -- "$2")) ;;
-        --format) COMPREPLY=($(compgen -W "$_transit_formats" -- "$2")) ;;
+        --format)
+            # export: csv or json; report: its five formats.
+            local formats=$_transit_formats
+            [[ ${COMP_WORDS[1]} == report ]] && formats=$_transit_report_formats
+            COMPREPLY=($(compgen -W "$formats" -- "$2")) ;;
         --config | --card | --log | --out | --reference | --stations) _transit_files "$2" ;;
         --exec) COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
-        --reader | --wait | --exchange-timeout | --read-timeout | --exec-timeout | --since) ;; # a reader name, seconds or a date: nothing to offer
+        --reader | --wait | --exchange-timeout | --read-timeout | --exec-timeout | --since | --month | --from | --to | --below | --name) ;; # a name, seconds, a date or an amount: nothing to offer
         *) return 1 ;;
     esac
     return 0
@@ -79,7 +85,7 @@ _transit() {
         # decode FILE..., replay LOG
         _transit_files "$cur"
     fi
-    # history [CARD], export [CARD], forget CARD: a card's number (transit cards), nothing to offer.
+    # history [CARD], export [CARD], report [CARD], forget CARD: a card's number or nickname (transit cards), nothing to offer.
     return 0
 }
 

@@ -1,6 +1,6 @@
 # fish completion for transit(1). Installed as share/fish/vendor_completions.d/transit.fish.
 
-set -l commands scan decode replay dump verify watch cards history export forget readers doctor plugins
+set -l commands scan decode replay dump verify watch cards history export report forget readers doctor plugins
 
 # Does the command line name COMMAND (one of $argv) as transit's command?
 function __transit_command_is
@@ -20,6 +20,7 @@ complete -c transit -n "not __fish_seen_subcommand_from $commands" -a watch -d '
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a cards -d 'List the cards kept in the history archive'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a history -d 'Print the whole timeline of a card'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a export -d 'Write the timeline of a card as CSV or JSON'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a report -d 'Report a period: totals, SFCard Viewer CSV, OFX or a page to print'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Remove a card and its reads from the history archive'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a readers -d 'List the PC/SC readers and the card on each'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Check pcscd, readers, plugins.conf and each plugin'
@@ -38,8 +39,14 @@ complete -c transit -n '__transit_command_is scan dump verify' -l card -r -F -d 
 complete -c transit -n '__transit_command_is scan dump verify' -l index -x -d 'The card of a --card file that holds several'
 complete -c transit -n '__transit_command_is scan verify' -l log -r -F -d 'Write a JSON log bundle of the read'
 complete -c transit -n '__transit_command_is dump' -l out -r -F -d 'Where to write the card image'
-complete -c transit -n '__transit_command_is export' -l out -r -F -d 'Write to FILE instead of stdout'
+complete -c transit -n '__transit_command_is export report' -l out -r -F -d 'Write to FILE instead of stdout'
 complete -c transit -n '__transit_command_is export' -l format -x -a 'csv json' -d 'CSV (the default) or JSON'
+complete -c transit -n '__transit_command_is report' -l format -x -a 'text json sfcard ofx html' -d 'Text (the default), JSON, SFCard Viewer CSV, OFX or HTML'
+complete -c transit -n '__transit_command_is report' -l month -x -d 'The period: the month YYYY-MM'
+complete -c transit -n '__transit_command_is report' -l from -x -d "The period's first day (YYYY-MM-DD), with --to"
+complete -c transit -n '__transit_command_is report' -l to -x -d "The period's last day (YYYY-MM-DD), with --from"
+complete -c transit -n '__transit_command_is cards' -l name -x -d 'Call CARD NICKNAME'
+complete -c transit -n '__transit_command_is scan watch' -l below -x -d 'Flag a balance under AMOUNT (minor units)'
 complete -c transit -n '__transit_command_is history export' -l since -x -d 'Records from DATE (YYYY-MM-DD) on'
 complete -c transit -n '__transit_command_is scan verify watch' -l no-save -d 'Keep nothing in the history archive'
 complete -c transit -n '__transit_command_is decode replay' -l save -d 'Keep the read in the history archive'
@@ -49,8 +56,8 @@ complete -c transit -n '__transit_command_is watch' -l exec-timeout -x -d 'End C
 complete -c transit -n '__transit_command_is forget' -l yes -d 'Remove the one card whose number begins with CARD'
 complete -c transit -n '__transit_command_is scan dump verify watch' -l exchange-timeout -x -d 'Longest one exchange may take (default 5)'
 complete -c transit -n '__transit_command_is scan decode replay dump verify watch' -l read-timeout -x -d 'Longest the whole read may take (default 20)'
-complete -c transit -n '__transit_command_is scan decode replay verify watch history export' -l stations -r -F -d 'A station table (CSV) for station names'
+complete -c transit -n '__transit_command_is scan decode replay verify watch history export report' -l stations -r -F -d 'A station table (CSV) for station names'
 
-# Operands: decode FILE..., replay LOG; history [CARD], export [CARD] and forget CARD take a card's
-# number (transit cards), nothing to offer.
+# Operands: decode FILE..., replay LOG; history [CARD], export [CARD], report [CARD] and forget CARD
+# take a card's number or nickname (transit cards), nothing to offer.
 complete -c transit -n '__transit_command_is decode replay' -F
