@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Benchmark of the history archive: what storing adds to a read, `history` of a card with 10,000
-records, `export` of 100,000 records. Medians over repeated runs; not a test (the figures depend
+"""Benchmark of the history archive: what storing adds to a read, a month's `report` and `history`
+of a card with 10,000 records, `export` of 100,000 records. Medians over repeated runs; not a test (the figures depend
 on the machine).
 
   scripts/benchmark_archive.py [--build debug|release] [--runs N] [--compare OTHER_TRANSIT]
@@ -103,6 +103,12 @@ def main():
                 line += f"; {args.compare}: {statistics.median(theirs):.1f} ms, ratio {statistics.median(mine) / statistics.median(theirs):.2f}"
             print(line)
 
+        # A month's report of that card: the month of its newest record (`record`'s dating: n // 3 days on).
+        d = (SLOTS * (IMAGES + args.runs)) // 3
+        month = "%04d-%02d" % (2010 + d // 336, 1 + d // 28 % 12)
+        measure(f"report of a card with {records} records, one month ({month}), text", ["report", card0, "--month", month], args.runs,
+                " (target < 50 ms)")
+        measure("the same report as JSON", ["report", card0, "--month", month, "--format", "json"], args.runs, " (target < 50 ms)")
         measure(f"history of a card with {records} records (text)", ["history", card0], args.runs, " (target < 100 ms)")
         measure("history --json of the same card", ["history", card0, "--json"], args.runs)
         out = tmp + "/export.csv"
