@@ -113,15 +113,18 @@ extension Archive {
         return begun[0]
     }
 
-    /// The card's timeline, oldest first; with `metadata`, each record's metadata too (bus lines,
-    /// stops, regions: what a row's details show); with `period`, only the records dated in it
+    /// The card's timeline, oldest first; with `metadata`, each record's metadata and raw type and
+    /// bytes too (bus lines, stops, regions: what a row's details show; all a JSON listing writes),
+    /// taken from its stored JSON by SQLite; with `period`, only the records dated in it
     /// (by their day in the card's zone; undated records are in no period).
     package func timeline(card: Int64, metadata: Bool = false, period: ReportPeriod? = nil) throws -> [TimelineRecord] {
         let (within, days) = Self.dated(period, column: "date")
         let details = metadata ? try self.metadata(card: card, period: period) : [:]
+        let raw = metadata ? "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawType') END, "
+            + "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawPayload') END" : "NULL, NULL"
         let q = try db.prepare("""
             SELECT date, type, amount, balance, entry_station, entry_name, exit_station, exit_name, record, entry_name_en, exit_name_en,
-                position, identity
+                position, identity, \(raw)
             FROM records WHERE card = ?\(within) ORDER BY position
             """)
         try q.bind([.integer(card)] + days)
@@ -135,6 +138,8 @@ extension Archive {
             t.entryStationNameEnglish = q.text(9)
             t.exitStationNameEnglish = q.text(10)
             if let position = q.integer(11), let m = details[position] { t.metadata = m }
+            t.rawType = q.text(13)
+            t.rawPayload = q.text(14)
             rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}", identity: q.text(12) ?? ""))
         }
         return rows

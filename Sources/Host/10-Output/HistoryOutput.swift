@@ -111,7 +111,8 @@ package enum HistoryOutput {
     }
 
     /// `[{card fields…, "readsApart": […], "transactions": [each record as read]}]`. Each record is
-    /// encoded anew from its typed form: the archive's text is never spliced into the output.
+    /// written anew from its typed form (`RecordJSON`: the timeline with its metadata): the
+    /// archive's text is never spliced into the output.
     package static func historyJSON(_ histories: [CardHistory]) -> String {
         struct Head: Encodable {
             package struct Apart: Encodable { let readAt: String; let reason: String }
@@ -119,17 +120,21 @@ package enum HistoryOutput {
             package let nickname: String?
             package let readsApart: [Apart]
         }
-        var out = "["
-        let encoder = JSONOutput.makeEncoder(), decoder = JSONDecoder()
+        var out = [UInt8](arrayLiteral: UInt8(ascii: "["))
         for (i, h) in histories.enumerated() {
             let c = h.card
             var head = JSONOutput.encode(Head(id: c.handle, family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
                                               currency: c.currency, nickname: c.nickname, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) }))
             head.removeLast() // "}": the transactions come last, as sorted keys put them
-            out += (i == 0 ? "" : ",") + head + ",\"transactions\":["
-            out += h.records.map { JSONOutput.encode($0.stored(decoder), with: encoder) }.joined(separator: ",") + "]}"
+            out.append(contentsOf: ((i == 0 ? "" : ",") + head + ",\"transactions\":[").utf8)
+            for (j, r) in h.records.enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                RecordJSON.append(r.transaction, to: &out)
+            }
+            out.append(contentsOf: "]}".utf8)
         }
-        return JSONOutput.escapingUnsafeScalars(out + "]")
+        out.append(UInt8(ascii: "]"))
+        return JSONOutput.escapingUnsafeScalars(String(decoding: out, as: UTF8.self))
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",

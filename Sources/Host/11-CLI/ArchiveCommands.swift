@@ -26,8 +26,8 @@ extension TransitCommand {
     /// `transit history [CARD] [--since DATE] [--json]`: a card's whole timeline (every card's
     /// without CARD), oldest first.
     func history(_ a: Arguments) throws {
-        // The text's details need each record's metadata; the JSON re-encodes the stored records.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: !a.has(.json))
+        // The text's details and the JSON need each record's metadata.
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true)
         if a.has(.json) { finalOutput(HistoryOutput.historyJSON(histories)); return }
         // The rows scan prints, with the names of the station tables there are now (as scan names them).
         let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
@@ -43,7 +43,8 @@ extension TransitCommand {
         // `--out -` is standard output, as no --out is.
         let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
         try Self.refuseUnwritable(out)
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a))
+        // The JSON writes each record whole, metadata included.
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: format == "json")
         // Station names: those the reads carried, and those of the tables there are now.
         let library = stationLibrary(a)
         let english = TextOutput.Style.forOutput(verbose: false).englishNames
