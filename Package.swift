@@ -24,8 +24,8 @@ let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 
 /// Every Swift module of the host, for the tests that drive it whole.
-let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",
-                                        "CardSimulation", "TransitEngine", "TransitStations", "TransitArchive", "TransitOutput"]
+let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats", "TransitTransport", "TransitUSB", "TransitPluginHost",
+                                        "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive", "TransitOutput"]
 /// One test target a host module, in Tests/Host/<name>.
 let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitModelTests", ["TransitModel"]),
@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims", cSettings: cRelative),
         .target(name: "TransitModel", dependencies: ["CardProtocol"], path: "\(host)/02-Model", swiftSettings: v5),
         .target(name: "TransitFiles", dependencies: ["TransitModel", "CTransitShims"], path: "\(host)/03-Files", swiftSettings: v5),
+        // The project's own readers of XML and zip: small, bounded, in one place.
+        .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v5),
         .target(name: "TransitTransport", dependencies: ["CPCSCLite", "CardProtocol", "TransitModel"],
                 path: "\(host)/04-Transport", swiftSettings: v5),
         // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
@@ -78,17 +80,20 @@ let package = Package(
                 path: "\(host)/04-TransportUSB", swiftSettings: v5),
         .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
                 path: "\(host)/05-PluginHost", swiftSettings: v5),
-        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CZlib"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
+        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
         .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",
                                                       "TransitTransport", "TransitPluginHost", "CardSimulation"],
                 path: "\(host)/07-Engine", swiftSettings: v5),
+        // Finding the card a command reads on any reader, and watching readers for taps.
+        .target(name: "TransitWatch", dependencies: ["CTransitShims", "TransitModel", "TransitFiles", "TransitTransport", "TransitUSB", "TransitEngine"],
+                path: "\(host)/07-Watch", swiftSettings: v5),
         .target(name: "TransitStations", dependencies: ["TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
         .target(name: "TransitArchive", dependencies: ["CSQLite", "TransitModel", "TransitFiles", "TransitStations"],
                 path: "\(host)/09-Archive", swiftSettings: v5),
         .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitEngine", "TransitStations", "TransitArchive"],
                 path: "\(host)/10-Output", swiftSettings: v5),
         .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitUSB",
-                                                            "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitStations",
+                                                            "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations",
                                                             "TransitArchive", "TransitOutput"],
                           path: "\(host)/11-CLI", swiftSettings: v5),
         .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",

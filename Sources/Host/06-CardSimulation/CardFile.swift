@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 import TransitFiles
 import TransitModel
@@ -41,9 +42,14 @@ public struct CardFile {
     public static func parse(_ data: Data) throws -> (format: String, entries: [Entry]) {
         if ZipArchive.isZip(data) {
             let wanted = [".json", ".xml", ".mfc", ".nfc"]
-            let members = try ZipArchive.members(data, budget: CardImage.fileLimit - data.count) { name in
-                let lower = name.lowercased()
-                return wanted.contains(where: lower.hasSuffix) && !(name as NSString).lastPathComponent.hasPrefix(".")
+            let members: [ZipArchive.Member]
+            do {
+                members = try ZipArchive.members(data, budget: CardImage.fileLimit - data.count) { name in
+                    let lower = name.lowercased()
+                    return wanted.contains(where: lower.hasSuffix) && !(name as NSString).lastPathComponent.hasPrefix(".")
+                }
+            } catch let e as FileFormatError {
+                throw CardImageError(e.description)
             }
             var entries = [Entry]()
             for m in members { // in the archive's order

@@ -7,6 +7,7 @@ import TransitTransport
 import TransitPluginHost
 import TransitEngine
 import TransitStations
+import TransitWatch
 
 /// What the commands share: reaching the card, the plugin worker, logging, option values.
 extension TransitCommand {

@@ -5,6 +5,7 @@ import TransitOutput
 import TransitTransport
 import TransitEngine
 import TransitUSB
+import TransitWatch
 
 extension TransitCommand {
     /// `transit watch`: waits for cards on every reader (or the named ones), reads each tap once and
@@ -79,103 +80,5 @@ extension TransitCommand {
     static func nickname(of reading: CardReading, _ settings: ArchiveSettings) -> String? {
         guard settings.save, let archive = try? Archive.open(settings, create: false) else { return nil }
         return try? archive.nickname(of: reading)
-    }
-}
-
-/// One reader of a watch: its reads run one at a time on its own thread with its own read engine (and plugin worker).
-/// A tap that comes while the reader is busy waits for the read before it (one waits at most: a
-/// newer tap replaces it, since the card of the older one has gone).
-final class ReaderLane: @unchecked Sendable {
-    let reader: String
-    private let engine: ReadEngine
-    private let queue: DispatchQueue
-    private let lock = NSLock()
-    private var busy = false
-    private var waiting: ((ReadEngine) -> Void)?
-
-    init(reader: String, engine: ReadEngine) {
-        self.reader = reader
-        self.engine = engine
-        queue = DispatchQueue(label: "transit.watch.\(reader)")
-    }
-
-    func read(_ body: @escaping (ReadEngine) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !busy else { waiting = body; return }
-        busy = true
-        run(body)
-    }
-
-    private func run(_ body: @escaping (ReadEngine) -> Void) {
-        queue.async { [self] in
-            body(engine)
-            lock.lock()
-            defer { lock.unlock() }
-            if let next = waiting {
-                waiting = nil
-                run(next)
-            } else {
-                busy = false
-            }
-        }
-    }
-}
-
-/// One RC-S380 of a watch, on a thread of its own: polled for a card about four times a second,
-/// each new card read once (one left on the reader is not read again until it has gone), and a
-/// reader that fails said once; one unplugged ends its lane, to be found again if it comes back.
-final class USBReaderLane: @unchecked Sendable {
-    /// Seconds between looks at the bus for RC-S380s plugged in.
-    static let busInterval = 5.0
-    let reader: RCS380Reader
-    private let engine: ReadEngine
-    private let exchangeTimeout: Double
-    private let report: (String, Result<CardReading, TransitError>) -> Void
-    private let problem: (String) -> Void
-    private let lock = NSLock()
-    private var alive = true
-
-    init(reader: RCS380Reader, engine: ReadEngine, exchangeTimeout: Double,
-         report: @escaping (String, Result<CardReading, TransitError>) -> Void, problem: @escaping (String) -> Void) {
-        self.reader = reader; self.engine = engine; self.exchangeTimeout = exchangeTimeout; self.report = report; self.problem = problem
-    }
-
-    /// False once the lane has ended (its reader unplugged).
-    var running: Bool { lock.lock(); defer { lock.unlock() }; return alive }
-
-    func start() {
-        let key = Termination.shared.onEnd { [reader] in reader.close() }
-        Thread.detachNewThread { [self] in
-            serve()
-            Termination.shared.removeOnEnd(key)
-            lock.lock(); alive = false; lock.unlock()
-        }
-    }
-
-    private func serve() {
-        var present: [UInt8]?
-        var lastProblem: String?
-        while true {
-            do {
-                if let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) {
-                    if card.idm != present {
-                        present = card.idm
-                        report(reader.name, engine.read(try reader.channel(card, exchangeTimeout: exchangeTimeout)).result)
-                    }
-                } else {
-                    present = nil
-                }
-                lastProblem = nil
-            } catch {
-                present = nil
-                let e = TransitError(error, while: "watching \(reader.name)")
-                if e.message != lastProblem { problem("\(e.message)\(e.kind == .noReader ? "" : "; watching it again")") }
-                lastProblem = e.message
-                reader.close()
-                if e.kind == .noReader { return } // unplugged: found again at the next look at the bus
-            }
-            Thread.sleep(forTimeInterval: CardFinder.usbPollInterval)
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TransitTransport
 import TransitEngine
+import TransitWatch
 
 // A worker that died must not take the host with it through a write to its pipe.
 signal(SIGPIPE, SIG_IGN)

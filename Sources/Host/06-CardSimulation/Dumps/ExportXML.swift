@@ -1,3 +1,4 @@
+import FileFormats
 import Foundation
 
 /// The XML exports Metrodroid (to 2.9.37) and FareBot (to 2016, and its current write-only
@@ -18,7 +19,8 @@ enum ExportXML {
     }
 
     static func entries(_ data: Data) throws -> [CardFile.Entry] {
-        let root = try XMLTree.parse(data)
+        let root: XMLTree.Element
+        do { root = try XMLTree.parse(data) } catch let e as FileFormatError { throw CardImageError(e.description) }
         switch root.name.lowercased() {
         case "card": return [entry(root)]
         case "cards":

@@ -15,22 +15,22 @@ import TransitEngine
 /// Its environment is the watch's with `TRANSIT_READER` set to the tap's reader. A command still
 /// running after `timeout` seconds, or when the watch ends, is ended with its whole group:
 /// SIGTERM, then SIGKILL two seconds later.
-final class TapCommand: @unchecked Sendable {
-    let command: String
-    let timeout: Double
+package final class TapCommand: @unchecked Sendable {
+    package let command: String
+    package let timeout: Double
     private let problem: (String) -> Void
     private let queue = DispatchQueue(label: "transit.watch.exec")
     private let lock = NSLock()
     private var waiting = 0
-    static let maxWaiting = 100
+    package static let maxWaiting = 100
     /// How long a command has to end after SIGTERM before its group is killed.
-    static let grace = 2.0
+    package static let grace = 2.0
 
-    init(command: String, timeout: Double, problem: @escaping (String) -> Void) {
+    package init(command: String, timeout: Double, problem: @escaping (String) -> Void) {
         self.command = command; self.timeout = timeout; self.problem = problem
     }
 
-    func run(json: String, reader: String) {
+    package func run(json: String, reader: String) {
         lock.lock()
         guard waiting < Self.maxWaiting else {
             lock.unlock()
@@ -99,7 +99,7 @@ final class TapCommand: @unchecked Sendable {
     }
 
     /// SIGTERM to the group, SIGKILL after `grace` when its leader has not ended.
-    static func end(group pid: pid_t) {
+    package static func end(group pid: pid_t) {
         kill(-pid, SIGTERM)
         let giveUp = Date().addingTimeInterval(grace)
         while Date() < giveUp {

@@ -6,19 +6,19 @@ import TransitEngine
 /// What a long wait says while it lasts — on a terminal only (stderr), so piped output stays
 /// silent: one line, rewritten in place, with what it waits for and the seconds left
 /// ("transit: waiting up to 10 s for a card on ACS ACR122U 00 00… 7 s left; Ctrl-C stops").
-final class WaitSpeaker {
+package final class WaitSpeaker {
     private let seconds: Double
     private let deadline: Date
     private let speaks: Bool
     private var shown = ""
 
-    init(seconds: Double, deadline: Date, terminal: Bool = isatty(2) != 0) {
+    package init(seconds: Double, deadline: Date, terminal: Bool = isatty(2) != 0) {
         self.seconds = seconds; self.deadline = deadline
         speaks = terminal && seconds > 0
     }
 
     /// Says what the wait is for now; rewritten only when the words or the whole seconds change.
-    func say(_ what: String) {
+    package func say(_ what: String) {
         guard speaks else { return }
         let left = max(0, Int(deadline.timeIntervalSinceNow.rounded(.up)))
         let line = "transit: waiting up to \(PCSCCard.seconds(seconds)) \(TerminalText.escape(what))… \(left) s left; Ctrl-C stops"
@@ -28,7 +28,7 @@ final class WaitSpeaker {
     }
 
     /// Clears the line once the wait is over.
-    func done() {
+    package func done() {
         guard !shown.isEmpty else { return }
         shown = ""
         Termination.shared.write("\r\u{1B}[K", to: stderr)

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import TransitModel
 
 /// The members of a zip file (Metrodroid's "export all": one card a member), read from memory: the
 /// container from PKWARE's APPNOTE.TXT (end of central directory 4.3.16, central directory headers
@@ -10,43 +11,43 @@ import Foundation
 /// member's declared size against what is left of the file's budget, its ratio to its compressed
 /// size; inflating stops at the declared size. A zip inside a zip, an encrypted member and ZIP64
 /// are refused.
-enum ZipArchive {
-    struct Member {
-        let name: String
-        let data: Data
+package enum ZipArchive {
+    package struct Member {
+        package let name: String
+        package let data: Data
     }
 
     /// The most members read (an export of a hundred cards is a large one).
-    static let maxMembers = 100
+    package static let maxMembers = 100
     /// A member that inflates to more than this many times its compressed size is a zip bomb.
-    static let maxRatio = 1_000
+    package static let maxRatio = 1_000
 
-    static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
+    package static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
 
     /// The members `wanted` picks (by name), in the archive's order, inflated; at most `budget` bytes in all.
-    static func members(_ data: Data, budget: Int, wanted: (String) -> Bool) throws -> [Member] {
+    package static func members(_ data: Data, budget: Int, wanted: (String) -> Bool) throws -> [Member] {
         let bytes = [UInt8](data)
         let entries = try centralDirectory(bytes)
-        guard entries.count <= maxMembers else { throw CardImageError("a zip of \(entries.count) members (at most \(maxMembers) are read)") }
+        guard entries.count <= maxMembers else { throw FileFormatError("a zip of \(entries.count) members (at most \(maxMembers) are read)") }
         var left = max(0, budget)
         var out = [Member]()
         for entry in entries {
             if entry.name.hasSuffix("/") { continue } // a folder
             let lower = entry.name.lowercased()
             guard ![".zip", ".jar", ".apk", ".gz", ".tgz", ".7z", ".tar"].contains(where: lower.hasSuffix) else {
-                throw CardImageError("a zip holding another archive (\(CardImageError.quote(entry.name))): archives inside archives are not read")
+                throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read")
             }
             guard wanted(entry.name) else { continue }
-            guard entry.flags & 0x0001 == 0 else { throw CardImageError("zip member \(CardImageError.quote(entry.name)) is encrypted") }
+            guard entry.flags & 0x0001 == 0 else { throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) is encrypted") }
             guard entry.size <= left else {
-                throw CardImageError("zip member \(CardImageError.quote(entry.name)) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
+                throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
             }
             guard entry.size <= maxRatio * max(entry.compressedSize, 1) || entry.size < 65_536 else {
-                throw CardImageError("zip member \(CardImageError.quote(entry.name)) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
+                throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
             }
             let member = try contents(of: entry, in: bytes)
             left -= member.count
-            guard !isZip(Data(member)) else { throw CardImageError("a zip holding another archive (\(CardImageError.quote(entry.name))): archives inside archives are not read") }
+            guard !isZip(Data(member)) else { throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read") }
             out.append(Member(name: entry.name, data: Data(member)))
         }
         return out
@@ -68,19 +69,19 @@ enum ZipArchive {
     private static func centralDirectory(_ b: [UInt8]) throws -> [Entry] {
         guard b.count >= 22, let eocd = stride(from: b.count - 22, through: max(0, b.count - 65_557), by: -1).first(where: {
             b[$0] == 0x50 && b[$0 + 1] == 0x4B && b[$0 + 2] == 0x05 && b[$0 + 3] == 0x06
-        }) else { throw CardImageError("a damaged zip (no end of central directory)") }
+        }) else { throw FileFormatError("a damaged zip (no end of central directory)") }
         let count = u16(b, eocd + 10), size = u32(b, eocd + 12), offset = u32(b, eocd + 16)
-        guard count != 0xFFFF, size != 0xFFFF_FFFF, offset != 0xFFFF_FFFF else { throw CardImageError("a ZIP64 archive (not read: a card export is small)") }
-        guard count <= maxMembers else { throw CardImageError("a zip of \(count) members (at most \(maxMembers) are read)") }
-        guard offset + size <= eocd else { throw CardImageError("a damaged zip (its central directory runs past its end)") }
+        guard count != 0xFFFF, size != 0xFFFF_FFFF, offset != 0xFFFF_FFFF else { throw FileFormatError("a ZIP64 archive (not read: a card export is small)") }
+        guard count <= maxMembers else { throw FileFormatError("a zip of \(count) members (at most \(maxMembers) are read)") }
+        guard offset + size <= eocd else { throw FileFormatError("a damaged zip (its central directory runs past its end)") }
         var entries = [Entry]()
         var i = offset
         for _ in 0 ..< count {
-            guard i + 46 <= offset + size, u32(b, i) == 0x0201_4B50 else { throw CardImageError("a damaged zip (central directory header \(entries.count + 1))") }
+            guard i + 46 <= offset + size, u32(b, i) == 0x0201_4B50 else { throw FileFormatError("a damaged zip (central directory header \(entries.count + 1))") }
             let nameLength = u16(b, i + 28), extra = u16(b, i + 30), comment = u16(b, i + 32)
-            guard i + 46 + nameLength <= offset + size else { throw CardImageError("a damaged zip (a name runs past the directory)") }
+            guard i + 46 + nameLength <= offset + size else { throw FileFormatError("a damaged zip (a name runs past the directory)") }
             let compressed = u32(b, i + 20), size = u32(b, i + 24), local = u32(b, i + 42)
-            guard compressed != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF else { throw CardImageError("a ZIP64 member (not read)") }
+            guard compressed != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF else { throw FileFormatError("a ZIP64 member (not read)") }
             entries.append(Entry(name: String(decoding: b[(i + 46) ..< (i + 46 + nameLength)], as: UTF8.self), flags: u16(b, i + 8),
                                  method: u16(b, i + 10), crc: UInt32(u32(b, i + 16)), compressedSize: compressed, size: size, localHeader: local))
             i += 46 + nameLength + extra + comment
@@ -91,19 +92,19 @@ enum ZipArchive {
     /// A member's bytes: its local header skipped, stored or inflated, its size and CRC-32 checked.
     private static func contents(of e: Entry, in b: [UInt8]) throws -> [UInt8] {
         let h = e.localHeader
-        guard h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw CardImageError("a damaged zip (no local header for \(e.name))") }
+        guard h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw FileFormatError("a damaged zip (no local header for \(TerminalText.excerpt(e.name)))") }
         let start = h + 30 + u16(b, h + 26) + u16(b, h + 28)
-        guard start + e.compressedSize <= b.count else { throw CardImageError("a damaged zip (\(e.name) runs past its end)") }
+        guard start + e.compressedSize <= b.count else { throw FileFormatError("a damaged zip (\(TerminalText.excerpt(e.name)) runs past its end)") }
         let raw = Array(b[start ..< start + e.compressedSize])
         let data: [UInt8]
         switch e.method {
         case 0: data = raw
         case 8: data = try inflate(raw, size: e.size, name: e.name)
-        default: throw CardImageError("zip member \(e.name) is compressed with method \(e.method) (only stored and deflated members are read)")
+        default: throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) is compressed with method \(e.method) (only stored and deflated members are read)")
         }
-        guard data.count == e.size else { throw CardImageError("zip member \(e.name) holds \(data.count > e.size ? "more" : "less") than it says") }
+        guard data.count == e.size else { throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) holds \(data.count > e.size ? "more" : "less") than it says") }
         let crc = data.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-        guard crc == e.crc else { throw CardImageError("zip member \(e.name) is damaged (its CRC-32 does not match)") }
+        guard crc == e.crc else { throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) is damaged (its CRC-32 does not match)") }
         return data
     }
 
@@ -113,7 +114,7 @@ enum ZipArchive {
         var output = [UInt8](repeating: 0, count: size + 1)
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw CardImageError("zlib could not start inflating \(CardImageError.quote(name))")
+            throw FileFormatError("zlib could not start inflating \(TerminalText.excerpt(name))")
         }
         defer { inflateEnd(&stream) }
         var input = input
@@ -127,7 +128,7 @@ enum ZipArchive {
             }
         }
         guard status == Z_STREAM_END else {
-            throw CardImageError(status == Z_BUF_ERROR || status == Z_OK ? "zip member \(name) holds more than it says" : "zip member \(name) is damaged (inflate \(status))")
+            throw FileFormatError(status == Z_BUF_ERROR || status == Z_OK ? "zip member \(TerminalText.excerpt(name)) holds more than it says" : "zip member \(TerminalText.excerpt(name)) is damaged (inflate \(status))")
         }
         return Array(output.prefix(Int(stream.total_out)))
     }

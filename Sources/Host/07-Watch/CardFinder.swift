@@ -7,22 +7,26 @@ import TransitUSB
 /// Where a read finds its card: the first reader with one, among pcscd's readers and the Sony
 /// RC-S380s on USB (read through libusb, with no pcscd), looked at again until `--wait` runs out.
 /// A user with only an RC-S380 needs no pcscd; one with only PC/SC readers sees no difference.
-struct CardFinder {
+package struct CardFinder {
     /// A part of the reader's name (`--reader`), case-insensitive.
-    let filter: String?
+    package let filter: String?
     /// `--wait`: seconds to wait for a reader and a card, 0 to look once.
-    let wait: Double
-    let exchangeTimeout: Double
+    package let wait: Double
+    package let exchangeTimeout: Double
     /// `--verbose` lines.
-    let log: (String) -> Void
+    package let log: (String) -> Void
 
     /// How often an RC-S380 is polled while a command waits: a Polling at each bit rate, about
     /// four times a second.
-    static let usbPollInterval = 0.25
+    package static let usbPollInterval = 0.25
+
+    package init(filter: String?, wait: Double, exchangeTimeout: Double, log: @escaping (String) -> Void) {
+        self.filter = filter; self.wait = wait; self.exchangeTimeout = exchangeTimeout; self.log = log
+    }
 
     /// The card's channel, and what gives its reader back once the read is done (an RC-S380's
     /// field off and its kernel driver re-attached; nothing for pcscd's readers).
-    func find(deadline: Date, speaker: WaitSpeaker) throws -> (channel: ReaderChannel, done: () -> Void) {
+    package func find(deadline: Date, speaker: WaitSpeaker) throws -> (channel: ReaderChannel, done: () -> Void) {
         let usb = RCS380Reader.connected(matching: filter.map { [$0] } ?? [])
         usb.forEach { $0.log = log }
         // Ctrl-C while an RC-S380 is held gives it back (its kernel driver re-attached) before the end.

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// An XML document as a tree of elements, read by the project's own small parser: the exports of
 /// Metrodroid and FareBot need elements, attributes, text, CDATA, comments and the five predefined
@@ -10,23 +11,23 @@ import Foundation
 /// are not UTF-8, more than `maxDepth` open elements, `maxAttributes` on one element or
 /// `maxElements` in all. The tree is never deeper than `maxDepth`, so no walk or teardown recurses
 /// further than that.
-struct XMLTree {
-    final class Element {
-        let name: String
-        let attributes: [String: String]
-        fileprivate(set) var children = [Element]()
-        fileprivate(set) var text = ""
+package struct XMLTree {
+    package final class Element {
+        package let name: String
+        package let attributes: [String: String]
+        package fileprivate(set) var children = [Element]()
+        package fileprivate(set) var text = ""
 
         init(name: String, attributes: [String: String]) { self.name = name; self.attributes = attributes }
 
         /// Child elements of `name` (case-insensitive, as Metrodroid's reader compares).
-        func children(_ name: String) -> [Element] { children.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame } }
-        func child(_ name: String) -> Element? { children(name).first }
+        package func children(_ name: String) -> [Element] { children.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame } }
+        package func child(_ name: String) -> Element? { children(name).first }
 
         /// The elements of `name` below this one, in document order, without looking inside one
         /// found (a `<service>` inside a `<service>` is its own): each query visits an element once,
         /// so reading a card's systems, their services and their blocks is linear in the file.
-        func descendants(_ name: String) -> [Element] {
+        package func descendants(_ name: String) -> [Element] {
             var found = [Element]()
             var pending = Array(children.reversed())
             while let e = pending.popLast() {
@@ -39,21 +40,21 @@ struct XMLTree {
             return found
         }
 
-        var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        package var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
     /// The most elements a document may hold (a Suica in XML is a few hundred).
-    static let maxElements = 200_000
+    package static let maxElements = 200_000
     /// The deepest nesting (the export formats need fewer than 10).
-    static let maxDepth = 64
+    package static let maxDepth = 64
     /// The most attributes one element may carry (the exports use at most 5).
-    static let maxAttributes = 32
+    package static let maxAttributes = 32
 
-    static func parse(_ data: Data) throws -> Element {
+    package static func parse(_ data: Data) throws -> Element {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) } // the UTF-8 byte order mark
         guard !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
-            throw CardImageError("an XML file that is not UTF-8 text")
+            throw FileFormatError("an XML file that is not UTF-8 text")
         }
         var parser = Parser(bytes)
         return try parser.document()
@@ -90,7 +91,7 @@ struct XMLTree {
                     try skip(past: "]]>", what: "a CDATA section")
                     open.text += String(decoding: b[start ..< i - 3], as: UTF8.self)
                 } else if starts("<!DOCTYPE") || starts("<!doctype") {
-                    throw CardImageError("an XML file with a document type declaration (not an export of Metrodroid or FareBot)")
+                    throw FileFormatError("an XML file with a document type declaration (not an export of Metrodroid or FareBot)")
                 } else if starts("<!") {
                     throw fail("a markup declaration, which the exports never hold")
                 } else if starts("<?") {
@@ -100,9 +101,9 @@ struct XMLTree {
                     i += 2
                     let name = try self.name()
                     skipSpace()
-                    guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail("an end tag </\(name) not closed by >") }
+                    guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail("an end tag </\(TerminalText.excerpt(name)) not closed by >") }
                     i += 1
-                    guard let open = stack.popLast(), open.name == name else { throw fail("</\(name)> does not close the open element") }
+                    guard let open = stack.popLast(), open.name == name else { throw fail("</\(TerminalText.excerpt(name))> does not close the open element") }
                 } else {
                     guard root == nil || !stack.isEmpty else { throw fail("a second root element") }
                     let (element, empty) = try startTag()
@@ -125,7 +126,7 @@ struct XMLTree {
             i += 5
             let attributes = try pseudoAttributes(until: "?>")
             if let encoding = attributes["encoding"], encoding.lowercased() != "utf-8", encoding.lowercased() != "utf8" {
-                throw CardImageError("an XML file in an encoding other than UTF-8 (\(excerpt(encoding)))")
+                throw FileFormatError("an XML file in an encoding other than UTF-8 (\(excerpt(encoding)))")
             }
         }
 
@@ -135,13 +136,13 @@ struct XMLTree {
             var attributes = [String: String]()
             while true {
                 let spaced = skipSpace()
-                guard i < b.count else { throw fail("<\(name) is never closed") }
+                guard i < b.count else { throw fail("<\(TerminalText.excerpt(name)) is never closed") }
                 if b[i] == UInt8(ascii: ">") { i += 1; return (Element(name: name, attributes: attributes), false) }
                 if starts("/>") { i += 2; return (Element(name: name, attributes: attributes), true) }
-                guard spaced else { throw fail("attributes of <\(name)> not separated by white space") }
+                guard spaced else { throw fail("attributes of <\(TerminalText.excerpt(name))> not separated by white space") }
                 let (key, value) = try attribute()
-                guard attributes[key] == nil else { throw fail("<\(name)> names attribute \(key) twice") }
-                guard attributes.count < XMLTree.maxAttributes else { throw fail("<\(name)> with more than \(XMLTree.maxAttributes) attributes") }
+                guard attributes[key] == nil else { throw fail("<\(TerminalText.excerpt(name))> names attribute \(key) twice") }
+                guard attributes.count < XMLTree.maxAttributes else { throw fail("<\(TerminalText.excerpt(name))> with more than \(XMLTree.maxAttributes) attributes") }
                 attributes[key] = value
             }
         }
@@ -241,9 +242,9 @@ struct XMLTree {
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
         /// Not well-formed, at the line the parser reached.
-        func fail(_ why: String) -> CardImageError {
+        func fail(_ why: String) -> FileFormatError {
             let line = b[..<min(i, b.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            return CardImageError("not well-formed XML: \(excerpt(why, 160)) (line \(line))")
+            return FileFormatError("not well-formed XML: \(excerpt(why, 160)) (line \(line))")
         }
 
         /// At most `limit` characters of what the file said, for a message.
