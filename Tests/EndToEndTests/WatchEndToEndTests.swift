@@ -40,6 +40,28 @@ final class WatchEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(p.terminationStatus, 0, "Ctrl-C ends a watch normally")
     }
 
+    func testALowBalanceIsFlaggedInTheWatchsLinesAndItsExecsJSON() throws {
+        let h = Self.harness
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let got = dir.appendingPathComponent("exec.json").path
+        // The sample Suica holds ¥2,010 (samples/suica.json's balance block), the EZ-Link S$8.97 (its
+        // purse): under 1,000 in each card's minor unit, only the EZ-Link is low.
+        let (p, lines) = try startWatch(["--json", "--no-save", "--reader", "Virtual PCD", "--below", "1000", "--exec", "cat >> '\(got)'"])
+        defer { if p.isRunning { p.terminate() } }
+        try h.insert(card: BuildProducts.sample("suica.json"))
+        XCTAssertTrue(lines.wait(for: 1), "\(lines.all)")
+        try h.insert(card: BuildProducts.sample("ezlink.json"), port: 35964)
+        XCTAssertTrue(lines.wait(for: 2), "\(lines.all)")
+        let seen = Dictionary(lines.all.map(json).map { (($0["card"] as? [String: Any])?["family"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual((seen["japan-ic"]?["card"] as? [String: Any])?["lowBalance"] as? Bool, false, "¥2,010 is not under 1,000: \(lines.all)")
+        XCTAssertEqual((seen["cepas"]?["card"] as? [String: Any])?["lowBalance"] as? Bool, true, "897 cents is under 1,000: \(lines.all)")
+        p.interrupt()
+        p.waitUntilExit()
+        let exec = (try? String(contentsOfFile: got, encoding: .utf8)) ?? ""
+        XCTAssertTrue(exec.contains("\"lowBalance\":true"), "the --exec command sees it: \(exec)")
+    }
+
     func testAStuckReaderNeverDelaysATapOnAnother() throws {
         let h = Self.harness
         let (p, lines) = try startWatch(["--json", "--reader", "Virtual PCD", "--exchange-timeout", "3"])
