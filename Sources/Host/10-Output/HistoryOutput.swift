@@ -103,6 +103,7 @@ package enum HistoryOutput {
             lines.append("No records.")
         } else {
             lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style)
+            lines += TextOutput.notes(reading.transactions)
         }
         for read in h.apart {
             lines.append("Kept apart: the read of \(localTime(read.readAt)) (\(e(read.reason)))")
@@ -138,7 +139,7 @@ package enum HistoryOutput {
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
-                            "exit_station", "exit_station_name", "currency", "nickname"]
+                            "exit_station", "exit_station_name", "currency", "nickname", "details"]
 
     /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF, quotes doubled.
     /// Amounts and balances are decimals in major units; trips and purchases are negative.
@@ -165,7 +166,7 @@ package enum HistoryOutput {
                 let fields = [text(c.serial), String(date.prefix(10)), r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)),
                               r.type.rawValue, amount, r.balance.map { Money.decimal($0, c.currency) } ?? "",
                               text(r.entryStation ?? ""), text(entryName ?? ""), text(r.exitStation ?? ""), text(exitName ?? ""), text(c.currency),
-                              text(c.nickname ?? "")]
+                              text(c.nickname ?? ""), text(TransactionDetails.text(r, style: .init(), stations: false))]
                 out += fields.joined(separator: ",") + end
             }
         }

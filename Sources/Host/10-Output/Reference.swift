@@ -55,9 +55,22 @@ package struct Reference: Decodable {
         } catch let problem as ReferenceProblem {
             throw TransitError(.config, "\(path): \(problem.text) (docs/verify.md)")
         } catch {
-            throw TransitError(.config, "\(path) is not a verification reference (docs/verify.md): \(TerminalText.excerpt(describing: error))")
+            throw TransitError(.config, "\(path) is not a verification reference: \(shape.problem(error, in: data)) (docs/verify.md)")
         }
     }
+
+    /// What each key of a reference holds, said when a file holds something else.
+    package static let shape = JSONShape(expected: [
+        "balance": "a whole number of minor units, as scan --json prints it (897 for S$8.97, 2010 for ¥2,010)",
+        "amount": "a whole number of minor units, as scan --json prints it (128 for S$1.28, 160 for ¥160)",
+        "currency": "an ISO 4217 code as text (\"JPY\", \"SGD\")",
+        "journeys": "a list of journeys, each an object with at least \"date\"",
+        "date": "a date as text, \"YYYY-MM-DD\"",
+        "time": "a time as text, \"HH:MM\"",
+        "type": "trip, topup, purchase or unknown",
+        "entryStation": "a station code or name as text", "exitStation": "a station code or name as text",
+        "busLine": "a bus line code as text", "busStop": "a bus stop code as text",
+    ], entryNames: ["journeys": "journey"])
 
     /// Decodes a reference and refuses what the decoder lets through: keys it does not know (a
     /// misspelt field would silently check nothing), dates and times that are not real.
@@ -90,17 +103,17 @@ package struct Reference: Decodable {
         var unused = Set(r.transactions.indices)
         for (i, j) in journeys.enumerated() {
             let left = unused.sorted()
-            if let t = left.first(where: { j.matches(r.transactions[$0]) }) {
+            if let t = left.first(where: { j.matches(r.transactions[$0], currency: r.currency) }) {
                 unused.remove(t)
                 continue
             }
             // The nearest transaction of that day (fewest fields apart, the first listed) says what differs.
             let day = CalendarDay(j.date)
             let sameDay = left.filter { r.transactions[$0].date?.day == day }
-            if let nearest = sameDay.map({ j.differences(r.transactions[$0]) }).min(by: { $0.count < $1.count }) {
-                out.append("journey \(i + 1) (\(j.describe)): " + nearest.joined(separator: "; "))
+            if let nearest = sameDay.map({ j.differences(r.transactions[$0], currency: r.currency) }).min(by: { $0.count < $1.count }) {
+                out.append("journey \(i + 1) (\(j.describe(currency: r.currency))): " + nearest.joined(separator: "; "))
             } else {
-                out.append("journey \(i + 1) (\(j.describe)): no transaction of the card is on \(j.date)")
+                out.append("journey \(i + 1) (\(j.describe(currency: r.currency))): no transaction of the card is on \(j.date)")
             }
         }
         // The procedure asks for two known journeys before a read counts as fully verified.
@@ -114,11 +127,12 @@ package struct Reference: Decodable {
 }
 
 extension Reference.Journey {
-    package func matches(_ t: CardReading.TransactionRecord) -> Bool { differences(t).isEmpty }
+    /// `currency`: the card's, in which amounts are said (`S$1.28`, as the table prints them).
+    package func matches(_ t: CardReading.TransactionRecord, currency: String = "") -> Bool { differences(t, currency: currency).isEmpty }
 
     /// Each field this journey gives that `t` does not match, with both values ("time 13:46 on
-    /// the reference, 13:45 on the card"); empty when `t` matches.
-    package func differences(_ t: CardReading.TransactionRecord) -> [String] {
+    /// the reference, 13:45 on the card"; amounts in `currency`, "S$1.30"); empty when `t` matches.
+    package func differences(_ t: CardReading.TransactionRecord, currency: String = "") -> [String] {
         var out = [String]()
         func differ(_ field: String, _ wanted: String, _ found: String?) {
             out.append("\(field) \(wanted) on the reference, \(found ?? "none") on the card")
@@ -132,7 +146,9 @@ extension Reference.Journey {
             if let c = clock, let wanted = Self.clock(time) { same = wanted == (c.hour, c.minute) }
             if !same { differ("time", time, clock.map { $0.text(seconds: false) }) }
         }
-        if let amount, t.amount != amount { differ("amount", "\(amount)", t.amount.map { "\($0)" }) }
+        if let amount, t.amount != amount {
+            differ("amount", Self.money(amount, currency), t.amount.map { Self.money($0, currency) })
+        }
         if let type, t.type != type { differ("type", type.rawValue, t.type.rawValue) }
         if let entryStation, !Self.station(entryStation, is: [t.entryStation, t.entryStationName, t.entryStationNameEnglish]) {
             differ("entry station", entryStation, t.entryStationName ?? t.entryStation)
@@ -159,8 +175,13 @@ extension Reference.Journey {
         return (h, m)
     }
 
-    package var describe: String {
-        [date, time, amount.map { "amount \($0)" }, entryStation.map { "from \($0)" }, exitStation.map { "to \($0)" },
+    /// An amount in minor units as the text table says it (`S$1.28`, `¥160`); bare without a currency.
+    package static func money(_ minor: UInt64, _ currency: String) -> String {
+        currency.isEmpty ? "\(minor)" : Money.format(Int64(clamping: minor), currency)
+    }
+
+    package func describe(currency: String = "") -> String {
+        [date, time, amount.map { "amount \(Self.money($0, currency))" }, entryStation.map { "from \($0)" }, exitStation.map { "to \($0)" },
          busLine.map { "bus line \($0)" }, busStop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
     }
 }

@@ -32,7 +32,10 @@ package enum TextOutput {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
         var lines = [String]()
-        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata["medium"] == "phone" ? " on a phone" : "") + "  " + e(number(r))
+        let shown = number(r)
+        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata["medium"] == "phone" ? " on a phone" : "") + "  " + e(shown)
+        // FeliCa transit cards print no number: the IDm said is the chip's, and said so.
+        if shown.hasPrefix("IDm ") { title += " (the card's chip ID)" }
         if style.verbose { title += "  [\(e(r.family))]" }
         lines.append(title)
         lines.append("Balance: \(paint.bold(Money.format(r.balance, r.currency)))")
@@ -56,7 +59,22 @@ package enum TextOutput {
             return lines.joined(separator: "\n")
         }
         lines.append("")
-        return (lines + transactionLines(r.transactions, currency: r.currency, style: style)).joined(separator: "\n")
+        lines += transactionLines(r.transactions, currency: r.currency, style: style)
+        let said = notes(r.transactions)
+        return (lines + (said.isEmpty ? [] : [""] + said)).joined(separator: "\n")
+    }
+
+    /// What a table of records shows that a person cannot place without a word: an amount the
+    /// card does not store (`?`), station codes no table named.
+    package static func notes(_ transactions: [CardReading.TransactionRecord]) -> [String] {
+        var out = [String]()
+        if transactions.contains(where: { $0.amount == nil && $0.balance != nil }) {
+            out.append("? the card keeps the balance after each record, not its amount: the oldest record has no earlier balance to take it from")
+        }
+        if transactions.contains(where: { ($0.entryStation != nil && $0.entryStationName == nil) || ($0.exitStation != nil && $0.exitStationName == nil) }) {
+            out.append("Stations are shown by their codes: a station table names them (transit ships none; README, \"Station names\")")
+        }
+        return out
     }
 
     /// The table of records `scan` prints and `history` prints alike: a header, then one row a
@@ -68,7 +86,9 @@ package enum TextOutput {
         var header = [dates.title, "Type", "Amount"] + (withBalance ? ["Balance"] : [])
         header.append("Details")
         let rows = transactions.map { t -> (cells: [String], topUp: Bool) in
-            var cells = [dates.text(t.date), t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? ""]
+            // `?`: the card stored the balance after the record but not its amount (notes says why).
+            let unknown = t.balance != nil ? "?" : ""
+            var cells = [dates.text(t.date), t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? unknown]
             if withBalance { cells.append(t.balance.map { Money.format($0, currency) } ?? "") }
             cells.append(TransactionDetails.text(t, style: style))
             return (cells, t.type.direction == .added)

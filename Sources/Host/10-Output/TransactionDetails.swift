@@ -7,10 +7,11 @@ package enum TransactionDetails {
     private static let stationKeys: Set<String> = ["entryLine", "exitLine", "entryOperator", "exitOperator"]
     private static let verboseKeys: Set<String> = ["entryRegion", "exitRegion", "usageAmount", "chargeAmount", "sequence"]
 
-    package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style) -> String {
+    /// `stations` false leaves the stations out (the CSV export has columns of its own for them).
+    package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style, stations: Bool = true) -> String {
         let e = TerminalText.escape
         var parts = [String]()
-        let entry = t.entryStation.map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
+        let entry = (stations ? t.entryStation : nil).map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
                                                  line: t.metadata["entryLine"], operator: t.metadata["entryOperator"], style) }
         if let entry {
             if let exitCode = t.exitStation {
@@ -29,6 +30,11 @@ package enum TransactionDetails {
         if let stop = metadata.removeValue(forKey: "busStopCode") { parts.append("bus stop \(e(stop))") }
         if let event = metadata.removeValue(forKey: "event") { parts.append(e(event)) }
         if let data = metadata.removeValue(forKey: "userData") { parts.append(e(data)) }
+        // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
+        if t.type == .unknown, let raw = t.rawType, !style.verbose {
+            let said = "(record type \(e(raw)), not one transit knows)"
+            if parts.isEmpty { parts.append(said) } else { parts[parts.count - 1] += " " + said }
+        }
         for key in stationKeys { metadata.removeValue(forKey: key) }
         if style.verbose {
             let entryRegion = metadata.removeValue(forKey: "entryRegion"), exitRegion = metadata.removeValue(forKey: "exitRegion")

@@ -43,8 +43,9 @@ extension TransitCommand {
         // `--out -` is standard output, as no --out is.
         let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
         try Self.refuseUnwritable(out)
-        // The JSON writes each record whole, metadata included.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: format == "json")
+        // Both need each record's metadata: the JSON writes each record whole, the CSV's details
+        // column says bus lines, stops and CEPAS locations.
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true)
         // Station names: those the reads carried, and those of the tables there are now.
         let library = stationLibrary(a)
         let english = TextOutput.Style.forOutput(verbose: false).englishNames

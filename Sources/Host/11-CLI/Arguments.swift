@@ -17,14 +17,20 @@ struct Arguments {
     /// value (`--reader --json`) are usage errors.
     init(_ args: [String], _ spec: CommandSpec) throws {
         command = spec.name
-        var i = 0
+        var i = 0, optionsEnded = false
         while i < args.count {
             let arg = args[i]
-            if arg.hasPrefix("--") {
+            if arg == "--", !optionsEnded {
+                // Everything after `--` is an operand, even a nickname that begins with `-`.
+                optionsEnded = true
+            } else if arg.hasPrefix("-"), arg.count > 1, !arg.hasPrefix("--"), !optionsEnded {
+                // `-j`: transit has no short options (but -h, taken before parsing).
+                throw Self.unknownOption(arg, spec)
+            } else if arg.hasPrefix("--"), !optionsEnded {
                 let parts = arg.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
                 let name = String(parts[0].dropFirst(2))
                 guard let option = spec.options.first(where: { $0.name == name }), option.value != nil || parts.count == 1 else {
-                    throw TransitError(.usage, "\(command): unknown option \(arg) (see transit \(command) --help)")
+                    throw Self.unknownOption(parts[0], spec)
                 }
                 if option.value == nil {
                     flags.insert(name)
@@ -69,6 +75,12 @@ struct Arguments {
         case .many(let name) where operands.isEmpty: throw TransitError(.usage, "\(command) takes one or more \(name)s (see transit \(command) --help)")
         default: break
         }
+    }
+
+    /// An option the command does not take, with the nearest one it does.
+    static func unknownOption(_ typed: String, _ spec: CommandSpec) -> TransitError {
+        let known = Array(Set(spec.options.map { "--\($0.name)" } + ["--help"])).sorted()
+        return TransitError(.usage, "\(spec.name): unknown option \(typed)\(Suggestion.phrase(typed, among: known)) (see transit \(spec.name) --help)")
     }
 
     /// The option's value (its last, when given more than once).

@@ -109,7 +109,8 @@ enum HelpText {
       --exchange-timeout, --read-timeout, --stations   as for scan (with a station table,
                         reference stations may be given by name)
       --log FILE        where to write the log bundle
-      --json            print {"status", "mismatches", "log", "card"}
+      --json            print {"status", "mismatches", "log"?, "card"} ("log": where the log
+                        bundle was written; absent when it could not be)
       --no-save         do not keep this read in the history archive
     """
 
@@ -128,15 +129,16 @@ enum HelpText {
     static let watch = """
     transit watch — wait for cards on every reader (or those whose names contain a --reader
     substring; repeat it for several), read each tap once and print one line per card, starting
-    with the tap's time, or one JSON line {"time", "reader", "card"} / {"time", "reader", "error"}
-    with --json. A card left on a reader is not
+    with the tap's time, or one JSON line {"time", "reader", "card", "nickname"?} / {"time", "reader",
+    "error"} with --json. A card left on a reader is not
     read again until it has been taken away; readers plugged in and out are followed; a pcscd
     restart is waited out. Each reader is served on its own: a stuck reader is reported once and
     never delays another. Ctrl-C or SIGTERM ends it (exit 0). Every tap read is kept in the
     history archive (an audit trail of the cards seen), unless --no-save.
 
       --reader NAME     watch readers whose name contains NAME (repeatable)
-      --json            one JSON line a tap: {"reader", "card", "nickname"?} or {"reader", "error"}
+      --json            one JSON line a tap: {"time", "reader", "card", "nickname"?} or {"time",
+                        "reader", "error"}; "time" is RFC 3339 with this machine's offset
       --exec CMD        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
                         input, the watch's environment with TRANSIT_READER set to the tap's
                         reader; one at a time, never delaying a read; its output goes to stderr.
@@ -157,7 +159,8 @@ enum HelpText {
     fix. Exit 0 when all is well, 1 otherwise.
 
       --config FILE     plugins.conf to check (default: the one a read would use)
-      --json            print a JSON array of {"check", "ok", "detail", "fix"}
+      --json            print a JSON array of {"check", "ok", "detail", "fix"?} ("fix" where
+                        something is wrong)
     """
 
     static let readers = """
@@ -165,11 +168,12 @@ enum HelpText {
     without pcscd): the card on each and what its ATR says, and the reader's line of the reader
     table (the FeliCa dialects in order and how the line was checked; docs/readers.md).
 
-      --json            print a JSON array of {"name", "card", "atr", "technology",
-                        "samInterface", "transport" (pcsc or usb), "problem" (what kept transit
-                        from looking), "profile": {"name", "dialects", "neverSent",
-                        "transparentSession", "maxCommand", "note", "source", "confidence",
-                        "summary"}}
+      --json            print a JSON array of {"name", "card", "atr"?, "technology"? (with a
+                        card), "samInterface", "transport" (pcsc or usb), "problem"? (what kept
+                        transit from looking), "profile": {"name", "dialects", "neverSent",
+                        "transparentSession", "maxCommand"? (where the reader's manual gives
+                        it), "note", "source", "confidence", "summary"}}; a key marked ? is left
+                        out when there is nothing to say
     """
 
     static let plugins = """
@@ -201,7 +205,9 @@ enum HelpText {
     dates and times in the card's zone, details, stations by name.
 
       --since DATE      records from DATE (YYYY-MM-DD) on
-      --json            print [{card fields, "readsApart", "transactions": [...]}]
+      --json            print [{"id", "family", "cardName"?, "serialNumber", "idm"?, "currency",
+                        "nickname"?, "readsApart", "transactions": [...]}], each transaction
+                        as scan --json prints it
       --stations FILE   a station table, as for scan (repeatable): names for the codes, in the
                         locale's language; the tables of the data folders are read too
     """
@@ -209,8 +215,9 @@ enum HelpText {
     static let export = """
     transit export — write a card's timeline (every card's without CARD), oldest first, for a
     spreadsheet or an expense claim. CSV (RFC 4180): card, date, time, type, amount, balance,
-    entry_station, entry_station_name, exit_station, exit_station_name, currency, nickname; amounts
-    and balances in major units (trips and purchases negative). JSON: what history --json prints.
+    entry_station, entry_station_name, exit_station, exit_station_name, currency, nickname, details
+    (bus line and stop, CEPAS location: what scan shows besides the stations); amounts and
+    balances in major units (trips and purchases negative). JSON: what history --json prints.
     CARD as for history (its nickname too). A period's totals: transit report.
 
       --format csv|json default csv

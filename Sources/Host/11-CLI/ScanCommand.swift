@@ -69,6 +69,7 @@ extension TransitCommand {
             } catch {
                 let e = TransitError(error, while: "loading \(path)")
                 firstFailure = firstFailure ?? e
+                sayFailure(e, path: path, index: nil)
                 standardOutput(JSONOutput.encode(Line(file: path, index: nil, card: nil, error: .init(e))))
                 continue
             }
@@ -87,11 +88,19 @@ extension TransitCommand {
                     save(r, command: "decode", reader: "Card image", save: a.has(.save), settings: settings)
                 case .failure(let e):
                     firstFailure = firstFailure ?? e
+                    sayFailure(e, path: path, index: several ? index : nil)
                     standardOutput(JSONOutput.encode(Line(file: path, index: several ? index : nil, card: nil, error: .init(e))))
                 }
             }
         }
         // Exit with the first failure's code (0 when every file was read); its line says which.
         if let firstFailure { throw QuietExit(code: firstFailure.kind.exitCode) }
+    }
+
+    /// A file decode could not read, one line on stderr as every JSON error has (its JSON line says it too).
+    private func sayFailure(_ e: TransitError, path: String, index: Int?) {
+        let file = path + (index.map { " (card \($0))" } ?? "")
+        let message = e.message.hasPrefix(path) ? e.message : "\(file): \(e.message)"
+        standardError("transit: " + (e.plugin.map { "\($0): " } ?? "") + message)
     }
 }

@@ -34,16 +34,12 @@ struct TransitCommand {
             switch command {
             case "help" where rest.count == 1:
                 // `transit help scan` is `transit scan --help`, as git's and apt's help are.
-                guard let spec = CommandTable.command(rest[0]) else {
-                    throw TransitError(.usage, "unknown command \(rest[0]) (see transit --help)")
-                }
+                guard let spec = CommandTable.command(rest[0]) else { throw Self.unknownCommand(rest[0]) }
                 standardOutput(spec.help)
             case "--help", "-h", "help": standardOutput(HelpText.main)
             case "--version": standardOutput(HelpText.version)
             default:
-                guard let spec = CommandTable.command(command) else {
-                    throw TransitError(.usage, "unknown command \(command) (see transit --help)")
-                }
+                guard let spec = CommandTable.command(command) else { throw Self.unknownCommand(command) }
                 if rest.contains("--help") || rest.contains("-h") {
                     standardOutput(spec.help)
                     return 0
@@ -61,6 +57,15 @@ struct TransitCommand {
             report(e, json: json)
             return e.kind.exitCode
         }
+    }
+
+    /// `transit scna` or `transit --verison`: a command or an option transit does not know, with
+    /// the nearest it does.
+    static func unknownCommand(_ typed: String) -> TransitError {
+        if typed.hasPrefix("-") {
+            return TransitError(.usage, "unknown option \(typed)\(Suggestion.phrase(typed, among: ["--help", "--version"])) (see transit --help)")
+        }
+        return TransitError(.usage, "unknown command \(typed)\(Suggestion.phrase(typed, among: CommandTable.commands.map(\.name) + ["help"])) (see transit --help)")
     }
 
     func report(_ error: TransitError, json: Bool) {

@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// scripts/benchmark.py as a person reads it on a busy machine: each figure over its target named
+/// with its value and target, and columns that never run into each other.
+final class BenchmarkScriptTests: XCTestCase {
+    private func python(_ code: String) throws -> CommandRun {
+        let scripts = BuildProducts.packageRoot.appendingPathComponent("scripts").path
+        return try CommandRun.run("/usr/bin/python3", ["-c", "import sys; sys.path.insert(0, sys.argv[1])\n" + code, scripts])
+    }
+
+    func testEachFigureOverTargetIsNamed() throws {
+        let run = try python("""
+        import benchmark
+        t = benchmark.Targets()
+        t.check("suica.json", "worker", 7.6, "<", 10, "ms")
+        t.check("edy-mobile.json", "worker", 12.34, "<", 10, "ms")
+        t.check("nanaco.json", "counted exchanges", 6, "≤", 5)
+        t.check("T-Union", "peak RSS", 24.1, "<", 30, "MB")
+        print("\\n".join(t.summary()))
+        """)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, """
+        2 figures over target:
+          edy-mobile.json: worker 12.3 ms (target < 10 ms)
+          nanaco.json: counted exchanges 6 (target ≤ 5)
+
+        """)
+    }
+
+    func testTheCardColumnHoldsTheLongestName() throws {
+        let run = try python("""
+        import benchmark
+        print(benchmark.pcsc_header())
+        print(benchmark.pcsc_row("edy-mobile.json", "edy", 6, 4, 6, [54.1, 50.2, 60.3], 6.4, 24.0, 20))
+        print(benchmark.usb_header())
+        print(benchmark.usb_row("edy-mobile.json", "edy", 6, 13, 7, [54.1, 50.2, 60.3]))
+        """)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        guard lines.count == 4 else { return XCTFail("a header and a row for each table: \(run.stdout)") }
+        for line in lines {
+            // Cells are apart by two spaces at least: each header word and value stays its own.
+            let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            XCTAssertTrue(cells.count >= 8, line)
+        }
+        XCTAssertTrue(lines[1].hasPrefix("edy-mobile.json  edy "), lines[1])
+        XCTAssertTrue(lines[3].hasPrefix("edy-mobile.json  edy "), lines[3])
+        XCTAssertEqual(lines[0].count, lines[1].count, "the header is as wide as its rows")
+    }
+
+    func testTheREADMEStatesEveryTargetTheScriptChecks() throws {
+        let readme = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let performance = readme.components(separatedBy: "## Performance").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        for target in ["worker: target < 10 ms", "peak RSS: target < 30 MB", "target < 30 ms", "further USB commands: target ≤ 8"] {
+            XCTAssertTrue(performance.contains(target), "the README's Performance section does not say \(target)")
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import TestSupport
+import TransitModel
+import TransitOutput
+import XCTest
+
+/// The field lists of the help texts and the README against the JSON the program prints, field for
+/// field: every key printed is listed, and every key listed without `?` is printed. A list in the
+/// docs is `{"key", "optional"?, "nested": {…}}` (a `(comment)` after a key is the key's note).
+final class HelpFieldListTests: XCTestCase {
+    private var archive = ArchiveFixture()
+    override func tearDown() { archive.remove() }
+
+    private func help(_ command: String) throws -> String {
+        let run = try CommandRun.transit([command, "--help"])
+        XCTAssertEqual(run.status, 0)
+        return run.stdout
+    }
+
+    private func objects(_ text: String) -> [[String: Any]] {
+        let json = try? JSONSerialization.jsonObject(with: Data(text.utf8))
+        return json as? [[String: Any]] ?? (json as? [String: Any]).map { [$0] } ?? []
+    }
+
+    private func lines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").flatMap { objects(String($0)) }
+    }
+
+    /// Each printed object matches one of `shapes`, and each shape is matched by a printed object.
+    private func assertMatch(_ shapes: [FieldList], _ printed: [[String: Any]], _ what: String,
+                             file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(shapes.isEmpty, "\(what): no field list found", file: file, line: line)
+        XCTAssertFalse(printed.isEmpty, "\(what): nothing printed", file: file, line: line)
+        for object in printed where !shapes.contains(where: { $0.problems(object).isEmpty }) {
+            let nearest = shapes.map { $0.problems(object) }.min { $0.count < $1.count } ?? []
+            XCTFail("\(what): \(object.keys.sorted()) matches no list of the docs: \(nearest.joined(separator: "; "))", file: file, line: line)
+        }
+        for shape in shapes where !printed.contains(where: { shape.problems($0).isEmpty }) {
+            XCTFail("\(what): the docs list \(shape.description), which nothing printed matches", file: file, line: line)
+        }
+    }
+
+    func testReadersHelpListsTheFieldsOfItsJSON() throws {
+        let rows = [ReaderRow(usbReader: "SONY RC-S380/S (USB 1:13)", atr: nil, problem: nil),
+                    ReaderRow(usbReader: "SONY RC-S380/P (USB 1:14)", atr: [0x3B, 0x8F, 0x80, 0x01], problem: nil),
+                    ReaderRow(usbReader: "SONY RC-S380/S (USB 1:15)", atr: nil, problem: "no access to /dev/bus/usb/001/015"),
+                    ReaderRow(usbReader: "ACS ACR122U PICC Interface 00 00", atr: nil, problem: nil)]
+        let printed = objects(JSONOutput.encode(rows))
+        XCTAssertTrue(printed.contains { ($0["profile"] as? [String: Any])?["maxCommand"] == nil }, "a reader table line without maxCommand")
+        assertMatch(FieldList.all(in: try help("readers")), printed, "transit readers --help")
+    }
+
+    func testWatchHelpListsTheFieldsOfItsLines() throws {
+        let reading = CardReading(family: "japan-ic", serialNumber: "012E4CD8A1B2C3D4", balance: 2010, currency: "JPY", transactions: [])
+        let printed = [WatchLine.text("Virtual PCD 00 00", .success(reading), json: true),
+                       WatchLine.text("Virtual PCD 00 00", .success(reading), json: true, nickname: "通勤"),
+                       WatchLine.text("Virtual PCD 00 00", .failure(TransitError(.sessionLost, "the card left")), json: true)]
+            .flatMap(objects)
+        assertMatch(FieldList.all(in: try help("watch")), printed, "transit watch --help")
+    }
+
+    func testVerifyDoctorDecodeAndReportHelpListTheFieldsTheyPrint() throws {
+        let reference = archive.directory.appendingPathComponent("ref.json")
+        try #"{"balance": 897, "journeys": [{"date": "2026-11-20", "amount": 128}, {"date": "2026-11-19", "amount": 99}]}"#
+            .write(to: reference, atomically: true, encoding: .utf8)
+        let verify = try archive.transit(["verify", "--reference", reference.path, "--card", BuildProducts.sample("ezlink.json"), "--json", "--no-save"])
+        assertMatch(FieldList.all(in: try help("verify")), objects(verify.stdout), "transit verify --help")
+
+        let doctor = try archive.transit(["doctor", "--json"])
+        assertMatch(FieldList.all(in: try help("doctor")), objects(doctor.stdout), "transit doctor --help")
+
+        let decode = try archive.transit(["decode", BuildProducts.sample("suica.json"), "/nonexistent.json"])
+        let decodeShapes = FieldList.all(in: try help("decode"))
+        for object in lines(decode.stdout) { XCTAssertTrue(decodeShapes.contains { $0.problems(object).isEmpty }, "\(object.keys.sorted())") }
+
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("ezlink.json")).status, 0)
+        let report = try archive.transit(["report", "#1", "--month", "2026-11", "--format", "json"])
+        assertMatch(FieldList.all(in: try help("report")).filter { $0.keys.contains("totals") }, objects(report.stdout), "transit report --help")
+        let history = try archive.transit(["history", "--json"])
+        assertMatch(FieldList.all(in: try help("history")), objects(history.stdout), "transit history --help")
+    }
+
+    func testTheREADMEListsTheFieldsOfHistoryAndErrors() throws {
+        let readme = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
+        XCTAssertEqual(try archive.transit(["cards", "--name", "#1", "通勤"]).status, 0)
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("ezlink.json")).status, 0)
+        let history = try archive.transit(["history", "--json"])
+        let listed = FieldList.all(in: readme).filter { $0.keys.contains("readsApart") }
+        XCTAssertEqual(listed.count, 1, "one list of history --json's fields in the README")
+        assertMatch(listed, objects(history.stdout), "the README's history --json")
+
+        let failed = try archive.transit(["scan", "--card", "/nonexistent.json", "--json"])
+        let errors = FieldList.all(in: readme).filter { $0.keys == ["error"] }
+        assertMatch(errors, objects(failed.stdout), "the README's JSON error")
+    }
+
+    func testADecodeFailureIsOneLineOnStderrAsEveryJSONError() throws {
+        let run = try archive.transit(["decode", BuildProducts.sample("suica.json"), "/nonexistent.json"])
+        XCTAssertEqual(run.status, 2)
+        let said = run.stderr.split(separator: "\n")
+        XCTAssertEqual(said.count, 1, run.stderr)
+        XCTAssertTrue(said.first?.hasPrefix("transit: /nonexistent.json") == true, run.stderr)
+    }
+}
+
+/// A field list as the docs write it: keys, `?` after an optional one, a nested list after `:`.
+struct FieldList: CustomStringConvertible {
+    struct Field { let key: String; let optional: Bool; let nested: FieldList? }
+    var fields = [Field]()
+    var keys: [String] { fields.map(\.key) }
+    var description: String { "{" + fields.map { "\"\($0.key)\"" + ($0.optional ? "?" : "") }.joined(separator: ", ") + "}" }
+
+    /// What keeps `object` from matching: a key printed but not listed, a listed key not printed.
+    func problems(_ object: [String: Any]) -> [String] {
+        var out = [String]()
+        for key in object.keys.sorted() where !keys.contains(key) { out.append("\"\(key)\" is printed but not listed") }
+        for field in fields {
+            guard let value = object[field.key] else {
+                if !field.optional { out.append("\"\(field.key)\" is listed but not printed") }
+                continue
+            }
+            if let nested = field.nested {
+                let inner = value as? [String: Any] ?? (value as? [[String: Any]])?.first
+                if let inner { out += nested.problems(inner).map { "in \"\(field.key)\": \($0)" } }
+            }
+        }
+        return out
+    }
+
+    /// Every top-level `{…}` of `text` that lists at least one key.
+    static func all(in text: String) -> [FieldList] {
+        let scalars = Array(text.unicodeScalars)
+        var out = [FieldList](), i = 0
+        while i < scalars.count {
+            if scalars[i] == "{", var parser = Optional(Parser(scalars: scalars, at: i)), let list = parser.object(), !list.fields.isEmpty {
+                out.append(list)
+                i = parser.at
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private struct Parser {
+        let scalars: [Unicode.Scalar]
+        var at: Int
+
+        init(scalars: [Unicode.Scalar], at: Int) { self.scalars = scalars; self.at = at }
+
+        private mutating func skipSpace() {
+            while at < scalars.count, " \n`".unicodeScalars.contains(scalars[at]) { at += 1 }
+            // A note in parentheses belongs to the key before it.
+            if at < scalars.count, scalars[at] == "(" {
+                var depth = 0
+                while at < scalars.count {
+                    if scalars[at] == "(" { depth += 1 } else if scalars[at] == ")" { depth -= 1; if depth == 0 { at += 1; break } }
+                    at += 1
+                }
+                skipSpace()
+            }
+        }
+
+        private mutating func take(_ c: Unicode.Scalar) -> Bool {
+            skipSpace()
+            guard at < scalars.count, scalars[at] == c else { return false }
+            at += 1
+            return true
+        }
+
+        private mutating func key() -> String? {
+            skipSpace()
+            var word = ""
+            if take("\"") {
+                while at < scalars.count, scalars[at] != "\"" { word.unicodeScalars.append(scalars[at]); at += 1 }
+                at += 1
+            } else {
+                while at < scalars.count, CharacterSet.alphanumerics.contains(scalars[at]) { word.unicodeScalars.append(scalars[at]); at += 1 }
+            }
+            return word.isEmpty ? nil : word
+        }
+
+        mutating func object() -> FieldList? {
+            guard take("{") else { return nil }
+            var list = FieldList()
+            if take("}") { return list }
+            repeat {
+                guard let key = key() else { return nil }
+                let optional = take("?")
+                var nested: FieldList?
+                if take(":") {
+                    skipSpace()
+                    if at < scalars.count, scalars[at] == "{" { nested = object() }
+                    else if take("[") {
+                        skipSpace()
+                        if at < scalars.count, scalars[at] == "{" { nested = object() }
+                        while at < scalars.count, scalars[at] != "]" { at += 1 }
+                        at += 1
+                    } else { return nil }
+                }
+                list.fields.append(Field(key: key, optional: optional, nested: nested))
+            } while take(",")
+            return take("}") ? list : nil
+        }
+    }
+}
