@@ -7,7 +7,7 @@ import XCTest
 final class BenchmarkScriptTests: XCTestCase {
     private func python(_ code: String) throws -> CommandRun {
         let scripts = BuildProducts.packageRoot.appendingPathComponent("scripts").path
-        return try CommandRun.run("/usr/bin/python3", ["-c", "import sys; sys.path.insert(0, sys.argv[1])\n" + code, scripts])
+        return try CommandRun.run("/usr/bin/python3", ["-B", "-c", "import sys; sys.path.insert(0, sys.argv[1])\n" + code, scripts])
     }
 
     func testEachFigureOverTargetIsNamed() throws {
