@@ -140,7 +140,13 @@ extension Archive {
             if let position = q.integer(11), let m = details[position] { t.metadata = m }
             t.rawType = q.text(13)
             t.rawPayload = q.text(14)
-            rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}", identity: q.text(12) ?? ""))
+            let identity = q.text(12) ?? ""
+            // Without the stored JSON read, the raw type of a record of a type no plugin names
+            // still comes from its identity (rawType/rawPayload).
+            if t.rawType == nil, t.type == .unknown, let slash = identity.firstIndex(of: "/"), slash != identity.startIndex, !identity.hasPrefix("{") {
+                t.rawType = String(identity[..<slash])
+            }
+            rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}", identity: identity))
         }
         return rows
     }

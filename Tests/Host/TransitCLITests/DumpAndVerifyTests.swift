@@ -64,7 +64,7 @@ final class DumpAndVerifyTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("Verification: not verified"), run.stdout)
         XCTAssertTrue(run.stdout.contains("mismatch: balance: the card holds ¥2,010, the reference ¥2,000"), run.stdout)
         // The card's 2026-11-05 trip from E33B cost 160: the nearest transaction names what differs.
-        XCTAssertTrue(run.stdout.contains("mismatch: journey 1 (2026-11-05 amount 170 from E33B): amount 170 on the reference, 160 on the card"),
+        XCTAssertTrue(run.stdout.contains("mismatch: journey 1 (2026-11-05 amount ¥170 from E33B): amount ¥170 on the reference, ¥160 on the card"),
                       run.stdout)
         XCTAssertFalse(run.stdout.contains("journey 2"), "the second journey matches")
     }
@@ -82,7 +82,7 @@ final class DumpAndVerifyTests: XCTestCase {
         XCTAssertEqual(run.status, 1, run.stderr)
         XCTAssertEqual(run.json?["status"] as? String, "not verified")
         XCTAssertEqual(run.json?["mismatches"] as? [String],
-                       ["journey 1 (2026-11-04 13:46 amount 120): time 13:46 on the reference, 13:45 on the card",
-                        "journey 3 (2026-10-01 amount 100): no transaction of the card is on 2026-10-01"], run.stdout)
+                       ["journey 1 (2026-11-04 13:46 amount ¥120): time 13:46 on the reference, 13:45 on the card",
+                        "journey 3 (2026-10-01 amount ¥100): no transaction of the card is on 2026-10-01"], run.stdout)
     }
 }

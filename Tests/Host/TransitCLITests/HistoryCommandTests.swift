@@ -88,13 +88,13 @@ final class HistoryCommandTests: XCTestCase {
         let parsed = try CommandRun.run("/usr/bin/python3", ["-c", script, out])
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String]])
         XCTAssertEqual(rows.first, ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
-                                    "exit_station", "exit_station_name", "currency", "nickname"])
+                                    "exit_station", "exit_station_name", "currency", "nickname", "details"])
         let history = try archive.history()
         XCTAssertEqual(rows.count - 1, history.reduce(0) { $0 + (($1["transactions"] as? [Any])?.count ?? 0) })
         let suica = rows.filter { $0[0] == "012E4CD8A1B2C3D4" }
         // Balances as the card stored them (bytes 10–11): 2010 after the 160 trip, 2170 before it.
-        XCTAssertEqual(suica.last, ["012E4CD8A1B2C3D4", "2026-11-05", "", "trip", "-160", "2010", "E33B", "", "E621", "", "JPY", ""])
-        XCTAssertEqual(suica[3], ["012E4CD8A1B2C3D4", "2026-11-04", "13:45:00", "purchase", "-120", "2170", "", "", "", "", "JPY", ""])
+        XCTAssertEqual(suica.last, ["012E4CD8A1B2C3D4", "2026-11-05", "", "trip", "-160", "2010", "E33B", "", "E621", "", "JPY", "", ""])
+        XCTAssertEqual(suica[3], ["012E4CD8A1B2C3D4", "2026-11-04", "13:45:00", "purchase", "-120", "2170", "", "", "", "", "JPY", "", ""])
         XCTAssertEqual(rows.filter { $0[10] == "SGD" }.map { $0[4] }, ["", "20.00", "-0.99", "-1.28"], "S$ in dollars and cents")
         // The same rows on stdout.
         let stdout = try archive.transit(["export"])
@@ -147,7 +147,7 @@ extension HistoryCommandTests {
         let run = try archive.transit(["export", "012E4CD8A1B2C3D4", "--stations", table.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         let last = run.stdout.split(separator: "\r\n").last.map(String.init) ?? ""
-        XCTAssertEqual(last, "012E4CD8A1B2C3D4,2026-11-05,,trip,-160,2010,E33B,Alpha,E621,Beta,JPY,", run.stdout)
+        XCTAssertEqual(last, "012E4CD8A1B2C3D4,2026-11-05,,trip,-160,2010,E33B,Alpha,E621,Beta,JPY,,", run.stdout)
     }
 
     /// history names stations from the tables there are now, as export does, and both follow

@@ -26,7 +26,7 @@ final class NicknameAndLowBalanceTests: XCTestCase {
         XCTAssertEqual(try archive.history("通勤").first?["nickname"] as? String, "通勤")
         let export = try archive.transit(["export", "通勤"])
         XCTAssertEqual(export.stdout.split(separator: "\r\n").count, 6, "the header and the card's 5 records")
-        XCTAssertTrue(export.stdout.split(separator: "\r\n").dropFirst().allSatisfy { $0.hasSuffix(",JPY,通勤") }, export.stdout)
+        XCTAssertTrue(export.stdout.split(separator: "\r\n").dropFirst().allSatisfy { $0.contains(",JPY,通勤,") }, export.stdout)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(archive.transit(["report", "通勤", "--month", "2026-11", "--format", "json"]).stdout.utf8))
                                    as? [String: Any])
         XCTAssertEqual((report["card"] as? [String: Any])?["nickname"] as? String, "通勤")

@@ -25,7 +25,7 @@ final class TextOutputTests: XCTestCase {
         let run = try scan("suica.json")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
-        Suica  IDm 012E4CD8A1B2C3D4
+        Suica  IDm 012E4CD8A1B2C3D4 (the card's chip ID)
         Balance: ¥2,010
 
         Date (UTC+09:00)  Type       Amount  Balance  Details
@@ -33,7 +33,10 @@ final class TextOutputTests: XCTestCase {
         2026-11-04 13:45  purchase    -¥120   ¥2,170
         2026-11-03        trip        -¥210   ¥2,290  bus line 0A12, stop 3456
         2026-11-02        top-up    +¥2,000   ¥2,500
-        2026-11-01        trip                  ¥500  0101 → 0203
+        2026-11-01        trip            ?     ¥500  0101 → 0203
+
+        ? the card keeps the balance after each record, not its amount: the oldest record has no earlier balance to take it from
+        Stations are shown by their codes: a station table names them (transit ships none; README, "Station names")
 
         """)
         XCTAssertFalse(run.stdout.contains("\u{1B}"), "piped text has no colour")
