@@ -113,14 +113,14 @@ extension Archive {
         return begun[0]
     }
 
-    /// The card's timeline, oldest first; with `metadata`, each record's metadata and raw type and
-    /// bytes too (bus lines, stops, regions: what a row's details show; all a JSON listing writes),
-    /// taken from its stored JSON by SQLite; with `period`, only the records dated in it
+    /// The card's timeline, oldest first; with `metadata`, each record's metadata too (bus lines,
+    /// stops, regions: what a row's details show), with `raw` its raw type and bytes (all a JSON
+    /// listing writes), both taken from its stored JSON by SQLite; with `period`, only the records dated in it
     /// (by their day in the card's zone; undated records are in no period).
-    package func timeline(card: Int64, metadata: Bool = false, period: ReportPeriod? = nil) throws -> [TimelineRecord] {
+    package func timeline(card: Int64, metadata: Bool = false, raw withRaw: Bool = false, period: ReportPeriod? = nil) throws -> [TimelineRecord] {
         let (within, days) = Self.dated(period, column: "date")
         let details = metadata ? try self.metadata(card: card, period: period) : [:]
-        let raw = metadata ? "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawType') END, "
+        let raw = withRaw ? "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawType') END, "
             + "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawPayload') END" : "NULL, NULL"
         let q = try db.prepare("""
             SELECT date, type, amount, balance, entry_station, entry_name, exit_station, exit_name, record, entry_name_en, exit_name_en,

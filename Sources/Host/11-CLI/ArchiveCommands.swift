@@ -27,7 +27,7 @@ extension TransitCommand {
     /// without CARD), oldest first.
     func history(_ a: Arguments) throws {
         // The text's details and the JSON need each record's metadata.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true)
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: a.has(.json))
         if a.has(.json) { finalOutput(HistoryOutput.historyJSON(histories)); return }
         // The rows scan prints, with the names of the station tables there are now (as scan names them).
         let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
@@ -45,7 +45,7 @@ extension TransitCommand {
         try Self.refuseUnwritable(out)
         // Both need each record's metadata: the JSON writes each record whole, the CSV's details
         // column says bus lines, stops and CEPAS locations.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true)
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json")
         // Station names: those the reads carried, and those of the tables there are now.
         let library = stationLibrary(a)
         let english = TextOutput.Style.forOutput(verbose: false).englishNames
@@ -92,14 +92,14 @@ extension TransitCommand {
     }
 
     /// The timelines of the card named (every card without a name), from `since` on.
-    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false) throws -> [HistoryOutput.CardHistory] {
+    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false) throws -> [HistoryOutput.CardHistory] {
         guard let archive = try openArchive() else {
             if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             return []
         }
         let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
         return try cards.map { card in
-            var records = try archive.timeline(card: card.id, metadata: metadata)
+            var records = try archive.timeline(card: card.id, metadata: metadata, raw: raw)
             if let since {
                 // From the first record dated on or after `since`; undated records after it stay.
                 let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }
