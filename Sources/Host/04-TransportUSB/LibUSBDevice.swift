@@ -113,6 +113,15 @@ package final class LibUSBDevice: USBPipe {
             + "\(endpoints.interface)); it is re-attached when transit lets go"
     }
 
+    /// As the process ends on a signal, from another thread than the one that may be inside a
+    /// transfer: the interface released (the kernel ends what is under way) and the kernel's driver
+    /// given back, nothing closed or freed (libusb's locks may be held; the process ends next).
+    package func giveBackBeforeExit() {
+        guard let handle else { return }
+        libusb_release_interface(handle, endpoints.interface)
+        if detachedKernelDriver { libusb_attach_kernel_driver(handle, endpoints.interface) }
+    }
+
     /// Releases the interface, gives the kernel its driver back, closes the device. Idempotent.
     package func close() {
         if let handle {

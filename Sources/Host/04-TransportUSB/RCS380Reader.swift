@@ -45,6 +45,10 @@ package final class RCS380Reader {
         RCS380Channel(reader: try opened(), target: card, readerName: name, exchangeTimeout: exchangeTimeout)
     }
 
+    /// As the process ends on Ctrl-C, from the signal's thread: the reader given back to the kernel
+    /// without closing what the command's thread may be using (`LibUSBDevice.giveBackBeforeExit`).
+    package func giveBackBeforeExit() { device?.giveBackBeforeExit() }
+
     /// USB commands sent since the reader was opened (the benchmark's count).
     package var commandsSent: Int { driver?.commandsSent ?? 0 }
 

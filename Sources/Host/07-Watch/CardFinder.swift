@@ -30,7 +30,7 @@ package struct CardFinder {
         let usb = RCS380Reader.connected(matching: filter.map { [$0] } ?? [])
         usb.forEach { $0.log = log }
         // Ctrl-C while an RC-S380 is held gives it back (its kernel driver re-attached) before the end.
-        let release = usb.isEmpty ? nil : Termination.shared.onEnd { usb.forEach { $0.close() } }
+        let release = usb.isEmpty ? nil : Termination.shared.onEnd { usb.forEach { $0.giveBackBeforeExit() } }
         func letGo() { release.map(Termination.shared.removeOnEnd) }
         var context: PCSCContext?
         var pcscd: TransitError?

@@ -26,7 +26,7 @@ package final class USBReaderLane: @unchecked Sendable {
     package var running: Bool { lock.lock(); defer { lock.unlock() }; return alive }
 
     package func start() {
-        let key = Termination.shared.onEnd { [reader] in reader.close() }
+        let key = Termination.shared.onEnd { [reader] in reader.giveBackBeforeExit() }
         Thread.detachNewThread { [self] in
             serve()
             Termination.shared.removeOnEnd(key)
