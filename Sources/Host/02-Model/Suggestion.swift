@@ -1,10 +1,10 @@
 /// The nearest word transit knows to a mistyped one (`scna` → `scan`, `--verison` → `--version`),
 /// by the edit distance that counts a swap of two neighbours as one edit (optimal string alignment).
-enum Suggestion {
+package enum Suggestion {
     /// The known word nearest to `typed`, when it is near enough to be what was meant: at most two
     /// edits, and fewer than half the typed word's letters. A single-letter `-j` is taken as the
     /// start of a long option (`--json`) when exactly one begins with that letter.
-    static func nearest(_ typed: String, among known: [String]) -> String? {
+    package static func nearest(_ typed: String, among known: [String]) -> String? {
         let bare = typed.drop { $0 == "-" }
         if typed.hasPrefix("-"), !typed.hasPrefix("--"), bare.count == 1 {
             let starting = known.filter { $0.drop { $0 == "-" }.hasPrefix(bare) }
@@ -16,12 +16,12 @@ enum Suggestion {
     }
 
     /// `: did you mean X?`, or nothing when no known word is near.
-    static func phrase(_ typed: String, among known: [String]) -> String {
+    package static func phrase(_ typed: String, among known: [String]) -> String {
         nearest(typed, among: known).map { ": did you mean \($0)?" } ?? ""
     }
 
     /// Insertions, deletions, substitutions and swaps of neighbours that make `a` into `b`.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0 ... a.count { table[i][0] = i }
