@@ -7,7 +7,7 @@
 #   60-transit-rcs380.rules, the udev rule for Sony's RC-S380, where udev reads it: /usr/lib/udev/rules.d
 #   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local)
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
-#   share/doc/transit/examples (the sample card images)
+#   share/doc/transit/examples (the sample card images, and myfamily.c, the plugin example of ABI.md)
 #   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
 # Every ELF file is stripped as debhelper's dh_strip does (symbols and debug info name the build
 # folder and the toolchain). No installed file names the toolchain or the build folder. The list of installed files goes to
@@ -63,7 +63,7 @@ done
 [ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"
 [ -f packaging/completions/transit.fish ] && put 0644 packaging/completions/transit.fish "$PREFIX/share/fish/vendor_completions.d/transit.fish"
 for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
-for sample in samples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
+for sample in samples/*.json docs/examples/*.c; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
