@@ -56,9 +56,14 @@ final class WatchEndToEndTests: EndToEndTestCase {
         let seen = Dictionary(lines.all.map(json).map { (($0["card"] as? [String: Any])?["family"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
         XCTAssertEqual((seen["japan-ic"]?["card"] as? [String: Any])?["lowBalance"] as? Bool, false, "¥2,010 is not under 1,000: \(lines.all)")
         XCTAssertEqual((seen["cepas"]?["card"] as? [String: Any])?["lowBalance"] as? Bool, true, "897 cents is under 1,000: \(lines.all)")
+        // The commands run one after the other, each tap's after its line: wait for both.
+        var exec = ""
+        for _ in 0 ..< 100 where exec.split(separator: "\n").count < 2 {
+            Thread.sleep(forTimeInterval: 0.05)
+            exec = (try? String(contentsOfFile: got, encoding: .utf8)) ?? ""
+        }
         p.interrupt()
         p.waitUntilExit()
-        let exec = (try? String(contentsOfFile: got, encoding: .utf8)) ?? ""
         XCTAssertTrue(exec.contains("\"lowBalance\":true"), "the --exec command sees it: \(exec)")
     }
 
