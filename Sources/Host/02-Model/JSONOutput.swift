@@ -21,15 +21,7 @@ package enum JSONOutput {
     /// JSON stays valid and decodes to the same text. C0 is left as it is: the encoder has escaped it
     /// inside strings, and outside them it can only be whitespace. One pass, the output built once.
     package static func escapingUnsafeScalars(_ json: String) -> String {
-        let unsafe = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && TerminalText.needsEscape(scalar) }
-        guard json.unicodeScalars.contains(where: unsafe) else { return json }
-        var out = [UInt8]()
-        out.reserveCapacity(json.utf8.count + json.utf8.count / 2)
-        for scalar in json.unicodeScalars {
-            guard unsafe(scalar) else {
-                UTF8.encode(scalar) { out.append($0) }
-                continue
-            }
+        TerminalText.rewriting(json, where: { $0.value >= 0x7F && TerminalText.needsEscape($0) }) { scalar, out in
             let v = scalar.value
             if v > 0xFFFF { // a surrogate pair
                 out.append(0x5C); out.append(0x75) // \u
@@ -38,7 +30,6 @@ package enum JSONOutput {
             out.append(0x5C); out.append(0x75)
             TerminalText.appendHex(v > 0xFFFF ? 0xDC00 + (v - 0x10000) & 0x3FF : v, digits: 4, to: &out)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `{"error": {"kind", "message", "plugin"?, "pcscCode"?}}`.

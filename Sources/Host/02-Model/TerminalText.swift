@@ -10,14 +10,7 @@
 package enum TerminalText {
     /// `text` with what `needsEscape` matches escaped; one pass, the output built once.
     package static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var out = [UInt8]()
-        out.reserveCapacity(text.utf8.count + text.utf8.count / 2)
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else {
-                UTF8.encode(scalar) { out.append($0) }
-                continue
-            }
+        rewriting(text, where: needsEscape) { scalar, out in
             out.append(0x5C) // a backslash, then n, t, r, or x, u or U and the code in hex
             switch scalar {
             case "\n": out.append(0x6E)
@@ -28,6 +21,18 @@ package enum TerminalText {
                 out.append(letter)
                 appendHex(scalar.value, digits: digits, to: &out)
             }
+        }
+    }
+
+    /// `text` rebuilt once: each scalar `matches` takes written by `write`, the others as they are;
+    /// `text` itself when none matches. The one loop of this file's and JSON's escapes.
+    package static func rewriting(_ text: String, where matches: (Unicode.Scalar) -> Bool,
+                                  write: (Unicode.Scalar, inout [UInt8]) -> Void) -> String {
+        guard text.unicodeScalars.contains(where: matches) else { return text }
+        var out = [UInt8]()
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 2)
+        for scalar in text.unicodeScalars {
+            if matches(scalar) { write(scalar, &out) } else { UTF8.encode(scalar) { out.append($0) } }
         }
         return String(decoding: out, as: UTF8.self)
     }
