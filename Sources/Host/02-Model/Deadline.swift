@@ -13,8 +13,10 @@ package struct Deadline: Codable, Equatable, Comparable, Sendable {
     package init(secondsFromNow seconds: Double) {
         let now = DispatchTime.now().uptimeNanoseconds
         guard seconds > 0 else { self.init(uptimeNanoseconds: now); return }
-        guard seconds < Double(UInt64.max - now) / 1e9 else { self = .distant; return }
-        self.init(uptimeNanoseconds: now + UInt64(seconds * 1e9))
+        // Below 2^63 ns (292 years) the sum cannot overflow; a longer span is for ever.
+        guard seconds < 9.2e9 else { self = .distant; return }
+        let (sum, overflow) = now.addingReportingOverflow(UInt64(seconds * 1e9))
+        self.init(uptimeNanoseconds: overflow ? .max : sum)
     }
 
     /// Never reached.

@@ -15,19 +15,6 @@ package final class PCSCContext {
         guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("connecting to pcscd") }
     }
 
-    /// A context, waiting until `deadline` for a pcscd that is not running yet (starting, or
-    /// socket-activated late); `waiting` is called on each try while it waits.
-    package static func reached(by deadline: Date, waiting: () -> Void = {}) throws -> PCSCContext {
-        while true {
-            do {
-                return try PCSCContext()
-            } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code && Date() < deadline {
-                waiting()
-                Thread.sleep(forTimeInterval: min(0.2, max(0.01, deadline.timeIntervalSinceNow)))
-            }
-        }
-    }
-
     deinit {
         if !abandoned { SCardReleaseContext(handle) }
         thread?.close()

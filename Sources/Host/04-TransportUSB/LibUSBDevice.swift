@@ -53,6 +53,9 @@ package final class LibUSBDevice: USBPipe {
     package private(set) var kernelDriverName: String?
     private var context: OpaquePointer?
     private var handle: OpaquePointer?
+    /// Held while the handle is given back or taken away: `giveBackBeforeExit` runs on a signal's
+    /// thread while the command's may be closing.
+    private let handover = NSLock()
 
     /// Endpoint descriptor fields (USB 2.0, 9.6.6): bmAttributes bits 0–1 are the transfer type,
     /// bEndpointAddress bit 7 the direction.
@@ -117,6 +120,8 @@ package final class LibUSBDevice: USBPipe {
     /// transfer: the interface released (the kernel ends what is under way) and the kernel's driver
     /// given back, nothing closed or freed (libusb's locks may be held; the process ends next).
     package func giveBackBeforeExit() {
+        handover.lock()
+        defer { handover.unlock() }
         guard let handle else { return }
         libusb_release_interface(handle, endpoints.interface)
         if detachedKernelDriver { libusb_attach_kernel_driver(handle, endpoints.interface) }
@@ -124,14 +129,31 @@ package final class LibUSBDevice: USBPipe {
 
     /// Releases the interface, gives the kernel its driver back, closes the device. Idempotent.
     package func close() {
+        handover.lock()
+        let (handle, context) = (self.handle, self.context)
         if let handle {
             libusb_release_interface(handle, endpoints.interface)
             if detachedKernelDriver { libusb_attach_kernel_driver(handle, endpoints.interface) }
-            libusb_close(handle)
         }
-        handle = nil
+        self.handle = nil
+        self.context = nil
+        handover.unlock()
+        if let handle { libusb_close(handle) }
         if let context { libusb_exit(context) }
-        context = nil
+    }
+
+    /// Whether this user may open `found`'s device node, asked by opening it alone: no interface
+    /// claimed, no kernel driver touched (`doctor`). Throws what opening for a read would.
+    package static func checkAccess(_ found: Found) throws(TransitError) {
+        let context = try start()
+        defer { libusb_exit(context) }
+        let matches = try devices(context) { device, candidate in candidate == found ? libusb_ref_device(device) : nil }
+        defer { matches.forEach { libusb_unref_device($0) } }
+        guard let device = matches.first else { throw TransitError(.noReader, "\(found.readerName) is no longer connected") }
+        var handle: OpaquePointer?
+        let rv = libusb_open(device, &handle)
+        guard rv == 0, let handle else { throw openError(rv, found, doing: "open") }
+        libusb_close(handle)
     }
 
     package func write(_ bytes: [UInt8], deadline: Deadline) throws(TransitError) {
@@ -210,9 +232,9 @@ package final class LibUSBDevice: USBPipe {
         switch rv {
         case LIBUSB_ERROR_ACCESS.rawValue:
             return TransitError(.communication, "cannot \(doing) \(reader): no write access to \(found.node). transit's udev rule "
-                                + "(60-transit-rcs380.rules, installed with transit in /usr/lib/udev/rules.d, or copy it from packaging/udev "
-                                + "to /etc/udev/rules.d) gives it to the person at the desktop and to group transit: install it, run "
-                                + "sudo udevadm control --reload && sudo udevadm trigger (or replug the reader), or run transit in group transit")
+                                + "60-transit-rcs380.rules gives it to the person at the desktop and to group transit: the .deb installs it "
+                                + "in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/60-transit-rcs380.rules "
+                                + "there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader")
         case LIBUSB_ERROR_BUSY.rawValue:
             return TransitError(.communication, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it)")
         case LIBUSB_ERROR_NO_DEVICE.rawValue:
@@ -302,8 +324,4 @@ package final class LibUSBDevice: USBPipe {
         libusb_error_name(rv).map { String(cString: $0) } ?? "libusb error \(rv)"
     }
 
-    private static func hex4(_ n: UInt16) -> String {
-        let digits = String(n, radix: 16)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
 }

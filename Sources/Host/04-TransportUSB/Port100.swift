@@ -31,6 +31,10 @@ package final class Port100 {
     /// How long a read waits when clearing stale answers (nfcpy drains with 10 ms reads at open).
     private static let drainWait = 0.01
 
+    /// True after a command went unanswered by its deadline, until one is answered again: then a
+    /// last command (the field switched off as the reader is let go) is not worth its wait.
+    package private(set) var silent = false
+
     package init(pipe: USBPipe, name: String = "the RC-S380", commandTimeout: Double = 0.5) {
         self.pipe = pipe; self.name = name; self.commandTimeout = commandTimeout
     }
@@ -65,6 +69,7 @@ package final class Port100 {
         }
         switch try receive(until) {
         case .data(let data)?:
+            silent = false
             guard data.count >= 2, data[0] == Port100Frame.chipToHost, data[1] == command.answerCode else {
                 throw garbage(command, "an answer of another command (\(HexFormat.string(Array(data.prefix(2)))))")
             }
@@ -106,6 +111,7 @@ package final class Port100 {
     /// Sends the ACK that cancels the command under way; returns the error of a reader that did not answer in time.
     private func cancel(_ command: Port100Command, _ deadline: Deadline, got: String) -> TransitError {
         unsettled = true
+        silent = true
         do throws(TransitError) {
             try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: Self.drainWait * 10))
             acksSent += 1

@@ -1,3 +1,4 @@
+import CardProtocol
 /// The one status byte that answers every Port-100 command but InCommRF (usb-readers.md §1.3;
 /// nfcpy rcs380.py l.100–145, port100.c `PORT100_CMD_STATUS_*`).
 package enum Port100Status: UInt8, Sendable, CustomStringConvertible {
@@ -18,11 +19,7 @@ package enum Port100Status: UInt8, Sendable, CustomStringConvertible {
 
     /// How a status byte reads in a message: its name, or its value when no source names it.
     package static func describe(_ byte: UInt8) -> String {
-        Port100Status(rawValue: byte).map { "\($0) (\(hex(byte)))" } ?? "status \(hex(byte))"
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
+        let hex = HexFormat.string([byte])
+        return Port100Status(rawValue: byte).map { "\($0) (\(hex))" } ?? "status \(hex)"
     }
 }

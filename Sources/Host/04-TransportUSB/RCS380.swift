@@ -85,16 +85,16 @@ package final class RCS380 {
     /// it; `pdDataVersion()` asks when someone wants it) and GetCommandType (port100.c asks it to
     /// choose type 1 or 0; every RC-S380 nfcpy drives takes 1, and one that does not says so in
     /// SetCommandType's status, usb-readers.md V8, which is then an error naming it).
-    package func open() throws(TransitError) {
+    package func open(by deadline: Deadline? = nil) throws(TransitError) {
         framing = nil
         try port.reset()
-        try port.expectSuccess(.setCommandType, [0x01])
-        let version = try port.send(.getFirmwareVersion)
+        try port.expectSuccess(.setCommandType, [0x01], deadline: commandDeadline(deadline))
+        let version = try port.send(.getFirmwareVersion, deadline: commandDeadline(deadline))
         guard version.count >= 2 else {
             throw TransitError(.communication, "\(port.name) answered GetFirmwareVersion with \(version.count) bytes")
         }
         firmware = Version(major: version[1], minor: version[0])
-        try port.expectSuccess(.switchRF, [0x00])
+        try port.expectSuccess(.switchRF, [0x00], deadline: commandDeadline(deadline))
     }
 
     /// The PD data version (minor, major), for a verbose report.

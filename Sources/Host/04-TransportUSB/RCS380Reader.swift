@@ -1,11 +1,15 @@
+import Foundation
 import TransitModel
 import TransitTransport
 
 /// One RC-S380 as a command uses it: found on the bus without opening it, opened (its kernel
 /// driver detached) at the first look for a card, and given back — field off, interface released,
-/// driver re-attached — when the command is done with it. No pcscd is involved.
-package final class RCS380Reader {
+/// driver re-attached — when the command is done with it. No pcscd is involved. Every reader held
+/// open is known to `giveBackAll`, which a command's end on a signal calls.
+package final class RCS380Reader: @unchecked Sendable {
     package let found: LibUSBDevice.Found
+    /// Guards `device` and `driver`: `giveBackBeforeExit` reads them on a signal's thread.
+    private let lock = NSLock()
     private var device: LibUSBDevice?
     private var driver: RCS380?
     /// `--verbose` lines: the kernel driver detached, the firmware.
@@ -20,17 +24,23 @@ package final class RCS380Reader {
 
     /// The RC-S380s on the bus whose names contain one of `filters` (any, when there is none):
     /// none where libusb cannot look (no USB in a container), which is no error for a command that
-    /// may find a PC/SC reader instead.
+    /// may find a PC/SC reader instead. An RC-S330/360/370 (`USBReaderModel.Chipset.rcs956`) is
+    /// not one: it is never opened (`unsupported` lists them).
     package static func connected(matching filters: [String]) -> [RCS380Reader] {
         guard let found = try? LibUSBDevice.list() else { return [] }
         let names = ReaderProfile.selected(found.map(\.readerName), by: filters)
-        return found.filter { names.contains($0.readerName) }.map(RCS380Reader.init)
+        return found.filter { names.contains($0.readerName) && $0.model.chipset == .port100 }.map(RCS380Reader.init)
+    }
+
+    /// The Sony readers on the bus transit does not drive yet (RC-S956 chip), for `doctor` and `readers`.
+    package static var unsupported: [LibUSBDevice.Found] {
+        ((try? LibUSBDevice.list()) ?? []).filter { $0.model.chipset != .port100 }
     }
 
     /// A FeliCa card on the reader now: a Polling at 212 kbit/s, then at 424; nil when none
     /// answers. The first call opens the reader (three commands, once).
     package func sense(by deadline: Deadline) throws(TransitError) -> RCS380.Target? {
-        let reader = try opened()
+        let reader = try opened(by: deadline)
         do throws(TransitError) {
             if let card = try reader.sense(bitRate: .kbps212, deadline: deadline) { return card }
             return try reader.sense(bitRate: .kbps424, deadline: deadline)
@@ -42,37 +52,74 @@ package final class RCS380Reader {
 
     /// The card a sense found, as a reader channel of the bare-frame dialect.
     package func channel(_ card: RCS380.Target, exchangeTimeout: Double) throws(TransitError) -> RCS380Channel {
-        RCS380Channel(reader: try opened(), target: card, readerName: name, exchangeTimeout: exchangeTimeout)
+        RCS380Channel(reader: try opened(by: Deadline(secondsFromNow: exchangeTimeout)), target: card, readerName: name,
+                      exchangeTimeout: exchangeTimeout)
     }
 
-    /// As the process ends on Ctrl-C, from the signal's thread: the reader given back to the kernel
-    /// without closing what the command's thread may be using (`LibUSBDevice.giveBackBeforeExit`).
-    package func giveBackBeforeExit() { device?.giveBackBeforeExit() }
-
-    /// USB commands sent since the reader was opened (the benchmark's count).
-    package var commandsSent: Int { driver?.commandsSent ?? 0 }
-
-    /// Field off, interface released, kernel driver given back; the next sense opens it again.
+    /// Field off (unless the reader just stopped answering: the wait would be for nothing),
+    /// interface released, kernel driver given back; the next sense opens it again.
     package func close() {
-        if let driver { try? driver.rfOff() }
+        lock.lock()
+        let (device, driver) = (self.device, self.driver)
+        self.device = nil
+        self.driver = nil
+        lock.unlock()
+        if let device { Self.forget(device) }
+        if let driver, !driver.port.silent { try? driver.rfOff() }
         device?.close()
-        driver = nil
-        device = nil
     }
 
-    private func opened() throws(TransitError) -> RCS380 {
-        if let driver { return driver }
+    /// As the process ends on a signal, from the signal's thread: the reader given back to the
+    /// kernel without closing what the command's thread may be using.
+    package func giveBackBeforeExit() {
+        lock.lock()
+        let device = self.device
+        lock.unlock()
+        device?.giveBackBeforeExit()
+    }
+
+    /// Every reader held open, given back before the process ends on a signal: the one place a
+    /// command's end reaches them (`Termination.onEnd` is registered once, in `transit`'s main).
+    package static func giveBackAll() {
+        heldLock.lock()
+        let devices = Array(held.values)
+        heldLock.unlock()
+        devices.forEach { $0.giveBackBeforeExit() }
+    }
+
+    private static let heldLock = NSLock()
+    nonisolated(unsafe) private static var held = [ObjectIdentifier: LibUSBDevice]()
+
+    private static func keep(_ device: LibUSBDevice) {
+        heldLock.lock(); held[ObjectIdentifier(device)] = device; heldLock.unlock()
+    }
+
+    private static func forget(_ device: LibUSBDevice) {
+        heldLock.lock(); held[ObjectIdentifier(device)] = nil; heldLock.unlock()
+    }
+
+    private func opened(by deadline: Deadline) throws(TransitError) -> RCS380 {
+        lock.lock()
+        let current = driver
+        lock.unlock()
+        if let current { return current }
         let device = try LibUSBDevice(opening: found)
+        // Known at once: a signal while the reader is set up gives it back too.
+        Self.keep(device)
+        lock.lock()
+        self.device = device
+        lock.unlock()
         do throws(TransitError) {
             let reader = try RCS380(device: device)
-            try reader.open()
+            try reader.open(by: deadline)
             if let note = device.driverNote { log(note) }
             log("\(name): firmware \(reader.firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb")
-            self.device = device
+            lock.lock()
             driver = reader
+            lock.unlock()
             return reader
         } catch {
-            device.close()
+            close()
             throw error
         }
     }

@@ -24,8 +24,7 @@ package final class Termination: @unchecked Sendable {
     private var sources = [DispatchSourceSignal]()
     /// What gives back what the command holds outside the process (a USB reader's kernel driver),
     /// run when a signal or a failed write ends it.
-    private var releases = [Int: () -> Void]()
-    private var nextRelease = 0
+    private var releases = [() -> Void]()
 
     /// Catches SIGINT and SIGTERM from now on: `report` prints the command's cancellation, and the
     /// process ends with `exitCode`.
@@ -64,15 +63,11 @@ package final class Termination: @unchecked Sendable {
     /// The command's final output begins: a signal from now on leaves it to end the process.
     package func disarm() { lock.lock(); onSignal = nil; lock.unlock() }
 
-    /// Runs `release` if the process is ended by a signal or a failed write; the key returned takes it back.
-    package func onEnd(_ release: @escaping () -> Void) -> Int {
-        workersLock.lock(); defer { workersLock.unlock() }
-        nextRelease += 1
-        releases[nextRelease] = release
-        return nextRelease
+    /// Runs `release` if the process is ended by a signal or a failed write (from the signal's
+    /// thread: it must not free what another thread may be using).
+    package func onEnd(_ release: @escaping () -> Void) {
+        workersLock.lock(); releases.append(release); workersLock.unlock()
     }
-
-    package func removeOnEnd(_ key: Int) { workersLock.lock(); releases[key] = nil; workersLock.unlock() }
 
     package func track(_ pid: pid_t) { workersLock.lock(); workers.insert(pid); workersLock.unlock() }
     package func forget(_ pid: pid_t) { workersLock.lock(); workers.remove(pid); workersLock.unlock() }
@@ -86,8 +81,8 @@ package final class Termination: @unchecked Sendable {
         workersLock.lock()
         for pid in workers { kill(pid, SIGKILL) }
         let running = groups
-        let pending = releases.values
-        releases = [:]
+        let pending = releases
+        releases = []
         workersLock.unlock()
         pending.forEach { $0() }
         guard !running.isEmpty else { return }

@@ -24,19 +24,36 @@ package struct CardFinder {
         self.filter = filter; self.wait = wait; self.exchangeTimeout = exchangeTimeout; self.log = log
     }
 
+    /// How often the bus is looked at again while a command waits: an RC-S380 plugged in then is read.
+    package static let busInterval = 1.0
+
     /// The card's channel, and what gives its reader back once the read is done (an RC-S380's
-    /// field off and its kernel driver re-attached; nothing for pcscd's readers).
+    /// field off and its kernel driver re-attached; nothing for pcscd's readers). Whatever ends
+    /// the look, every RC-S380 it opened is given back.
     package func find(deadline: Date, speaker: WaitSpeaker) throws -> (channel: ReaderChannel, done: () -> Void) {
-        let usb = RCS380Reader.connected(matching: filter.map { [$0] } ?? [])
-        usb.forEach { $0.log = log }
-        // Ctrl-C while an RC-S380 is held gives it back (its kernel driver re-attached) before the end.
-        let release = usb.isEmpty ? nil : Termination.shared.onEnd { usb.forEach { $0.giveBackBeforeExit() } }
-        func letGo() { release.map(Termination.shared.removeOnEnd) }
+        var usb = [RCS380Reader]()
+        do {
+            return try look(deadline: deadline, speaker: speaker, usb: &usb)
+        } catch {
+            usb.forEach { $0.close() }
+            throw error
+        }
+    }
+
+    private func look(deadline: Date, speaker: WaitSpeaker, usb: inout [RCS380Reader]) throws -> (channel: ReaderChannel, done: () -> Void) {
+        var busLooked = Date.distantPast
         var context: PCSCContext?
         var pcscd: TransitError?
-        var usbProblem: TransitError?
         var seen = (all: [String](), candidates: [String]())
         while true {
+            if Date().timeIntervalSince(busLooked) >= Self.busInterval {
+                busLooked = Date()
+                let known = Set(usb.map(\.name))
+                for reader in RCS380Reader.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
+                    reader.log = log
+                    usb.append(reader)
+                }
+            }
             if context == nil {
                 do {
                     context = try PCSCContext()
@@ -45,26 +62,33 @@ package struct CardFinder {
                 }
             }
             if let pcsc = context {
-                let look = try pcsc.look(readerFilter: filter)
-                seen = (look.all, look.candidates)
-                if let ready = look.ready {
-                    letGo()
-                    usb.forEach { $0.close() }
-                    return (try pcsc.connect(ready, exchangeTimeout: exchangeTimeout), {})
+                do {
+                    let look = try pcsc.look(readerFilter: filter)
+                    seen = (look.all, look.candidates)
+                    if let ready = look.ready {
+                        usb.forEach { $0.close() }
+                        return (try pcsc.connect(ready, exchangeTimeout: exchangeTimeout), {})
+                    }
+                } catch let e as TransitError where !usb.isEmpty && e.kind != .cancelled {
+                    // pcscd went away (or restarts) while an RC-S380 is watched too: look again later.
+                    context = nil
+                    pcscd = e
+                    seen = ([], [])
                 }
             }
+            // What kept an RC-S380 from being looked at this time round (no access, busy, gone).
+            var usbProblem: TransitError?
             for reader in usb {
                 do {
                     guard let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) else { continue }
                     for other in usb where other !== reader { other.close() }
                     let channel = try reader.channel(card, exchangeTimeout: exchangeTimeout)
-                    return (channel, { reader.close(); letGo() })
+                    return (channel, { reader.close() })
                 } catch {
                     usbProblem = error
                 }
             }
             if Date() >= deadline {
-                letGo()
                 usb.forEach { $0.close() }
                 throw failure(pcscd: context == nil ? pcscd : nil, seen: seen, usb: usb.map(\.name), usbProblem: usbProblem)
             }
@@ -75,19 +99,21 @@ package struct CardFinder {
                 speaker.say(waitingOn.isEmpty ? "for a reader" : "for a card on " + (waitingOn.count == 1 ? waitingOn[0] : "\(waitingOn.count) readers"))
             }
             // pcscd's readers wake the wait at once when a card comes; an RC-S380 is polled.
+            let pause = usb.isEmpty ? 0.2 : Self.usbPollInterval
             if let pcsc = context, !seen.candidates.isEmpty {
-                pcsc.waitForChange(seen.candidates, timeoutMs: usb.isEmpty ? 200 : 250) // 250: usbPollInterval
+                pcsc.waitForChange(seen.candidates, timeoutMs: UInt(pause * 1000))
             } else {
-                Thread.sleep(forTimeInterval: min(usb.isEmpty ? 0.2 : Self.usbPollInterval, max(0.01, deadline.timeIntervalSinceNow)))
+                Thread.sleep(forTimeInterval: min(pause, max(0.01, deadline.timeIntervalSinceNow)))
             }
         }
     }
 
-    /// Why no card was found, most useful first: a reader that could not be used, pcscd not
-    /// running with no other reader, no reader, none that matches, no card.
+    /// Why no card was found, most useful first: an RC-S380 that could not be used (no access, busy:
+    /// `communication`, said whatever other reader there is), pcscd not running with no other
+    /// reader, no reader, none that matches, no card.
     private func failure(pcscd: TransitError?, seen: (all: [String], candidates: [String]), usb: [String],
                          usbProblem: TransitError?) -> TransitError {
-        if let usbProblem, seen.candidates.isEmpty { return usbProblem }
+        if let usbProblem, usbProblem.kind == .communication || seen.candidates.isEmpty { return usbProblem }
         if let pcscd, usb.isEmpty { return pcscd }
         let all = seen.all + usb
         let candidates = seen.candidates + usb

@@ -26,10 +26,8 @@ package final class USBReaderLane: @unchecked Sendable {
     package var running: Bool { lock.lock(); defer { lock.unlock() }; return alive }
 
     package func start() {
-        let key = Termination.shared.onEnd { [reader] in reader.giveBackBeforeExit() }
         Thread.detachNewThread { [self] in
             serve()
-            Termination.shared.removeOnEnd(key)
             lock.lock(); alive = false; lock.unlock()
         }
     }

@@ -35,21 +35,28 @@ extension TransitCommand {
         if checks.contains(where: { !$0.ok }) { throw QuietExit(code: 1) }
     }
 
-    /// Each Sony RC-S380 on USB: present, accessible to this user, and which kernel driver holds
-    /// it (port100 is detached while transit reads and given back after).
+    /// Each Sony RC-S380 on USB: present, openable by this user (opened alone, nothing claimed or
+    /// detached), and which kernel driver holds it (port100 is detached while transit reads and
+    /// given back after); an RC-S330/360/370 is said to be a reader transit does not drive yet.
     private static func usbChecks() -> [DoctorCheck] {
         let found = (try? LibUSBDevice.list()) ?? []
         return found.map { reader in
+            let check = "reader \(reader.readerName)"
+            guard reader.model.chipset == .port100 else {
+                return DoctorCheck(check: check, ok: false, detail: "an RC-S956 reader, which transit does not drive yet (only the RC-S380)",
+                                   fix: "read FeliCa cards with an RC-S380, an RC-S300 or another PC/SC reader (docs/readers.md)")
+            }
             let bound = reader.boundDriver.map { "the kernel's \($0) driver holds it (transit detaches it while it reads and gives it back)" }
                 ?? "no kernel driver holds it"
             do throws(TransitError) {
-                let device = try LibUSBDevice(opening: reader)
-                device.close()
-                return DoctorCheck(check: "reader \(reader.readerName)", ok: true,
+                try LibUSBDevice.checkAccess(reader)
+                return DoctorCheck(check: check, ok: true,
                                    detail: "USB, read without pcscd; \(reader.node) is accessible; \(bound); FeliCa cards only", fix: nil)
             } catch {
-                return DoctorCheck(check: "reader \(reader.readerName)", ok: false, detail: "\(error.message); \(bound)",
-                                   fix: "install transit's udev rule 60-transit-rcs380.rules (make install or the .deb put it in place) and replug the reader")
+                let fix = error.message.contains("no write access")
+                    ? "install transit's udev rule 60-transit-rcs380.rules (make install or the .deb put it in place) and replug the reader"
+                    : error.kind == .noReader ? "plug the reader in again" : "close the program that holds the reader (nfcpy…) and try again"
+                return DoctorCheck(check: check, ok: false, detail: "\(error.message); \(bound)", fix: fix)
             }
         }
     }
