@@ -23,10 +23,8 @@ package final class PluginInvocation {
     /// Set when the plugin went past its budget.
     package private(set) var budgetExceeded: String?
 
-    package init(plugin: LoadedPlugin, session: CardSession, limits: ReadLimits = ReadLimits(), deadline: Deadline? = nil,
-                 log: @escaping (String) -> Void) {
-        self.plugin = plugin; self.session = session; self.limits = limits; logSink = log
-        self.deadline = deadline ?? Deadline(secondsFromNow: limits.readTimeout)
+    package init(plugin: LoadedPlugin, session: CardSession, limits: ReadLimits, deadline: Deadline, log: @escaping (String) -> Void) {
+        self.plugin = plugin; self.session = session; self.limits = limits; self.deadline = deadline; logSink = log
     }
 
     /// Calls the plugin's read with a fresh table. `uid` and `systemCodes` are what the host learned.

@@ -16,10 +16,8 @@ package struct ProbeRunner {
     /// Told the name of each plugin before its read runs.
     package var willRun: (String) -> Void = { _ in }
 
-    package init(plugins: [LoadedPlugin], log: @escaping (String) -> Void = { _ in }, limits: ReadLimits = ReadLimits(),
-                 deadline: Deadline? = nil) {
-        self.plugins = plugins; self.log = log; self.limits = limits
-        self.deadline = deadline ?? Deadline(secondsFromNow: limits.readTimeout)
+    package init(plugins: [LoadedPlugin], log: @escaping (String) -> Void = { _ in }, limits: ReadLimits, deadline: Deadline) {
+        self.plugins = plugins; self.log = log; self.limits = limits; self.deadline = deadline
     }
 
     /// The probe on `session`, ended (`CardSession.finish`) whatever it gave.

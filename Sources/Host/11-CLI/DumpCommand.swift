@@ -12,6 +12,7 @@ extension TransitCommand {
         try Self.refuseUnwritable(out == "-" ? nil : out) // - is standard output
         let engine = try readEngine(a)
         let image = try withChannel(a) { channel in
+            // A FeliCa card is dumped here, not through the engine: the read's one deadline is made here.
             channel.limit(to: Deadline(secondsFromNow: engine.limits.readTimeout))
             let dialect = try Self.dialect(a.value(.dialect))
             let session = CardSession(channel: channel, dialect: dialect)
