@@ -93,19 +93,30 @@ package struct JSONShape {
     }
 
     /// The path to the first number that is no whole number of Int64 (keys in alphabetical order).
-    private static func firstFraction(in value: Any, _ path: [any CodingKey] = []) -> [any CodingKey]? {
-        if let object = value as? [String: Any] {
-            for key in object.keys.sorted() {
-                if let inner = object[key], let found = firstFraction(in: inner, path + [PathKey(key)]) { return found }
+    /// One path, a key pushed on the way down and popped on the way back: a walk as long as the
+    /// tree, however deep.
+    private static func firstFraction(in root: Any) -> [any CodingKey]? {
+        var path = [any CodingKey]()
+        func search(_ value: Any) -> Bool {
+            if let object = value as? [String: Any] {
+                for key in object.keys.sorted() {
+                    guard let inner = object[key] else { continue }
+                    path.append(PathKey(key))
+                    if search(inner) { return true }
+                    path.removeLast()
+                }
+            } else if let list = value as? [Any] {
+                for (i, inner) in list.enumerated() {
+                    path.append(PathKey(i))
+                    if search(inner) { return true }
+                    path.removeLast()
+                }
+            } else if isFraction(value) {
+                return true
             }
-        } else if let list = value as? [Any] {
-            for (i, inner) in list.enumerated() {
-                if let found = firstFraction(in: inner, path + [PathKey(i)]) { return found }
-            }
-        } else if isFraction(value) {
-            return path
+            return false
         }
-        return nil
+        return search(root) ? path : nil
     }
 
     /// A step of a path found in the tree.

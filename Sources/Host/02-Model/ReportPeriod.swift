@@ -34,17 +34,8 @@ public struct ReportPeriod: Equatable, Sendable {
     /// How many days it spans.
     public var dayCount: Int { to.daysSinceEpoch - from.daysSinceEpoch + 1 }
 
-    /// The first day of each month it touches, in order.
-    public var months: [CalendarDay] {
-        var out = [CalendarDay]()
-        var year = from.year, month = from.month
-        while (year, month) <= (to.year, to.month) {
-            if let first = CalendarDay(year: year, month: month, day: 1) { out.append(first) }
-            month += 1
-            if month > 12 { month = 1; year += 1 }
-        }
-        return out
-    }
+    /// How many months it touches (2026-10-31 to 2026-11-01: two).
+    public var monthCount: Int { (to.year - from.year) * 12 + to.month - from.month + 1 }
 }
 
 extension CalendarDay {

@@ -126,7 +126,7 @@ package struct XMLTree {
             i += 5
             let attributes = try pseudoAttributes(until: "?>")
             if let encoding = attributes["encoding"], encoding.lowercased() != "utf-8", encoding.lowercased() != "utf8" {
-                throw FileFormatError("an XML file in an encoding other than UTF-8 (\(excerpt(encoding)))")
+                throw FileFormatError("an XML file in an encoding other than UTF-8 (\(TerminalText.excerpt(encoding)))")
             }
         }
 
@@ -141,7 +141,7 @@ package struct XMLTree {
                 if starts("/>") { i += 2; return (Element(name: name, attributes: attributes), true) }
                 guard spaced else { throw fail("attributes of <\(TerminalText.excerpt(name))> not separated by white space") }
                 let (key, value) = try attribute()
-                guard attributes[key] == nil else { throw fail("<\(TerminalText.excerpt(name))> names attribute \(key) twice") }
+                guard attributes[key] == nil else { throw fail("<\(TerminalText.excerpt(name))> names attribute \(TerminalText.excerpt(key)) twice") }
                 guard attributes.count < XMLTree.maxAttributes else { throw fail("<\(TerminalText.excerpt(name))> with more than \(XMLTree.maxAttributes) attributes") }
                 attributes[key] = value
             }
@@ -202,7 +202,7 @@ package struct XMLTree {
             if let byte = predefined[name] { return [byte] }
             let digits = name.hasPrefix("#x") ? (name.dropFirst(2), 16) : name.hasPrefix("#") ? (name.dropFirst(1), 10) : nil
             guard let (text, radix) = digits, let value = UInt32(text, radix: radix), let scalar = Unicode.Scalar(value), value != 0 else {
-                throw fail("the reference &\(excerpt(name)); (the file declares no entities)")
+                throw fail("the reference &\(TerminalText.excerpt(name)); (the file declares no entities)")
             }
             return Array(String(Character(scalar)).utf8)
         }
@@ -244,10 +244,7 @@ package struct XMLTree {
         /// Not well-formed, at the line the parser reached.
         func fail(_ why: String) -> FileFormatError {
             let line = b[..<min(i, b.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            return FileFormatError("not well-formed XML: \(excerpt(why, 160)) (line \(line))")
+            return FileFormatError("not well-formed XML: \(TerminalText.excerpt(why, limit: 160)) (line \(line))")
         }
-
-        /// At most `limit` characters of what the file said, for a message.
-        func excerpt(_ s: String, _ limit: Int = 40) -> String { s.count > limit ? String(s.prefix(limit)) + "…" : s }
     }
 }

@@ -9,8 +9,9 @@ import TransitModel
 /// libcrypto, bz2 and lzma into every transit process: 1.8 ms more to start each.) What a hostile
 /// zip could make large is bounded before anything is inflated: the number of members, every
 /// member's declared size against what is left of the file's budget, its ratio to its compressed
-/// size; inflating stops at the declared size. A zip inside a zip, an encrypted member and ZIP64
-/// are refused.
+/// size; inflating stops at the declared size. Members whose bytes overlap (central directory
+/// headers that share one stream) or whose compressed sizes add up to more than the file are
+/// refused, as are a zip inside a zip, an encrypted member and ZIP64.
 package enum ZipArchive {
     package struct Member {
         package let name: String
@@ -29,8 +30,12 @@ package enum ZipArchive {
         let bytes = [UInt8](data)
         let entries = try centralDirectory(bytes)
         guard entries.count <= maxMembers else { throw FileFormatError("a zip of \(entries.count) members (at most \(maxMembers) are read)") }
-        var left = max(0, budget)
-        var out = [Member]()
+        // Each member's bytes are its own: headers that share them would have the same bytes
+        // inflated once a header (100 headers, one 4 MiB stream).
+        guard entries.reduce(0, { $0 + $1.compressedSize }) <= bytes.count else {
+            throw FileFormatError("a damaged zip (its members' compressed sizes add up to more than the file)")
+        }
+        var read = [(entry: Entry, data: Range<Int>)]()
         for entry in entries {
             if entry.name.hasSuffix("/") { continue } // a folder
             let lower = entry.name.lowercased()
@@ -38,6 +43,16 @@ package enum ZipArchive {
                 throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read")
             }
             guard wanted(entry.name) else { continue }
+            read.append((entry, try dataRange(of: entry, in: bytes)))
+        }
+        // From its local header to its data's end, no member's bytes overlap another's.
+        let spans = read.sorted { $0.entry.localHeader < $1.entry.localHeader }
+        for (a, b) in zip(spans, spans.dropFirst()) where b.entry.localHeader < a.data.upperBound {
+            throw FileFormatError("a damaged zip (members \(TerminalText.excerpt(a.entry.name)) and \(TerminalText.excerpt(b.entry.name)) share their bytes)")
+        }
+        var left = max(0, budget)
+        var out = [Member]()
+        for (entry, range) in read {
             guard entry.flags & 0x0001 == 0 else { throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) is encrypted") }
             guard entry.size <= left else {
                 throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
@@ -45,10 +60,10 @@ package enum ZipArchive {
             guard entry.size <= maxRatio * max(entry.compressedSize, 1) || entry.size < 65_536 else {
                 throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
             }
-            let member = try contents(of: entry, in: bytes)
+            let member = Data(try contents(of: entry, bytes[range]))
             left -= member.count
-            guard !isZip(Data(member)) else { throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read") }
-            out.append(Member(name: entry.name, data: Data(member)))
+            guard !isZip(member) else { throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read") }
+            out.append(Member(name: entry.name, data: member))
         }
         return out
     }
@@ -89,16 +104,20 @@ package enum ZipArchive {
         return entries
     }
 
-    /// A member's bytes: its local header skipped, stored or inflated, its size and CRC-32 checked.
-    private static func contents(of e: Entry, in b: [UInt8]) throws -> [UInt8] {
+    /// Where a member's bytes lie: past its local header, as many as the central directory says.
+    private static func dataRange(of e: Entry, in b: [UInt8]) throws -> Range<Int> {
         let h = e.localHeader
         guard h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw FileFormatError("a damaged zip (no local header for \(TerminalText.excerpt(e.name)))") }
         let start = h + 30 + u16(b, h + 26) + u16(b, h + 28)
         guard start + e.compressedSize <= b.count else { throw FileFormatError("a damaged zip (\(TerminalText.excerpt(e.name)) runs past its end)") }
-        let raw = Array(b[start ..< start + e.compressedSize])
+        return start ..< start + e.compressedSize
+    }
+
+    /// A member's bytes (`raw`, as the file holds them) stored or inflated, its size and CRC-32 checked.
+    private static func contents(of e: Entry, _ raw: ArraySlice<UInt8>) throws -> [UInt8] {
         let data: [UInt8]
         switch e.method {
-        case 0: data = raw
+        case 0: data = Array(raw)
         case 8: data = try inflate(raw, size: e.size, name: e.name)
         default: throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) is compressed with method \(e.method) (only stored and deflated members are read)")
         }
@@ -110,17 +129,17 @@ package enum ZipArchive {
 
     /// Raw deflate (RFC 1951) into a buffer one byte larger than `size`: more output than declared
     /// ends the inflate as a lie, never a larger allocation.
-    private static func inflate(_ input: [UInt8], size: Int, name: String) throws -> [UInt8] {
+    /// zlib reads `input` where the file's bytes are (its `next_in` is not const, but inflate only reads).
+    private static func inflate(_ input: ArraySlice<UInt8>, size: Int, name: String) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: size + 1)
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw FileFormatError("zlib could not start inflating \(TerminalText.excerpt(name))")
         }
         defer { inflateEnd(&stream) }
-        var input = input
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
+        let status: Int32 = input.withUnsafeBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
+                stream.next_in = inBuffer.baseAddress.map(UnsafeMutablePointer.init(mutating:))
                 stream.avail_in = uInt(inBuffer.count)
                 stream.next_out = outBuffer.baseAddress
                 stream.avail_out = uInt(outBuffer.count)

@@ -62,12 +62,28 @@ package enum PrivateFile {
     }
 
     /// Opens `path` for appending (`transit-sim --log`): its folder walked as for `write`, the file
-    /// opened with `O_APPEND | O_NOFOLLOW | O_CREAT`, created 0600. An existing file must be a
-    /// regular file with no other hard link, the user's own and private (`PrivateFolder.privateProblem`);
-    /// a FIFO is refused without waiting for a reader. The caller closes the descriptor.
+    /// opened with `O_APPEND | O_NOFOLLOW | O_CREAT`, created 0600. What is at the target is looked
+    /// at first (`fstatat` through the folder, no link followed): anything but a regular file is
+    /// refused unopened — opening is an act on a FIFO someone reads or a device (`/dev/watchdog`,
+    /// as root). An existing file must then be a regular file with no other hard link, the user's
+    /// own and private (`PrivateFolder.privateProblem`), checked again on the descriptor; a FIFO
+    /// swapped in between is refused without waiting for a reader. The caller closes the descriptor.
     package static func openForAppending(_ path: String) throws(Failure) -> Int32 {
         let (folder, name) = try openFolder(of: path)
         defer { close(folder) }
+        var existing = stat()
+        if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
+            switch existing.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: throw Failure("\(name) is a symbolic link: not followed", refused: true)
+            case S_IFIFO, S_IFSOCK: throw Failure("\(name) is a FIFO or socket, not a regular file", refused: true)
+            case S_IFCHR, S_IFBLK: throw Failure("\(name) is a device, not a regular file", refused: true)
+            case S_IFDIR: throw Failure("\(name) is a folder, not a regular file", refused: true)
+            default: throw Failure("\(name) is not a regular file", refused: true)
+            }
+        } else if errno != ENOENT {
+            throw failure()
+        }
         let fd = openat(folder, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             switch errno {

@@ -54,7 +54,7 @@ public struct CardFile {
             var entries = [Entry]()
             for m in members { // in the archive's order
                 if m.name.lowercased().hasSuffix(".mfc") {
-                    entries.append(.otherTechnology("MIFARE Classic card (\(m.name), a raw dump)"))
+                    entries.append(.otherTechnology("MIFARE Classic card (\(CardImageError.quote(m.name)), a raw dump)"))
                     continue
                 }
                 do {
@@ -77,7 +77,8 @@ public struct CardFile {
         return (format, entries)
     }
 
-    /// Refuses a file of more cards than `maxCards`, before any is parsed.
+    /// Refuses a file of more cards than `maxCards`: a list before any card of it is parsed, a zip
+    /// once its members are (each member itself a file of at most `maxCards`).
     static func checkCount(_ count: Int) throws {
         guard count <= maxCards else {
             throw CardImageError("a file of \(count) cards: transit reads files of at most \(maxCards)")

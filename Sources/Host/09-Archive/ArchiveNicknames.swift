@@ -22,7 +22,7 @@ extension Archive {
             if let other = others.first(where: { $0.nickname == nickname }) {
                 throw TransitError(.usage, "\(other.handle) is already called \"\(nickname)\"")
             }
-            func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
+            let normal = Self.normalNumber
             if let other = others.first(where: { normal($0.serial) == normal(nickname) || (!$0.idm.isEmpty && normal($0.idm) == normal(nickname)) }) {
                 throw TransitError(.usage, "\"\(nickname)\" is the number of \(other.handle): it would name two cards")
             }

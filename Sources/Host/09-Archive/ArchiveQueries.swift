@@ -68,12 +68,16 @@ extension Archive {
         return cards
     }
 
+    /// A card's number or IDm as `cards(matching:)` compares it, and a nickname with it (one that
+    /// is another card's number would name two cards): upper case, spaces and dashes ignored.
+    static func normalNumber(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
+
     /// The card `name` means: its id (`#3`, as `transit cards` shows it), its nickname (exactly),
     /// `FAMILY:NUMBER`, the number as printed or the IDm (exactly, ignoring case, spaces and
     /// dashes), else — when `prefix` — the one card whose number starts with it. Throws a usage
     /// error, naming the ids to choose from, when none or several match.
     package func cards(matching name: String, prefix: Bool = true) throws -> Card {
-        func normal(_ s: String) -> String { s.uppercased().filter { $0 != " " && $0 != "-" } }
+        let normal = Self.normalNumber
         let all = try cards()
         if name.hasPrefix("#") {
             guard let id = Int64(name.dropFirst()), let card = all.first(where: { $0.id == id }) else {

@@ -35,13 +35,20 @@ package struct CardReport {
         for row in rows {
             let amount = row.record.amount.map { Int64(clamping: $0) } ?? 0
             switch row.record.type {
-            case .trip: totals.trips += 1; totals.fares += amount
-            case .purchase: totals.purchases += amount
-            case .topup: totals.topups += amount
+            case .trip: totals.trips += 1; totals.fares = Self.sum(totals.fares, amount)
+            case .purchase: totals.purchases = Self.sum(totals.purchases, amount)
+            case .topup: totals.topups = Self.sum(totals.topups, amount)
             case .unknown: break
             }
         }
         self.totals = totals
+    }
+
+    /// `a + b`, or the nearest bound where that overflows: amounts near Int64.max (a hostile
+    /// plugin's, an archive someone else wrote) make a total of Int64.max, never a trap.
+    static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? .min : .max) : sum
     }
 
     /// The card as a reading, for the renderers `scan` uses (its number as printed, its name).
@@ -52,22 +59,47 @@ package struct CardReport {
         TerminalText.escape((card.name ?? card.family) + (card.nickname.map { " “\($0)”" } ?? ""))
     }
 
-    /// Fares a day, or a month when the period spans more than two months: each bucket's first
-    /// day and the sum of the trips dated in it (the chart of the HTML page).
+    /// The most bars the chart draws: a month a bar for ten years, 720 points wide.
+    package static let maxBars = 120
+
+    /// What a bar of the chart covers: a day when the period touches at most two months, a month
+    /// when at most `maxBars`, else as many whole years as keep the bars at most `maxBars`
+    /// (`--from 0001-01-01 --to 9999-12-31`: 84 years a bar).
+    package enum ChartStep: Equatable {
+        case day, month
+        case years(Int)
+    }
+
+    package var chartStep: ChartStep {
+        let months = period.monthCount
+        if months <= 2 { return .day }
+        if months <= Self.maxBars { return .month }
+        return .years((period.to.year - period.from.year + Self.maxBars) / Self.maxBars)
+    }
+
+    /// The chart's bars (`chartStep`): each one's first day and the sum of the trips dated in it,
+    /// each trip's bar computed from its day, not looked for.
     package var faresOverTime: [(start: CalendarDay, fares: Int64)] {
-        let byMonth = period.months.count > 2
-        var buckets = [(start: CalendarDay, fares: Int64)]()
-        if byMonth {
-            buckets = period.months.map { ($0, 0) }
-        } else {
-            var day: CalendarDay? = period.from
-            while let d = day, d <= period.to { buckets.append((d, 0)); day = d.adding(days: 1) }
+        let step = chartStep, from = period.from
+        func index(_ day: CalendarDay) -> Int {
+            switch step {
+            case .day: day.daysSinceEpoch - from.daysSinceEpoch
+            case .month: (day.year - from.year) * 12 + day.month - from.month
+            case .years(let n): (day.year - from.year) / n
+            }
+        }
+        var buckets = (0 ... index(period.to)).compactMap { i -> (start: CalendarDay, fares: Int64)? in
+            let start: CalendarDay? = switch step {
+            case .day: from.adding(days: i)
+            case .month: CalendarDay(year: from.year + (from.month - 1 + i) / 12, month: (from.month - 1 + i) % 12 + 1, day: 1)
+            case .years(let n): CalendarDay(year: from.year + i * n, month: 1, day: 1)
+            }
+            return start.map { ($0, 0) }
         }
         for row in rows where row.record.type == .trip {
-            guard let day = row.record.date?.day, let amount = row.record.amount else { continue }
-            let index = byMonth ? buckets.firstIndex { $0.start.year == day.year && $0.start.month == day.month }
-                : buckets.firstIndex { $0.start == day }
-            if let index { buckets[index].fares += Int64(clamping: amount) }
+            guard let day = row.record.date?.day, period.contains(day), let amount = row.record.amount else { continue }
+            let i = index(day)
+            if buckets.indices.contains(i) { buckets[i].fares = Self.sum(buckets[i].fares, Int64(clamping: amount)) }
         }
         return buckets
     }

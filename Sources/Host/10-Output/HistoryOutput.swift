@@ -173,9 +173,12 @@ package enum HistoryOutput {
         return out
     }
 
+    /// RFC 4180: a field holding a comma, quote or line break (or any, when `always`) quoted, its
+    /// quotes doubled. Looked for by byte, never by Character: a "Prepend" scalar (U+0D4E) makes one
+    /// Character with the comma or quote after it, which a spreadsheet still splits or ends a cell at.
     package static func quoted(_ field: String, always: Bool = false) -> String {
-        guard always || field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard always || field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else { return field }
+        return "\"" + TerminalText.rewriting(field, where: { $0 == "\"" }) { _, out in out.append(0x22); out.append(0x22) } + "\""
     }
 
     /// A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to a

@@ -7,8 +7,10 @@ import TransitModel
 /// `DTPOSTED` the record's time in the card's zone, or noon UTC for a record with a date only (so
 /// no importer's zone moves it to another day); `FITID` the card's family and number and a hash
 /// of the record's identity in the archive, the same on every run, so importing twice adds
-/// nothing. `LEDGERBAL` is the card's last balance, as of its last read; the server time is that
-/// read's too, so the same archive gives the same file.
+/// nothing (twins, records of one card with the same identity, take `-2`, `-3` in the file's
+/// order: two overlapping periods may number them differently). `DTSTART` and `DTEND` are the
+/// period's first and last days in the card's zone. `LEDGERBAL` is the card's last balance, as
+/// of its last read; the server time is that read's too, so the same archive gives the same file.
 package enum OFXStatement {
     package static func render(_ reports: [CardReport], names: (CardReading.TransactionRecord) -> String) -> String {
         let lastRead = reports.compactMap(\.card.lastRead).max()
@@ -34,7 +36,7 @@ package enum OFXStatement {
         var out = "<STMTTRNRS><TRNUID>\(transaction)</TRNUID><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS>\n"
             + "<STMTRS><CURDEF>\(text(c.currency, limit: 3))</CURDEF>"
             + "<BANKACCTFROM><BANKID>TRANSIT</BANKID><ACCTID>\(text(accountID(c.serial), limit: 22))</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>\n"
-            + "<BANKTRANLIST><DTSTART>\(day(r.period.from))</DTSTART><DTEND>\(day(r.period.to))235959.000[0:GMT]</DTEND>\n"
+            + "<BANKTRANLIST><DTSTART>\(start(r))</DTSTART><DTEND>\(end(r))</DTEND>\n"
         for row in r.rows {
             let t = row.record
             guard let date = t.date else { continue }
@@ -64,10 +66,29 @@ package enum OFXStatement {
     /// The record's time in its zone (`20261104134500.000[+9]`), or noon UTC of its day.
     private static func posted(_ d: CardDate) -> String {
         guard let clock = d.clock else { return day(d.day) + "120000.000[0:GMT]" }
-        let minutes = abs(clock.utcOffsetMinutes) % 60
-        let offset = (clock.utcOffsetMinutes < 0 ? "-" : "+") + String(abs(clock.utcOffsetMinutes) / 60)
-            + (minutes == 0 ? "" : "." + (minutes < 10 ? "0" : "") + String(minutes))
-        return day(d.day) + clock.text(seconds: true).replacingOccurrences(of: ":", with: "") + ".000[\(offset)]"
+        return day(d.day) + clock.text(seconds: true).replacingOccurrences(of: ":", with: "") + ".000[\(zone(clock.utcOffsetMinutes))]"
+    }
+
+    /// The statement's first and last moments: the period's first day from 00:00 and its last day
+    /// to 23:59:59 in the card's zone, the zone its records are dated in (UTC for a record with a
+    /// date only, posted at noon UTC), so a record of 00:20 on the first day lies inside, and one
+    /// of the day before outside. Records of several zones widen it: it starts in the easternmost
+    /// and ends in the westernmost.
+    private static func start(_ r: CardReport) -> String {
+        day(r.period.from) + "000000.000[\(offsets(r).max().map(zone) ?? "0:GMT")]"
+    }
+
+    private static func end(_ r: CardReport) -> String {
+        day(r.period.to) + "235959.000[\(offsets(r).min().map(zone) ?? "0:GMT")]"
+    }
+
+    /// The UTC offset, in minutes, of each dated record (0 for a date without a time).
+    private static func offsets(_ r: CardReport) -> [Int] { r.rows.compactMap { $0.record.date.map { $0.clock?.utcOffsetMinutes ?? 0 } } }
+
+    /// A UTC offset as OFX writes it: `+9`, `-3.30`, `+0`.
+    private static func zone(_ offsetMinutes: Int) -> String {
+        let minutes = abs(offsetMinutes) % 60
+        return (offsetMinutes < 0 ? "-" : "+") + String(abs(offsetMinutes) / 60) + (minutes == 0 ? "" : "." + (minutes < 10 ? "0" : "") + String(minutes))
     }
 
     /// An archive read time (`2026-11-05T07:30:00.123Z`) as OFX writes UTC.
@@ -81,10 +102,9 @@ package enum OFXStatement {
     private static func accountID(_ serial: String) -> String { String(serial.suffix(22)) }
 
     /// XML text: at most `limit` characters, control characters shown escaped (XML 1.0 allows
-    /// none), `&`, `<` and `>` escaped.
+    /// none), markup as references (`MarkupText`).
     private static func text(_ s: String, limit: Int) -> String {
-        String(TerminalText.escape(s).prefix(limit))
-            .replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        MarkupText.escape(String(TerminalText.escape(s).prefix(limit)))
     }
 
     /// FNV-1a, 64 bits, as 16 hex digits: a short, stable name for an identity of any length.

@@ -80,20 +80,6 @@ package enum ReportHTML {
     }
 
     /// Text as HTML text: `&`, `<`, `>`, `"` and `'` as references, control characters shown
-    /// escaped (`\x1B`) as on a terminal.
-    package static func html(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for ch in TerminalText.escape(s) {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    /// escaped (`\x1B`) as on a terminal (`MarkupText`).
+    package static func html(_ s: String) -> String { MarkupText.escape(s) }
 }

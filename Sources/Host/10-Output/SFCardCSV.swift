@@ -54,18 +54,15 @@ package enum SFCardCSV {
                 t.balance.map { String($0) } ?? "", memo.rawValue]
     }
 
-    /// What SFCard Viewer notes of a record: a bus (its line code), a purchase or the refund of
-    /// one, an auto-charge at a gate (the plugin's `event`), any other top-up.
+    /// What SFCard Viewer notes of a record: an auto-charge (the plugin's `event`: at a gate, 14h
+    /// and 15h, or on a bus, 17h, whose record holds a bus line too), a bus (its line code), a
+    /// purchase or the refund of one, any other top-up.
     static func memo(_ t: CardReading.TransactionRecord) -> Memo {
+        if t.type == .topup, t.metadata["event"] == "auto-charge" { return .autoCharge }
         if t.metadata["busLineCode"] != nil { return .busOrTram }
         switch t.type {
         case .purchase: return .purchase
-        case .topup:
-            switch t.metadata["event"] {
-            case "auto-charge": return .autoCharge
-            case "refund": return .purchase
-            default: return .charge
-            }
+        case .topup: return t.metadata["event"] == "refund" ? .purchase : .charge
         case .trip, .unknown: return .none
         }
     }

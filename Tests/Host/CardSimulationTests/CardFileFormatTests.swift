@@ -188,4 +188,40 @@ final class CardFileFormatTests: XCTestCase {
             XCTAssertTrue(message.hasPrefix(path) && message.contains(said), "\(path): \(message)")
         }
     }
+
+    /// Central directory headers (APPNOTE.TXT 4.3.12: signature 50 4B 01 02, the compressed size
+    /// at +20, the local header's offset at +42) that point at one member's bytes would have those
+    /// bytes read, checked and inflated once a header; sizes that add up to more than the file
+    /// cannot be the members'. Either zip is refused before any member is inflated.
+    func testZipMembersSharingTheirBytesAreRefused() throws {
+        let card = try Data(contentsOf: URL(fileURLWithPath: BuildProducts.sample("suica.json")))
+        /// A zip of `members` written by Python's zipfile, then its central directory headers patched.
+        func patched(_ name: String, _ members: [(String, Data)], _ patch: (_ header: Int, _ index: Int, inout [UInt8]) -> Void) throws -> String {
+            let path = dir.appendingPathComponent(name).path
+            try ExportTexts.zip(members.map { (name: $0.0, data: $0.1) }, to: path)
+            XCTAssertEqual(try scan(path, ["--index", "1"]).status, 0, "as written, \(name) reads")
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let headers = (0 ..< bytes.count - 4).filter { bytes[$0 ..< $0 + 4].elementsEqual([0x50, 0x4B, 0x01, 0x02]) }
+            XCTAssertEqual(headers.count, members.count)
+            for (i, h) in headers.enumerated() { patch(h, i, &bytes) }
+            return try write(Data(bytes), "patched-" + name)
+        }
+        let atTheFirst: (Int, Int, inout [UInt8]) -> Void = { h, _, b in b.replaceSubrange(h + 42 ..< h + 46, with: [0, 0, 0, 0]) }
+        let cases = [
+            (try patched("two.zip", [("a.json", card), ("b.json", card)], atTheFirst), "members a.json and b.json share their bytes"),
+            (try patched("hundred.zip", (0 ..< 100).map { ("card-\($0).json", card) }, atTheFirst), "share their bytes"),
+            // A member transit does not read, said to be 2 GB compressed.
+            (try patched("sizes.zip", [("card.json", card), ("notes.txt", Data("notes".utf8))]) { h, i, b in
+                if i == 1 { b.replaceSubrange(h + 20 ..< h + 24, with: [0, 0, 0xFF, 0x7F]) }
+            }, "compressed sizes add up to more than the file"),
+        ]
+        for (path, said) in cases {
+            let started = Date()
+            let run = try scan(path, ["--index", "1"])
+            XCTAssertLessThan(Date().timeIntervalSince(started), 5, path)
+            XCTAssertEqual(run.status, 2, "\(path): \(run.stdout)")
+            let message = (run.json?["error"] as? [String: Any])?["message"] as? String ?? ""
+            XCTAssertTrue(message.hasPrefix(path) && message.contains("a damaged zip") && message.contains(said), "\(path): \(message)")
+        }
+    }
 }

@@ -42,6 +42,21 @@ final class ShapeMessageTests: XCTestCase {
         XCTAssertFalse(message.contains("not valid JSON"), "the file is JSON: \(message)")
     }
 
+    /// The amount's place is found by walking the file once: a reference that also holds 500,000
+    /// numbers in a list nested 500 deep is answered about as quickly as one that holds them in a
+    /// flat list (the walk once copied the path at every number: numbers × depth).
+    func testTheAmountIsFoundQuicklyPastAListNested500DeepOfManyNumbers() throws {
+        func seconds(depth: Int) throws -> Double {
+            let list = String(repeating: "[", count: depth) + String(repeating: "0,", count: 500_000) + "0" + String(repeating: "]", count: depth)
+            let started = Date()
+            let message = try verify(#"{"a": \#(list), "balance": 897, "journeys": [{"date": "2026-11-20", "amount": 1.28}, {"date": "2026-11-19"}]}"#)
+            XCTAssertTrue(message.contains(#"key "amount" of journey 1 is the number 1.28"#), message)
+            return Date().timeIntervalSince(started)
+        }
+        let flat = try seconds(depth: 1), deep = try seconds(depth: 500)
+        XCTAssertLessThan(deep, 2 * flat + 0.5, "500 deep: \(deep) s; flat: \(flat) s")
+    }
+
     func testAStringBalanceAMissingKeyAndAWrongTypeWord() throws {
         let balance = try verify(#"{"balance": "8.97", "journeys": []}"#)
         XCTAssertTrue(balance.contains(#"key "balance""#), balance)

@@ -192,4 +192,26 @@ final class PrivateFileTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the FIFO was not waited on")
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "victim's")
     }
+
+    /// What sits at the target is looked at before it is opened: a FIFO someone reads (`open` would
+    /// succeed, and the reader see a writer come and go) or a device (`/dev/watchdog` as root) is
+    /// refused unopened.
+    func testAppendingRefusesAFIFOWithAReaderAndADeviceWithoutOpeningThem() throws {
+        let fifo = path("read.log")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        XCTAssertThrowsError(try PrivateFile.openForAppending(fifo)) {
+            XCTAssertTrue("\($0)".contains("read.log is a FIFO or socket, not a regular file"), "\($0)")
+            XCTAssertEqual(($0 as? PrivateFile.Failure)?.refused, true)
+        }
+        // Linux marks a FIFO's read end POLLHUP once a writer has opened it and gone: none did.
+        var p = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&p, 1, 0), 0, "the FIFO was opened (revents \(p.revents))")
+        XCTAssertThrowsError(try PrivateFile.openForAppending("/dev/null")) {
+            XCTAssertTrue("\($0)".contains("null is a device, not a regular file"), "\($0)")
+            XCTAssertEqual(($0 as? PrivateFile.Failure)?.refused, true)
+        }
+    }
 }

@@ -59,4 +59,47 @@ final class HistoryCSVTests: XCTestCase {
             XCTAssertTrue(line.contains(",\"'"), "a defused cell is quoted: \(line)")
         }
     }
+
+    /// A Unicode "Prepend" scalar (U+0D4E) forms one Character with the comma or quote after it, a
+    /// combining mark (U+0301) with the quote before it:
+    /// the comma must still quote the cell and the quote still be doubled, or the cell splits and
+    /// its second half (`=HYPERLINK(…)`) starts a cell of its own. Read back by python3's csv module,
+    /// in `export`'s CSV and in SFCard Viewer's (Shift_JIS, where U+0D4E is written `?`).
+    func testAPrependScalarBeforeACommaOrQuoteKeepsTheCellOneCell() throws {
+        let card = Archive.Card(id: 1, family: "japan-ic", serial: "0114", idm: "", name: nil, currency: "JPY", lastBalance: nil,
+                                lastRead: nil, records: 3, reads: 1, readsApart: 0)
+        // And a combining mark (U+0301) after a quote: one Character again.
+        let names = ["x\u{0D4E},=HYPERLINK(1)", "Shinjuku, \"\u{0301}West\u{0D4E}\",=1+1", "=HYPERLINK(\"\u{0301}x\u{0D4E}\",1)"]
+        let records = names.map { name in
+            var t = CardReading.TransactionRecord(type: .trip, amount: 160, date: date("2026-11-04"), entryStation: "E33B", exitStation: "E621", balance: 840)
+            t.entryStationName = name
+            return Archive.TimelineRecord(transaction: t, json: "{}")
+        }
+        var index = 0
+        let lookup = HistoryOutput.StationNames { _, _ in
+            defer { index += 1 }
+            return (names[index], nil)
+        }
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func cells(_ bytes: Data, encoding: String) throws -> [[String]] {
+            let file = dir.appendingPathComponent("out-\(encoding).csv")
+            try bytes.write(to: file)
+            let script = "import csv,io,json,sys\nprint(json.dumps(list(csv.reader(io.StringIO(open(sys.argv[1],'rb').read().decode(sys.argv[2]), newline='')))))"
+            let run = try CommandRun.run("/usr/bin/python3", ["-c", script, file.path, encoding])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String]], run.stdout)
+        }
+        let defused = names.map { $0.hasPrefix("=") ? "'" + $0 : $0 }
+
+        let export = try cells(Data(HistoryOutput.csv([.init(card: card, records: records, apart: [])], names: lookup).utf8), encoding: "utf-8")
+        XCTAssertEqual(export.dropFirst().map(\.count), [13, 13, 13], "\(export)")
+        XCTAssertEqual(export.dropFirst().map { $0[7] }, defused)
+
+        let period = try XCTUnwrap(ReportPeriod(month: "2026-11"))
+        let report = CardReport(card: card, period: period, rows: records.map { CardReport.Row(record: $0.transaction, identity: "") })
+        let sfcard = try cells(Data(SFCardCSV.render(report).bytes), encoding: "shift_jis")
+        XCTAssertEqual(sfcard.dropFirst(2).map(\.count), [10, 10, 10], "\(sfcard)")
+        XCTAssertEqual(sfcard.dropFirst(2).map { $0[3] }, defused.reversed().map { String(String.UnicodeScalarView($0.unicodeScalars.map { $0.isASCII ? $0 : "?" })) }, "newest first")
+    }
 }

@@ -141,7 +141,7 @@ enum Base64Text {
     static func bytes(_ text: String) throws -> [UInt8] {
         let compact = text.filter { !$0.isWhitespace }
         let padded = compact + String(repeating: "=", count: (4 - compact.count % 4) % 4)
-        guard let data = Data(base64Encoded: padded) else { throw CardImageError("bad base64 \(text.prefix(40))") }
+        guard let data = Data(base64Encoded: padded) else { throw CardImageError("bad base64 \(CardImageError.quote(text))") }
         return [UInt8](data)
     }
 }
