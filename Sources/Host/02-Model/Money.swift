@@ -26,7 +26,8 @@ package enum Money {
         return (minor < 0 ? "-" : "") + String(magnitude / scale) + "." + padded(magnitude % scale, digits)
     }
 
-    private static func grouped(_ v: UInt64) -> String {
+    /// `12,345`: the digits of `v` in groups of three.
+    package static func grouped(_ v: UInt64) -> String {
         var digits = Array(String(v))
         var i = digits.count - 3
         while i > 0 { digits.insert(",", at: i); i -= 3 }

@@ -115,14 +115,13 @@ package final class RCS380 {
                        deadline: Deadline? = nil) throws(TransitError) -> Target? {
         try configure(bitRate, deadline: deadline)
         sensed = bitRate
-        // LEN 06, Polling 00, the system code (most significant byte first), request code, time slot 0.
-        let polling: [UInt8] = [0x06, 0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), requestSystemCode ? 0x01 : 0x00, 0x00]
+        let polling = FeliCaCommand.polling(systemCode: systemCode, requestCode: requestSystemCode ? 0x01 : 0x00)
         guard case .frame(let answer) = try exchange(polling, timeout: Self.pollingTimeout, deadline: deadline) else { return nil }
         // LEN 01 IDm PMm [system code]: accepted as nfcpy does, LEN ≥ 18, LEN = the length, code 01
         // (rcs380.py l.489–517, usb-readers.md §1.4).
-        guard answer.count >= 18, Int(answer[0]) == answer.count, answer[1] == 0x01 else { return nil }
+        guard let idm = FeliCaCommand.polledIDm(answer) else { return nil }
         let code = requestSystemCode && answer.count >= 20 ? UInt16(answer[18]) << 8 | UInt16(answer[19]) : nil
-        return Target(idm: Array(answer[2 ..< 10]), pmm: Array(answer[10 ..< 18]), systemCode: code, bitRate: bitRate)
+        return Target(idm: idm, pmm: Array(answer[10 ..< 18]), systemCode: code, bitRate: bitRate)
     }
 
     /// One frame (length byte first) to the card and what came back: ONE InCommRF, the radio set

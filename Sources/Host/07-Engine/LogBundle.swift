@@ -46,10 +46,6 @@ package struct LogBundle: Codable, Equatable {
     /// The dialect the read began with: the first refused one, else the one it kept.
     package var firstDialect: FeliCaDialect? { FeliCaDialect(rawValue: refusedDialects?.first ?? dialect) }
 
-    /// The dialect the read kept (nil: the reader passed none), and those refused before it.
-    package var keptDialect: FeliCaDialect? { FeliCaDialect(rawValue: dialect) }
-    package var refused: [FeliCaDialect] { (refusedDialects ?? []).compactMap(FeliCaDialect.init(rawValue:)) }
-
     /// A channel that answers the read's exchanges again (`transit replay`).
     package func replayChannel() throws -> ReplayChannel {
         try ReplayChannel(reader: reader, atr: atr, maxCommand: maxCommand, exchanges: exchanges)

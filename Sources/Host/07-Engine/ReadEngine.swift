@@ -32,9 +32,9 @@ package final class ReadEngine {
             outcome = once(channel, ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
                                                  deadline: Deadline(secondsFromNow: limits.readTimeout)))
         }
-        dialects.learn(reader: channel.readerName, kept: outcome.bundle.keptDialect, refused: outcome.bundle.refused)
+        dialects.learn(reader: channel.readerName, kept: outcome.dialect, refused: outcome.refused)
         summarise(outcome.bundle, seconds: Double(Deadline.now.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
-        return outcome
+        return (outcome.result, outcome.bundle)
     }
 
     /// `--verbose`'s last lines: each plugin's outcome in probe order, the dialect that worked,
@@ -47,7 +47,9 @@ package final class ReadEngine {
             + "\(Int((seconds * 1000).rounded())) ms")
     }
 
-    private func once(_ channel: ReaderChannel, _ request: ProbeRequest) -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
+    /// One probe: its result, the bundle that records it, and the dialects as the probe typed them.
+    private func once(_ channel: ReaderChannel, _ request: ProbeRequest)
+        -> (result: Result<CardReading, TransitError>, bundle: LogBundle, dialect: FeliCaDialect?, refused: [FeliCaDialect]) {
         let recorder = RecordingChannel(channel)
         channel.limit(to: request.deadline)
         let report = runner.probe(recorder, request)
@@ -64,6 +66,6 @@ package final class ReadEngine {
             bundle.outcome = e.kind.reported
             bundle.error = e
         }
-        return (result, bundle)
+        return (result, bundle, report.dialect, report.refusedDialects)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TransitModel
 
 /// A card's nickname (`transit cards --name CARD NICKNAME`): what its owner calls it, a name for
@@ -11,7 +12,7 @@ extension Archive {
     /// another card's number or IDm, one that begins with `#` (an id), or holds a control character.
     package func name(_ card: Card, nickname raw: String?) throws {
         guard writable, schemaVersion >= 4 else { throw TransitError(.config, "\(path): is read-only") }
-        let nickname = raw?.trimmingWhitespace()
+        let nickname = raw?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let nickname, !nickname.isEmpty {
             guard !nickname.hasPrefix("#") else { throw TransitError(.usage, "a nickname cannot begin with # (the cards' ids do)") }
             guard !nickname.unicodeScalars.contains(where: TerminalText.isControl) else {
@@ -39,14 +40,5 @@ extension Archive {
         try q.bind([.text(reading.family), .text(reading.serialNumber), .text(reading.metadata["idm"] ?? "")])
         defer { q.reset() }
         return try q.step() ? q.text(0) : nil
-    }
-}
-
-private extension String {
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while s.first?.isWhitespace == true { s.removeFirst() }
-        while s.last?.isWhitespace == true { s.removeLast() }
-        return String(s)
     }
 }

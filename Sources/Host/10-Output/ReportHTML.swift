@@ -57,7 +57,7 @@ package enum ReportHTML {
             + "Period: \(r.period.from) to \(r.period.to)</p>\n"
         let t = r.totals
         out += "<table class=\"totals\"><tbody>"
-            + "<tr><th>Trips</th><td class=\"n\">\(ReportText.grouped(t.trips))</td></tr>"
+            + "<tr><th>Trips</th><td class=\"n\">\(Money.grouped(UInt64(t.trips.magnitude)))</td></tr>"
             + "<tr><th>Fares</th><td class=\"n\">\(html(Money.format(t.fares, currency)))</td></tr>"
             + "<tr><th>Purchases</th><td class=\"n\">\(html(Money.format(t.purchases, currency)))</td></tr>"
             + "<tr><th>Top-ups</th><td class=\"n\">\(html(Money.format(t.topups, currency)))</td></tr>"

@@ -22,15 +22,7 @@ package enum ReportText {
 
     /// `Trips: 1,204   Fares: ¥183,040   Purchases: ¥120   Top-ups: ¥2,000`, one figure a line.
     package static func totalsLines(_ t: CardReport.Totals, currency: String) -> [String] {
-        ["Trips:      \(grouped(t.trips))", "Fares:      \(Money.format(t.fares, currency))",
+        ["Trips:      \(Money.grouped(UInt64(t.trips.magnitude)))", "Fares:      \(Money.format(t.fares, currency))",
          "Purchases:  \(Money.format(t.purchases, currency))", "Top-ups:    \(Money.format(t.topups, currency))"]
-    }
-
-    /// `12,345`.
-    package static func grouped(_ n: Int) -> String {
-        var digits = Array(String(n.magnitude))
-        var i = digits.count - 3
-        while i > 0 { digits.insert(",", at: i); i -= 3 }
-        return (n < 0 ? "-" : "") + String(digits)
     }
 }

@@ -36,7 +36,7 @@ package enum SFCardCSV {
     /// One record's ten fields.
     static func fields(_ t: CardReading.TransactionRecord) -> [String] {
         let memo = memo(t)
-        let date = t.date.map { d in "\(pad(d.day.year, 4))/\(pad(d.day.month, 2))/\(pad(d.day.day, 2))" } ?? ""
+        let date = t.date.map { $0.day.description.replacingOccurrences(of: "-", with: "/") } ?? "" // YYYY-MM-DD → YYYY/MM/DD
         let stations = memo == .busOrTram
         let entryOperator = stations ? "" : t.metadata["entryOperator"] ?? ""
         let entry = stations ? "" : t.entryStationName ?? t.entryStation ?? ""
@@ -72,10 +72,5 @@ package enum SFCardCSV {
     static func cell(_ text: String) -> String {
         let safe = HistoryOutput.spreadsheetSafe(text)
         return HistoryOutput.quoted(safe, always: safe != text)
-    }
-
-    private static func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return String(repeating: "0", count: max(0, width - s.count)) + s
     }
 }

@@ -3,9 +3,10 @@
 /// frame is its length byte (itself included), the command code, then the command's fields; node
 /// and service codes travel little-endian. The emulator decodes frames on its own, as an oracle.
 package enum FeliCaCommand {
-    /// Polling (00) for one system code, asking no request data, one time slot (FFFF: any system).
-    package static func polling(systemCode: UInt16) -> [UInt8] {
-        frame([0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x00, 0x00])
+    /// Polling (00) for one system code, one time slot (FFFF: any system); request code 00 asks
+    /// no request data, 01 the system code after the PMm.
+    package static func polling(systemCode: UInt16, requestCode: UInt8 = 0) -> [UInt8] {
+        frame([0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), requestCode, 0x00])
     }
 
     /// Request Service (02): the key version of each node.
