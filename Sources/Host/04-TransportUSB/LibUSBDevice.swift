@@ -22,9 +22,13 @@ package final class LibUSBDevice: USBPipe {
         /// The kernel driver bound to the reader's interface 0 now ("port100"), from sysfs
         /// (/sys/bus/usb/devices/BUS-PORTS:1.0/driver, configuration 1: the RC-S380 has one); nil
         /// when none is, or it cannot be told.
-        package var boundDriver: String? {
+        package var boundDriver: String? { driver(configuration: 1, interface: 0) }
+
+        /// The kernel driver bound to `interface` of `configuration`, from sysfs
+        /// (/sys/bus/usb/devices/BUS-PORTS:CONFIG.INTERFACE/driver); nil when none is, or it cannot be told.
+        package func driver(configuration: Int32, interface: Int32) -> String? {
             guard !ports.isEmpty else { return nil }
-            let link = "/sys/bus/usb/devices/\(bus)-\(ports.map(String.init).joined(separator: ".")):1.0/driver"
+            let link = "/sys/bus/usb/devices/\(bus)-\(ports.map(String.init).joined(separator: ".")):\(configuration).\(interface)/driver"
             return (try? FileManager.default.destinationOfSymbolicLink(atPath: link)).map { ($0 as NSString).lastPathComponent }
         }
 
@@ -56,6 +60,9 @@ package final class LibUSBDevice: USBPipe {
     /// Held while the handle is given back or taken away: `giveBackBeforeExit` runs on a signal's
     /// thread while the command's may be closing.
     private let handover = NSLock()
+    /// Set by `giveBackBeforeExit`: no transfer starts after it (the kernel would claim the
+    /// interface again for one, and keep its driver out).
+    private var givenBack = false
 
     /// Endpoint descriptor fields (USB 2.0, 9.6.6): bmAttributes bits 0–1 are the transfer type,
     /// bEndpointAddress bit 7 the direction.
@@ -119,12 +126,18 @@ package final class LibUSBDevice: USBPipe {
     /// As the process ends on a signal, from another thread than the one that may be inside a
     /// transfer: the interface released (the kernel ends what is under way) and the kernel's driver
     /// given back, nothing closed or freed (libusb's locks may be held; the process ends next).
+    /// A transfer already under way when it is called may make the kernel claim the interface
+    /// again as it ends: the driver is then given back once more, a few times at most.
     package func giveBackBeforeExit() {
         handover.lock()
         defer { handover.unlock() }
+        givenBack = true
         guard let handle else { return }
-        libusb_release_interface(handle, endpoints.interface)
-        if detachedKernelDriver { libusb_attach_kernel_driver(handle, endpoints.interface) }
+        for _ in 0 ..< 5 {
+            libusb_release_interface(handle, endpoints.interface)
+            guard detachedKernelDriver, libusb_attach_kernel_driver(handle, endpoints.interface) != 0 else { return }
+            usleep(20_000)
+        }
     }
 
     /// Releases the interface, gives the kernel its driver back, closes the device. Idempotent.
@@ -191,6 +204,10 @@ package final class LibUSBDevice: USBPipe {
             let left = deadline.secondsLeft
             guard left > 0 else { return (LIBUSB_ERROR_TIMEOUT.rawValue, 0) }
             let milliseconds = UInt32(min(Double(UInt32.max), max(1, (left * 1000).rounded(.up))))
+            handover.lock()
+            let stopped = givenBack
+            handover.unlock()
+            guard !stopped else { return (LIBUSB_ERROR_IO.rawValue, 0) }
             var moved: Int32 = 0
             let rv = buffer.withUnsafeMutableBufferPointer { bytes in
                 libusb_bulk_transfer(handle, endpoint, bytes.baseAddress, count, &moved, milliseconds)
@@ -216,7 +233,9 @@ package final class LibUSBDevice: USBPipe {
     private func claim(_ handle: OpaquePointer) throws(TransitError) {
         let interface = endpoints.interface
         if libusb_kernel_driver_active(handle, interface) == 1 {
-            kernelDriverName = Self.kernelDriver(of: found, interface: interface, handle: handle)
+            var configuration: Int32 = 1
+            _ = libusb_get_configuration(handle, &configuration)
+            kernelDriverName = found.driver(configuration: configuration, interface: interface)
             let rv = libusb_detach_kernel_driver(handle, interface)
             guard rv == 0 else { throw Self.openError(rv, found, doing: "detach the kernel's \(kernelDriverName.map { $0 + " " } ?? "")driver from") }
             detachedKernelDriver = true
@@ -304,20 +323,6 @@ package final class LibUSBDevice: USBPipe {
 
     private static func noEndpoints(_ found: Found) -> TransitError {
         TransitError(.noReader, "\(found.readerName) has no interface with bulk IN and OUT endpoints: not a reader transit drives")
-    }
-
-    /// The name of the kernel driver bound to `interface`, from sysfs
-    /// (/sys/bus/usb/devices/BUS-PORTS:CONFIG.INTERFACE/driver); nil when it cannot be told.
-    private static func kernelDriver(of found: Found, interface: Int32, handle: OpaquePointer) -> String? {
-        guard let device = libusb_get_device(handle) else { return nil }
-        var ports = [UInt8](repeating: 0, count: 8)
-        let depth = libusb_get_port_numbers(device, &ports, Int32(ports.count))
-        var configuration: Int32 = 0
-        guard depth > 0, libusb_get_configuration(handle, &configuration) == 0 else { return nil }
-        let path = ports.prefix(Int(depth)).map(String.init).joined(separator: ".")
-        let link = "/sys/bus/usb/devices/\(found.bus)-\(path):\(configuration).\(interface)/driver"
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else { return nil }
-        return (target as NSString).lastPathComponent
     }
 
     private static func name(_ rv: Int32) -> String {
