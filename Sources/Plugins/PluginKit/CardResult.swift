@@ -26,24 +26,61 @@ public struct Transaction: Equatable, Sendable {
     }
 }
 
+/// What the card says of a pass it holds (ABI: TRANSIT_PASS_STATUS_*).
+public enum PassStatus: String, Sendable {
+    /// The card marks it usable.
+    case valid
+    /// Bought but not yet started (a pass that starts at its first validation).
+    case unused
+    /// The card marks it invalidated, refunded or blocked.
+    case invalid
+}
+
+/// A pass the card holds: a contract, a season ticket, a carnet.
+public struct Pass: Equatable, Sendable {
+    /// What the card or the network calls it, where known.
+    public var name: String?
+    /// The raw tariff / product code, as the card stores it (decimal or hex, the family's usage).
+    public var tariff: String
+    public var validFrom: CivilTime?
+    public var validUntil: CivilTime?
+    /// Trips left on a carnet.
+    public var remainingTrips: UInt32?
+    /// The zones it covers, e.g. "1-5" or "1,3".
+    public var zones: String?
+    public var status: PassStatus?
+    public var metadata: [String: String]
+
+    public init(name: String? = nil, tariff: String, validFrom: CivilTime? = nil, validUntil: CivilTime? = nil,
+                remainingTrips: UInt32? = nil, zones: String? = nil, status: PassStatus? = nil,
+                metadata: [String: String] = [:]) {
+        self.name = name; self.tariff = tariff; self.validFrom = validFrom; self.validUntil = validUntil
+        self.remainingTrips = remainingTrips; self.zones = zones; self.status = status; self.metadata = metadata
+    }
+}
+
 /// What a plugin read from a card; published to the host's result builder in one go.
 public struct CardResult: Equatable, Sendable {
     public var family: String?
     public var cardName: String?
     public var serialNumber: String
-    public var balance: Int64
+    /// Minor units of `currency`; nil for a card that holds no stored value (most Calypso cards).
+    public var balance: Int64?
     public var currency: String
     public var validFrom: CivilTime?
     public var validUntil: CivilTime?
     public var metadata: [String: String]
     /// Newest first.
     public var transactions: [Transaction]
+    /// The passes the card holds, in the card's order.
+    public var passes: [Pass]
 
-    public init(family: String? = nil, cardName: String? = nil, serialNumber: String, balance: Int64,
+    public init(family: String? = nil, cardName: String? = nil, serialNumber: String, balance: Int64?,
                 currency: String, validFrom: CivilTime? = nil, validUntil: CivilTime? = nil,
-                metadata: [String: String] = [:], transactions: [Transaction] = []) {
+                metadata: [String: String] = [:], transactions: [Transaction] = [], passes: [Pass] = []) {
         self.family = family; self.cardName = cardName; self.serialNumber = serialNumber
         self.balance = balance; self.currency = currency; self.validFrom = validFrom
         self.validUntil = validUntil; self.metadata = metadata; self.transactions = transactions
+        self.passes = passes
     }
 }

@@ -77,7 +77,7 @@ final class HostCardLink: CardLink {
         try field("currency", result.currency)
         try field("validFrom", result.validFrom?.iso8601)
         try field("validUntil", result.validUntil?.iso8601)
-        try check(a.set_balance?(ctx, result.balance), "balance")
+        if let balance = result.balance { try check(a.set_balance?(ctx, balance), "balance") }
         for (key, value) in result.metadata.sorted(by: { $0.key < $1.key }) {
             try check(a.add_metadata?(ctx, key, value), "metadata \(key)")
         }
