@@ -7,7 +7,7 @@ package enum StationNaming {
     /// True when the reading has a station code with its region: only then is a table loaded.
     package static func needsTable(_ r: CardReading) -> Bool {
         r.family == "japan-ic" && r.transactions.contains { t in
-            (t.entryStation != nil && t.metadata["entryRegion"] != nil) || (t.exitStation != nil && t.metadata["exitRegion"] != nil)
+            (t.entryStation != nil && t.metadata[MetadataKey.entryRegion] != nil) || (t.exitStation != nil && t.metadata[MetadataKey.exitRegion] != nil)
         }
     }
 
@@ -23,13 +23,13 @@ package enum StationNaming {
         for i in r.transactions.indices {
             var t = r.transactions[i]
             let date = t.date?.day
-            if let s = station(t.entryStation, region: t.metadata["entryRegion"], on: date, table) {
+            if let s = station(t.entryStation, region: t.metadata[MetadataKey.entryRegion], on: date, table) {
                 t.entryStationName = s.name
                 t.entryStationNameEnglish = s.englishName
                 t.metadata["entryLine"] = s.line
                 t.metadata["entryOperator"] = s.operatorName
             }
-            if let s = station(t.exitStation, region: t.metadata["exitRegion"], on: date, table) {
+            if let s = station(t.exitStation, region: t.metadata[MetadataKey.exitRegion], on: date, table) {
                 t.exitStationName = s.name
                 t.exitStationNameEnglish = s.englishName
                 t.metadata["exitLine"] = s.line

@@ -68,7 +68,7 @@ package enum HistoryOutput {
     /// The card and its records as a reading, for the renderers `scan` uses.
     package static func reading(_ c: Archive.Card, records: [CardReading.TransactionRecord]) -> CardReading {
         CardReading(family: c.family, cardName: c.name, serialNumber: c.serial, balance: c.lastBalance ?? 0, currency: c.currency,
-                    validFrom: nil, validUntil: nil, metadata: c.idm.isEmpty ? [:] : ["idm": c.idm], transactions: records)
+                    validFrom: nil, validUntil: nil, metadata: c.idm.isEmpty ? [:] : [MetadataKey.idm: c.idm], transactions: records)
     }
 
     /// `EZ-Link (cepas)`, or the family alone when the card has no name; its nickname after it
