@@ -35,7 +35,7 @@ enum CalypsoPlugin: CardFamilyPlugin {
         _ = try bits.read(13)
         let network = try bits.read(24)
         var result = CardResult(family: name, serialNumber: serial.number, balance: nil, currency: "EUR",
-                                metadata: ["calypsoSerial": serial.hex, "network": hexDigits(network, 6)])
+                                metadata: ["calypsoSerial": serial.hex, MetadataKey.network: hexDigits(network, 6)])
         if network >> 12 == franceCountry {
             try Intercode(files: files, network: network).read(environment, into: &result)
         } else if network == mobibNetwork {

@@ -26,7 +26,7 @@ struct Intercode {
         if let end = env.integer("validityEnd") { result.validUntil = zone.civilTime(en1545Date: end, minutes: nil) }
         // The holder's data after it, where it parses: personal, so under keys the host strips.
         if let holder = try? EN1545.parse(IntercodeLayout.holder, from: &bits) {
-            for (key, value) in Self.personal(holder) { result.metadata["personal.\(key)"] = value }
+            for (key, value) in Self.personal(holder) { result.metadata[MetadataKey.personal(key)] = value }
         }
         result.passes = try passes()
         let log = try files.records(CalypsoPlugin.SFI.eventLog, limit: 3) ?? []
@@ -147,10 +147,10 @@ struct Intercode {
         t.amount = e.integer("price")
         t.entryStation = e.integer("location").map { hexDigits($0, 4) }
         t.rawType = e.integer("code").map { hexDigits($0, 2) }
-        t.metadata["network"] = hexDigits(e.integer("network") ?? network, 6)
+        t.metadata[MetadataKey.network] = hexDigits(e.integer("network") ?? network, 6)
         if let route = e.integer("route") { t.metadata["route"] = String(route) }
         if let pointer = e.integer("contractPointer") { t.metadata["contractPointer"] = String(pointer) }
-        if special { t.metadata["event"] = "special" }
+        if special { t.metadata[MetadataKey.event] = "special" }
         return (date * 1440 + (minutes ?? 0), t)
     }
 }
