@@ -138,4 +138,26 @@ final class ABIGrowthTests: XCTestCase {
         XCTAssertTrue(c.stdout.contains("field cardName=no passes on this host"), c.stdout)
         XCTAssertTrue(c.stdout.contains("balance 258"), c.stdout)
     }
+
+    func testASwiftPluginWithPassesRunsOnAHostOfTheFirstRelease() throws {
+        let host = dir.appendingPathComponent("old_host").path
+        let built = try CommandRun.run("/usr/bin/env", ["cc", "-std=c99", "-I", include, fixture("old_host.c"), "-o", host, "-ldl"])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        // The blank MOBIB sample as transit reads it (its log bundle gives the two answers the
+        // calypso plugin asks for): a card without a stored value, which a first-release host
+        // cannot hold: PluginKit gives it 0 there and says why in a warning.
+        let log = dir.appendingPathComponent("mobib.log.json")
+        let scan = try CommandRun.transit(["scan", "--no-save", "--card", BuildProducts.sample("mobib-blank.json"), "--log", log.path])
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        let bundle = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [String: Any])
+        let pairs = (bundle["exchanges"] as? [[String: Any]] ?? []).compactMap { x -> String? in
+            guard let c = x["command"] as? String, let r = x["response"] as? String, !c.hasPrefix("FF") else { return nil }
+            return "\(c)=\(r)"
+        }
+        let c = try CommandRun.run(host, [BuildProducts.plugin("TransitCalypso"), "calypso"] + pairs)
+        XCTAssertEqual(c.status, 0, c.stdout + c.stderr)
+        XCTAssertTrue(c.stdout.contains("field cardName=MOBIB"), c.stdout)
+        XCTAssertTrue(c.stdout.contains("balance 0"), c.stdout)
+        XCTAssertTrue(c.stdout.contains("log this host predates cards without a stored value"), c.stdout)
+    }
 }
