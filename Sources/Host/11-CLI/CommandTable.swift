@@ -40,7 +40,7 @@ struct OptionSpec: Equatable {
     static let readers = OptionSpec(name: "reader", value: "NAME", repeatable: true)
     static let exec = OptionSpec(name: "exec", value: "CMD")
     static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS")
-    static let format = OptionSpec(name: "format", value: "csv|json")
+    static let format = OptionSpec(name: "format", value: "csv|json|ledger")
     static let yes = OptionSpec(name: "yes", value: nil)
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
     static let below = OptionSpec(name: "below", value: "AMOUNT")

@@ -31,6 +31,7 @@ final class ReadmeCommandTests: XCTestCase {
         (#"^man transit$"#, .elsewhere(file: "Tests/Host/TransitCLITests/ManAndCompletionTests.swift", holding: "executable(\"man\")")),
         (#"^(\.build/release/)?transit (doctor)$"#, .here(statuses: [0, 1])),
         (#"^(\.build/release/)?transit (cards|forget '#1'|plugins)$"#, .here(statuses: [0])),
+        (#"^transit export --format ledger \| hledger -f - (check|balance)$"#, .here(statuses: [0])),
         (#"^(\.build/release/)?transit (readers|scan --wait 10|scan --no-save)$"#,
          .elsewhere(file: "Tests/EndToEndTests/ReaderEndToEndTests.swift", holding: "\"scan\"")),
         (#"^transit scan --reader rc-s380 --wait 10$"#, .elsewhere(file: "Tests/EndToEndTests/RCS380EndToEndTests.swift", holding: "--wait")),
