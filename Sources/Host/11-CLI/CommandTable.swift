@@ -44,7 +44,7 @@ struct OptionSpec: Equatable {
     static let yes = OptionSpec(name: "yes", value: nil)
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
     static let below = OptionSpec(name: "below", value: "AMOUNT")
-    static let month = OptionSpec(name: "month", value: "YYYY-MM")
+    static let month = OptionSpec(name: "month", value: "YYYY-MM|last")
     static let from = OptionSpec(name: "from", value: "YYYY-MM-DD")
     static let to = OptionSpec(name: "to", value: "YYYY-MM-DD")
     static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"))

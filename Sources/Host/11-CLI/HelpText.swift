@@ -239,7 +239,9 @@ enum HelpText {
     card's id (#3), nickname, number, a prefix of it, or its IDm. An empty period prints the
     header and zero totals.
 
-      --month YYYY-MM   the period: that month (default: this month, by this machine's clock)
+      --month YYYY-MM|last  the period: that month, or last: the previous calendar month in the
+                        card's zone (default: this month, by this machine's clock; an empty one
+                        names the last month that has records)
       --from YYYY-MM-DD the period's first day, with --to
       --to YYYY-MM-DD   the period's last day (included), with --from
       --format text|json|sfcard|ofx|html
