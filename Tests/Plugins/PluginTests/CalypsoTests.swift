@@ -132,6 +132,25 @@ final class CalypsoTests: XCTestCase {
         XCTAssertLessThanOrEqual(read.counted, 20)
     }
 
+    func testAnEventOrContractThatDoesNotFitItsLayoutIsKeptRawAndTheRestRead() throws {
+        // All-FF records: every bitmap says every field is present, which runs past 29 bytes.
+        let ff = String(repeating: "FF", count: 29)
+        var image = try CardImages.sample("navigo.json")
+        image.editApplication(select: "00A4040008315449432E49434100") {
+            $0.records?["08"]?[1] = ff
+            $0.records?["09"]?[1] = ff
+        }
+        let outcome = try PluginRead.read(image, plugins: [.calypso])
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.transactions.count, 4)
+        XCTAssertEqual(r.transactions.last?.type, .unknown)
+        XCTAssertEqual(r.transactions.last?.rawPayload, ff)
+        XCTAssertEqual(r.transactions.first?.date?.description, "2026-12-01T08:15:00+01:00")
+        XCTAssertEqual(r.passes.map(\.tariff), ["0FF1", "0FF2"])
+        XCTAssertEqual(r.passes.first?.zones, "1-5")
+        XCTAssertEqual(r.passes.last?.metadata["raw"], ff)
+    }
+
     func testABlankMOBIBIsANamedCardWithNoPasses() throws {
         let read = try read("mobib-blank.json")
         XCTAssertEqual(read.reading.cardName, "MOBIB")
