@@ -161,6 +161,55 @@ final class CalypsoTests: XCTestCase {
         XCTAssertEqual(read.commands.count, 2, "SELECT and the environment")
     }
 
+    static let select = "00A4040008315449432E49434100"
+
+    func testACardRefusingThePartialNameIsSelectedByTheNavigoRev3AID() throws {
+        // Navigo Rev 3 / HCE: full DF name A0 00 00 04 04 01 25 09 01 01 (research §1.2).
+        var image = try CardImages.sample("navigo.json")
+        image.editApplication(select: Self.select) { $0.select = "00A404000AA000000404012509010100" }
+        let outcome = try PluginRead.read(image, plugins: [.calypso])
+        XCTAssertEqual(outcome.reading?.cardName, "Navigo", "\(String(describing: outcome.error))")
+        XCTAssertEqual(outcome.reading?.passes.count, 2)
+        XCTAssertEqual(outcome.bundle.exchanges.filter { $0.response == "6A82" }.map(\.command), [Self.select])
+    }
+
+    func testNetworksAreNamedFromTheirIDs() throws {
+        // Environments from scripts/make_calypso_samples.py's environment(): version 1, network, issuer
+        // 03, validity end 2030-01-01. 000001 0000111 <network 24 bits> 00000011 …
+        let environments = [
+            "04392802B81DE2A0000000000000000000000000000000000000000000": ("Intercode (France) 057", "250057"), // Lyon TCL
+            "04389880081DE2A0000000000000000000000000000000000000000000": ("Calypso", "131001"), // not Intercode: raw
+        ]
+        for (record, (name, network)) in environments {
+            var image = try CardImages.sample("navigo.json")
+            image.editApplication(select: Self.select) { $0.records?["07"] = [record] }
+            let r = try XCTUnwrap(PluginRead.read(image, plugins: [.calypso]).reading, name)
+            XCTAssertEqual(r.cardName, name)
+            XCTAssertEqual(r.metadata["network"], network)
+            XCTAssertEqual(r.serialNumber, "439041101")
+        }
+    }
+
+    func testMutatedAnswersEndInAReadingOrAnError() throws {
+        // Untrusted radio input: a byte of one answer changed, or an answer cut short, never traps.
+        var random = SplitMix64(seed: 0x4341_4C59_5053_4F)
+        let image = try CardImages.sample("navigo.json")
+        for _ in 0 ..< 400 {
+            let target = 1 + random.below(7), mode = random.below(3), position = random.next(), value = random.byte()
+            let outcome = try PluginRead.read(image, plugins: [.calypso], fault: { i, _, answer in
+                guard i == target, answer.count > 2 else { return answer }
+                var a = answer
+                switch mode {
+                case 0: a[Int(position % UInt64(a.count - 2))] = value
+                case 1: a = Array(a.prefix(Int(position % UInt64(a.count - 2)))) + a.suffix(2)
+                default: a = Array(a.prefix(Int(position % UInt64(a.count))))
+                }
+                return a
+            }, runner: .inProcess)
+            XCTAssertTrue(outcome.reading != nil || outcome.error != nil)
+        }
+    }
+
     func testCalypsoCardsAreFoundBehindEveryOtherFamily() throws {
         for sample in ["navigo.json", "navigo-cla94.json", "korrigo.json", "mobib-blank.json"] {
             let outcome = try PluginRead.read(CardImages.sample(sample), plugins: PluginRead.Plugin.defaultOrder)
