@@ -64,7 +64,8 @@ struct Intercode {
         }
         guard let last = entries.map(\.pointer).max(),
               let records = try files.records(CalypsoPlugin.SFI.contracts, limit: last) else { return [] }
-        var counters: Bytes?? = .none
+        // The common counters record, read once, when the first carnet needs it.
+        var common: Bytes?, commonRead = false
         var out = [Pass]()
         for entry in entries where entry.pointer <= records.count {
             let record = records[entry.pointer - 1]
@@ -78,8 +79,11 @@ struct Intercode {
             }
             var pass = pass(contract, tariff: entry.tariff, pointer: entry.pointer)
             if Self.isCarnet(contract) {
-                if case .none = counters { counters = .some(try files.records(CalypsoPlugin.SFI.counters, limit: 1)?.first) }
-                pass.remainingTrips = try trips(contract, pointer: entry.pointer, common: counters ?? nil)
+                if !commonRead {
+                    common = try files.records(CalypsoPlugin.SFI.counters, limit: 1)?.first
+                    commonRead = true
+                }
+                pass.remainingTrips = try trips(contract, pointer: entry.pointer, common: common)
             }
             out.append(pass)
         }
