@@ -5,7 +5,8 @@ import TransitModel
 package enum TransactionDetails {
     /// Metadata said elsewhere (stations) or only when verbose.
     private static let stationKeys: Set<String> = ["entryLine", "exitLine", "entryOperator", "exitOperator"]
-    private static let verboseKeys: Set<String> = [MetadataKey.entryRegion, MetadataKey.exitRegion, MetadataKey.usageAmount, MetadataKey.chargeAmount, MetadataKey.sequence]
+    private static let verboseKeys: Set<String> = [MetadataKey.entryRegion, MetadataKey.exitRegion, MetadataKey.usageAmount, MetadataKey.chargeAmount, MetadataKey.sequence,
+                                                    MetadataKey.network]
 
     /// `stations` false leaves the stations out (the CSV export has columns of its own for them).
     package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style, stations: Bool = true) -> String {
