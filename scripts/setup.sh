@@ -5,12 +5,13 @@
 # systemd (the package tests: lintian, systemd-analyze security), strace (threads a read starts), time
 # (what a hostile file costs), libusb-1.0 (build: the Sony RC-S380 over USB) and umockdev with its
 # GObject bindings for Python (the emulated RC-S380 of the end-to-end tests), chromium,
-# poppler-utils and a font (report --format html printed to PDF and read back), and python3-pip for
+# poppler-utils and a font (report --format html printed to PDF and read back), libofx-dev (the
+# report tests build a libofx reader of the OFX file: Debian ships no ofxdump), and python3-pip for
 # ofxtools (PyPI), the independent OFX parser of the report tests.
 set -euo pipefail
 packages=(libpcsclite-dev libsqlite3-dev zlib1g-dev pcscd vsmartcard-vpcd gcc python3 python3-pyscard patchelf pkg-config make
           lintian systemd strace time libusb-1.0-0-dev umockdev gir1.2-umockdev-1.0 python3-gi chromium poppler-utils fonts-dejavu-core
-          python3-pip)
+          libofx-dev python3-pip)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
