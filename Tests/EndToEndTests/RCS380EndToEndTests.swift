@@ -178,6 +178,15 @@ final class RCS380EndToEndTests: RCS380TestCase {
         ((try? String(contentsOfFile: usbLog, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("#") }.map(String.init)
     }
 
+    /// The emulator's log says port100 was unbound, then bound again (given back `when`).
+    private func assertDetachedAndGivenBack(_ usbLog: String, _ when: String, file: StaticString = #filePath, line: UInt = #line) {
+        let events = events(usbLog)
+        let unbound = events.firstIndex { $0.contains("port100 unbound") }, bound = events.lastIndex { $0.contains("port100 bound") }
+        XCTAssertNotNil(unbound, events.joined(separator: "\n"), file: file, line: line)
+        XCTAssertNotNil(bound, "the driver given back \(when): \(events.joined(separator: "\n"))", file: file, line: line)
+        if let unbound, let bound { XCTAssertLessThan(unbound, bound, file: file, line: line) }
+    }
+
     /// Every signal that ends transit gives the driver back: the terminal closed (HUP), Ctrl-\ (QUIT).
     func testSIGHUPAndSIGQUITEndAWaitAndGiveTheDriverBack() throws {
         for signal in ["HUP", "QUIT"] {
@@ -189,11 +198,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
                                    command: ["/usr/bin/timeout", "--preserve-status", "--signal=\(signal)", "1", BuildProducts.transit, "scan", "--no-save", "--wait", "30"])
             XCTAssertEqual(run.status, 130, "SIG\(signal) cancels: \(run.stderr)")
             XCTAssertLessThan(Date().timeIntervalSince(started), 6, "at once, not at the end of --wait")
-            let events = events(usb)
-            let unbound = events.firstIndex { $0.contains("port100 unbound") }, bound = events.lastIndex { $0.contains("port100 bound") }
-            XCTAssertNotNil(unbound, events.joined(separator: "\n"))
-            XCTAssertNotNil(bound, "the driver given back on SIG\(signal): \(events.joined(separator: "\n"))")
-            if let unbound, let bound { XCTAssertLessThan(unbound, bound) }
+            assertDetachedAndGivenBack(usb, "on SIG\(signal)")
         }
     }
 
@@ -209,11 +214,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
         let run = try emulated(["--no-card", "--kernel-driver", "port100", "--detach-delay-ms", "3000"], [], usbLog: usb,
                                command: ["/bin/sh", "-c", script, BuildProducts.transit, usb])
         XCTAssertEqual(run.status, 130, run.stderr)
-        let events = events(usb)
-        let unbound = events.firstIndex { $0.contains("port100 unbound") }, bound = events.lastIndex { $0.contains("port100 bound") }
-        XCTAssertNotNil(unbound, events.joined(separator: "\n"))
-        XCTAssertNotNil(bound, "the driver given back after a SIGTERM inside the detach: \(events.joined(separator: "\n"))")
-        if let unbound, let bound { XCTAssertLessThan(unbound, bound) }
+        assertDetachedAndGivenBack(usb, "after a SIGTERM inside the detach")
     }
 
     /// A device with the RC-S380's ids that another kernel driver holds (a gadget taken by usbhid or
