@@ -234,6 +234,14 @@ final class RCS380EndToEndTests: RCS380TestCase {
         }
     }
 
+    /// A reader that fails every open with other garbage is said once in `watch`, not at every look.
+    func testAReaderFailingEveryOpenWithNewGarbageIsSaidOnceInWatch() throws {
+        let run = try emulated(["--garbage-answers"], [],
+                               command: ["/usr/bin/timeout", "--preserve-status", "--signal=INT", "3", BuildProducts.transit, "watch", "--no-save"])
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("not a Port-100 frame") }
+        XCTAssertEqual(said.count, 1, "once, though each look quotes other bytes:\n\(run.stderr)")
+    }
+
     /// `doctor` opens the reader alone and checks what a read needs: bulk IN and OUT endpoints.
     func testDoctorSaysADeviceWithoutBulkEndpointsIsNoReader() throws {
         let doctor = try emulated(["--interrupt-endpoints"], ["doctor", "--json"])

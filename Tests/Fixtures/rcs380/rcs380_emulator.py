@@ -44,6 +44,8 @@ Options
   --detach-delay-ms N    a DISCONNECT (detach) returns N ms after it unbound the kernel driver: a
                          slow claim, for a signal that comes between a detach and what follows it
   --interrupt-endpoints  the interface's two endpoints are interrupt ones: no bulk endpoint at all
+  --garbage-answers      every command is ACKed, then answered with 8 random bytes that are no
+                         frame (other bytes each time): a reader failing every open with new garbage
   --card-slack-ms N      how much longer than the InCommRF timeout the card (transit-sim, a host
                          process) may take to answer (default 500)
   --timeout S            kill COMMAND after S seconds (default 120; 0: never)
@@ -650,6 +652,9 @@ class Port100:
             GET_PD_DATA_VERSION: lambda d, g: (PD_DATA_VERSION, 0),
             GET_COMMAND_TYPE: lambda d, g: (COMMAND_TYPE_MASK, 0), SET_COMMAND_TYPE: self._set_command_type,
         }
+        if self.opts.garbage_answers:
+            self._emit(generation, b"\x12" + os.urandom(7))
+            return
         handler = handlers.get(cmd)
         if handler is None:
             self.log.note("command %02x not emulated: err frame" % cmd)
@@ -1328,6 +1333,7 @@ def parse_args(argv):
     p.add_argument("--kernel-driver", choices=["port100", "usbhid", "usb-storage"])
     p.add_argument("--detach-delay-ms", type=int, default=0)
     p.add_argument("--interrupt-endpoints", action="store_true")
+    p.add_argument("--garbage-answers", action="store_true")
     p.add_argument("--card-slack-ms", type=int, default=500)
     p.add_argument("--timeout", type=float, default=120.0)
     p.add_argument("--log")
