@@ -202,6 +202,21 @@ final class RCS380EndToEndTests: RCS380TestCase {
         }
     }
 
+    /// A closed stdout (the reader of `watch --json | …` gone; SIGPIPE is ignored, so the write
+    /// fails) ends the watch with the driver given back too.
+    func testAClosedPipeEndsAWatchAndGivesTheDriverBack() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path, err = dir.appendingPathComponent("stderr").path
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--kernel-driver", "port100"], [], usbLog: usb,
+                               command: ["/bin/sh", "-c", "\"$0\" watch --json --no-save 2> \"$1\" | true", BuildProducts.transit, err],
+                               timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        XCTAssertTrue(said.contains("cannot write the output"), said)
+        assertDetachedAndGivenBack(usb, "when stdout closed")
+    }
+
     /// A SIGTERM while the detach is under way (a slow claim): the reader is known for give-back
     /// before its driver is detached, so the driver comes back.
     func testASIGTERMDuringASlowDetachGivesTheDriverBack() throws {
