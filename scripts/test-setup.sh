@@ -8,6 +8,7 @@
 #   strace, time                threads a read starts; what a hostile file costs
 #   chromium, poppler-utils, fonts-dejavu-core  report --format html printed to PDF and read back
 #   hledger                     the ledger export checked by hledger itself
+#   libofx-dev                  the report tests build a libofx reader of the OFX file (Debian ships no ofxdump)
 #   zsh, fish, man-db, groff-base   the completion and man page checks
 #   python3-venv                the tests' Python environment (below)
 # Python tools from PyPI (ofxtools, the independent OFX parser of the report tests) go into a
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 packages=(vsmartcard-vpcd gcc python3-pyscard umockdev gir1.2-umockdev-1.0 python3-gi lintian systemd strace time
-          chromium poppler-utils fonts-dejavu-core hledger zsh fish man-db groff-base python3-venv)
+          chromium poppler-utils fonts-dejavu-core hledger libofx-dev zsh fish man-db groff-base python3-venv)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -136,7 +136,7 @@ package enum ArchiveSchema {
     package static func version(_ db: SQLiteDatabase) throws -> Int64 {
         let v = try db.integer("PRAGMA user_version") ?? 0
         guard v <= current else { throw Newer(found: v) }
-        guard v >= 0 else { throw SQLiteDatabase.Failure(code: 0, description: "unknown schema version \(v)") }
+        guard v >= 0 else { throw SQLiteDatabase.Failure(code: 0, description: "unknown schema version \(v)", file: db.name) }
         return v
     }
 

@@ -191,9 +191,12 @@ package enum HistoryOutput {
 
     /// A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to a
     /// spreadsheet (`=HYPERLINK(…)`): it is prefixed with `'`, which spreadsheets show as text, and
-    /// quoted (OWASP, "CSV Injection"). Numbers are not text cells: amounts stay negative numbers.
+    /// quoted (OWASP, "CSV Injection"). So is one that begins with their fullwidth forms (＝ ＋ －
+    /// ＠, U+FF1D U+FF0B U+FF0D U+FF20): Japanese Excel, which the SFCard CSV is opened in, takes
+    /// a formula typed in fullwidth as the ASCII one and runs it (LibreOffice 7.4 keeps it text).
+    /// Numbers are not text cells: amounts stay negative numbers.
     package static func spreadsheetSafe(_ field: String) -> String {
-        guard let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return field }
+        guard let first = field.unicodeScalars.first, "=+-@\t\r\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains(first) else { return field }
         return "'" + field
     }
 

@@ -18,7 +18,7 @@ extension TransitCommand {
                 ?? "\(card.handle) \(card.displayName) \(card.serial) has no nickname now."))
             return
         }
-        let cards = try openArchive()?.cards() ?? []
+        let cards = try openArchive(reading: true)?.cards() ?? []
         if a.has(.json) { standardOutput(HistoryOutput.cardsJSON(cards)); return }
         standardOutput(cards.isEmpty ? Self.nothingKept : HistoryOutput.cardsText(cards))
     }
@@ -88,13 +88,15 @@ extension TransitCommand {
         "No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath)))."
     }
 
-    func openArchive() throws -> Archive? {
-        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
+    /// The archive, when there is one; `reading`: for a command that only reads it, which then
+    /// reads it on a full disk too (`Archive.open`).
+    func openArchive(reading: Bool = false) throws -> Archive? {
+        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false, reading: reading) }
     }
 
     /// The timelines of the card named (every card without a name), from `since` on.
     private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false) throws -> [HistoryOutput.CardHistory] {
-        guard let archive = try openArchive() else {
+        guard let archive = try openArchive(reading: true) else {
             if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             return []
         }

@@ -53,7 +53,9 @@ extension TransitCommand {
                 return DoctorCheck(check: check, ok: true,
                                    detail: "USB, read without pcscd; \(reader.node) is accessible; \(bound); FeliCa cards only", fix: nil)
             } catch {
-                let fix = error.message.contains("no write access")
+                let fix = error.message.contains("bulk IN and OUT")
+                    ? "this device is no reader transit can drive (its descriptors have no bulk endpoints); unplug it"
+                    : error.message.contains("no write access")
                     ? "install transit's udev rule 60-transit-rcs380.rules (make install or the .deb put it in place) and replug the reader"
                     : error.kind == .noReader ? "plug the reader in again" : "close the program that holds the reader (nfcpy…) and try again"
                 return DoctorCheck(check: check, ok: false, detail: "\(error.message); \(bound)", fix: fix)

@@ -12,7 +12,7 @@ extension TransitCommand {
     func report(_ a: Arguments) throws {
         let format = try ReportFormat.named(a.value(.reportFormat))
         let choice = try Self.reportPeriod(a)
-        let archive = try openArchive()
+        let archive = try openArchive(reading: true)
         let cards: [Archive.Card]
         if let name = a.operands.first {
             guard let archive else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
