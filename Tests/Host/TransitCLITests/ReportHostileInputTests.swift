@@ -200,7 +200,7 @@ final class ReportHostileInputTests: XCTestCase {
     // MARK: OFX a parser takes (issue 36 §3, issue 37 §4)
 
     func testOFXWithNoncharactersAndDecomposedLongNamesParsesInExpatOfxtoolsAndLibofx() throws {
-        try XCTSkipUnless((try? CommandRun.run("/usr/bin/python3", ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/setup.sh)")
+        try XCTSkipUnless((try? CommandRun.run(BuildProducts.python, ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/test-setup.sh)")
         // A decomposed (NFD) Japanese name, as text from macOS often is: 40 kana with a voicing mark each, 80 code points.
         let decomposed = String(repeating: "\u{304B}\u{3099}", count: 40)
         let entry = "Shinjuku Sanchome Higashiguchi Exit\u{FFFF}"
@@ -248,7 +248,7 @@ final class ReportHostileInputTests: XCTestCase {
         XCTAssertEqual(result["start"] as? String, "20261101000000.000[+9]")
         XCTAssertEqual(result["end"] as? String, "20261130235959.000[+9]")
         // ofxtools (beancount's and ledger's importers), strict, takes every length.
-        let strict = try CommandRun.run("/usr/bin/python3", ["-W", "error", "-c", """
+        let strict = try CommandRun.run(BuildProducts.python, ["-W", "error", "-c", """
             import sys
             from ofxtools.Parser import OFXTree
             t=OFXTree(); t.parse(sys.argv[1]); s=t.convert().statements[0]
