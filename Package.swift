@@ -11,6 +11,7 @@ let plugins: [(product: String, target: String)] = [
     ("TransitCEPAS", "CEPAS"),
     ("TransitKSX6924", "KSX6924"),
     ("TransitTUnion", "TUnion"),
+    ("TransitChinaCity", "ChinaCity"),
 ]
 
 /// Shipped code names no build folder (README "Install", reproducible builds): paths in debug
