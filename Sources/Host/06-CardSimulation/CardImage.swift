@@ -55,9 +55,13 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var applications: [ApplicationImage]
         /// Commands answered whatever is selected (APDU hex → answer hex with SW).
         public var commands: [String: String]?
+        /// A MIFARE DESFire card's applications (DESFireImage.swift), answered to `90 …` commands.
+        public var desfire: DESFireImage?
 
-        public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil) {
+        public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil,
+                    desfire: DESFireImage? = nil) {
             self.uid = uid; self.historicalBytes = historicalBytes; self.applications = applications; self.commands = commands
+            self.desfire = desfire
         }
     }
 
@@ -107,6 +111,8 @@ public struct CardImage: Codable, Equatable, Sendable {
         "select": "the SELECT command in hex as text", "answer": "the answer in hex as text",
         "commands": "an object of commands (hex) to answers (hex)",
         "records": "an object of SFIs to lists of records (hex)", "binaries": "an object of SFIs to contents (hex)",
+        "desfire": "an object: applications, each {\"aid\", \"files\"}", "aid": "a DESFire AID, 3 bytes in hex",
+        "files": "a list of DESFire files, each {\"id\", \"type\", \"access\"}", "frameSize": "a whole number",
     ], entryNames: ["systems": "system", "applications": "application"])
 
     /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump
