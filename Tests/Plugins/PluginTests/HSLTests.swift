@@ -1,0 +1,32 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// HSL v2 through the desfire library (expected values laid out in scripts/make_desfire_samples.py).
+final class HSLTests: XCTestCase {
+    func testHSLPeriodPassStoredValueAndHistoryInHelsinkiTime() throws {
+        let read = try DESFireReading.read(CardImages.sample("hsl.json"))
+        let r = read.reading
+        XCTAssertEqual(r.family, "hsl")
+        XCTAssertEqual(r.cardName, "HSL")
+        XCTAssertEqual(r.serialNumber, "924620 0012 3456 7890")
+        XCTAssertEqual(r.balance, 1500)
+        XCTAssertEqual(r.currency, "EUR")
+        XCTAssertEqual(r.transactions.count, 2)
+        XCTAssertEqual(r.transactions[0].amount, 320)
+        XCTAssertEqual(r.transactions[0].date?.description, "2026-11-25T07:40:00+02:00", "EET in November")
+        XCTAssertEqual(r.transactions[0].balance, 1500)
+        XCTAssertEqual(r.transactions[1].date?.description, "2026-07-10T17:05:00+03:00", "EEST in July")
+        // Get Application IDs, select, files 8, 2, 1, settings and records of file 4.
+        XCTAssertEqual(read.counted, 7)
+        XCTAssertLessThanOrEqual(read.counted, 10)
+    }
+
+    func testALockedHistoryFileIsAbsent() throws {
+        var image = try CardImages.sample("hsl.json")
+        image.iso7816?.desfire?.applications[0].files[3].access = "1111"
+        let r = try DESFireReading.read(image).reading
+        XCTAssertEqual(r.balance, 1500)
+        XCTAssertEqual(r.transactions.count, 0)
+    }
+}
