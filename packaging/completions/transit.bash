@@ -9,7 +9,7 @@ _transit_report_formats="text json sfcard ofx html"
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --help" ;;
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --personal --help" ;;
         decode)  echo "--config --read-timeout --stations --save --help" ;;
         replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
         dump)    echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;

@@ -48,6 +48,7 @@ complete -c transit -n '__transit_command_is report' -l to -x -d "The period's l
 complete -c transit -n '__transit_command_is cards' -l name -x -d 'Call CARD NICKNAME'
 complete -c transit -n '__transit_command_is scan watch' -l below -x -d 'Flag a balance under AMOUNT (minor units)'
 complete -c transit -n '__transit_command_is history export' -l since -x -d 'Records from DATE (YYYY-MM-DD) on'
+complete -c transit -n '__transit_command_is scan' -l personal -d "Show the holder's personal data too"
 complete -c transit -n '__transit_command_is scan verify watch' -l no-save -d 'Keep nothing in the history archive'
 complete -c transit -n '__transit_command_is decode replay' -l save -d 'Keep the read in the history archive'
 complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The reference to compare with'

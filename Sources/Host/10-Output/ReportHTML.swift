@@ -62,6 +62,12 @@ package enum ReportHTML {
             + "<tr><th>Purchases</th><td class=\"n\">\(html(Money.format(t.purchases, currency)))</td></tr>"
             + "<tr><th>Top-ups</th><td class=\"n\">\(html(Money.format(t.topups, currency)))</td></tr>"
             + "</tbody></table>\n"
+        if !r.passes.isEmpty {
+            out += "<h2>Passes valid in this period</h2>\n<ul class=\"passes\">"
+                + TextOutput.passLines(r.passes, currency: currency, today: nil, style: style).dropFirst()
+                    .map { "<li>\(html($0.trimmingCharacters(in: .whitespaces)))</li>" }.joined()
+                + "</ul>\n"
+        }
         out += FareChart.svg(r)
         guard !r.rows.isEmpty else { return out + "<p>No records in this period.</p>\n</section>\n" }
         let records = r.reading.transactions

@@ -10,6 +10,11 @@ package enum ReportText {
     package static func render(_ report: CardReport, style: TextOutput.Style) -> String {
         let reading = report.reading, currency = report.card.currency
         var lines = ["\(report.title)  \(TerminalText.escape(TextOutput.number(reading)))  —  \(report.period.from) to \(report.period.to)"]
+        if !report.passes.isEmpty {
+            // Expiry is the period's matter here: each pass is named with its own dates.
+            lines += ["Passes valid in this period:"] + TextOutput.passLines(report.passes, currency: currency, today: nil, style: style).dropFirst()
+            lines.append("")
+        }
         if report.rows.isEmpty {
             lines.append("No records in this period.")
         } else {

@@ -67,6 +67,8 @@ enum HelpText {
       --below AMOUNT    flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000;
                         500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default:
                         below = AMOUNT in transit.conf, else none)
+      --personal        show the holder's personal data the card holds (name, birth date), which
+                        is otherwise left out; it is never kept in the history archive
     """
 
     static let decode = """

@@ -27,7 +27,8 @@ extension TransitCommand {
             // Names from the tables there are now (as history names them); the stored ones otherwise.
             let named = Self.named(HistoryOutput.reading(card, records: records.map(\.transaction)), stations)
             return CardReport(card: card, period: period,
-                              rows: zip(named.transactions, records).map { CardReport.Row(record: $0, identity: $1.identity) })
+                              rows: zip(named.transactions, records).map { CardReport.Row(record: $0, identity: $1.identity) },
+                              passes: try archive?.passes(card: card.id, from: period.from, to: period.to) ?? [])
         }
         let style = TextOutput.Style.forOutput(verbose: false)
         let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }

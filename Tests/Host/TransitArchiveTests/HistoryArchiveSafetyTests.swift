@@ -87,7 +87,7 @@ final class HistoryArchiveSafetyTests: XCTestCase {
             _ = FileManager.default.createFile(atPath: archive.database, contents: Data(), attributes: [.posixPermissions: 0o600])
             if !prepare.isEmpty { _ = try archive.sql(prepare) }
             XCTAssertEqual(try archive.scan(suica).stderr, "")
-            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "5\n")
+            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "6\n")
             XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM records"), "5\n")
         }
     }
