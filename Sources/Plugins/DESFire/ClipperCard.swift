@@ -51,6 +51,9 @@ enum ClipperCard: DESFireFamily {
                                   rawPayload: r.hex))
     }
 
+    /// A station code; 0 (buses record none) is no station.
+    static func station(_ code: UInt64) -> String? { code == 0 ? nil : Hex.string(UInt16(code)) }
+
     /// A trip with its tap-on time, or nil for an empty record.
     static func trip(_ r: Bytes) throws -> (UInt64, Transaction)? {
         let agency = try r.be(2, 2), on = try r.be(12, 4)
@@ -61,7 +64,7 @@ enum ClipperCard: DESFireFamily {
         let vehicle = try r.be(10, 2)
         if vehicle != 0, vehicle != 0xFFFF { metadata["vehicle"] = String(vehicle) }
         return (on, Transaction(type: .trip, amount: try r.be(6, 2), date: instant(on),
-                                entryStation: Hex.string(UInt16(try r.be(20, 2))), exitStation: off == 0 ? nil : Hex.string(UInt16(try r.be(22, 2))),
+                                entryStation: station(try r.be(20, 2)), exitStation: off == 0 ? nil : station(try r.be(22, 2)),
                                 metadata: metadata, rawType: Hex.string(UInt16(try r.be(30, 2))), rawPayload: r.hex))
     }
 }

@@ -12,6 +12,13 @@ final class HSLTests: XCTestCase {
         XCTAssertEqual(r.serialNumber, "924620 0012 3456 7890")
         XCTAssertEqual(r.balance, 1500)
         XCTAssertEqual(r.currency, "EUR")
+        // The period pass: product 1001, zones A–B, November 2026.
+        XCTAssertEqual(r.passes.count, 1)
+        XCTAssertEqual(r.passes.first?.name, "HSL period pass")
+        XCTAssertEqual(r.passes.first?.tariff, "1001")
+        XCTAssertEqual(r.passes.first?.zones, "AB")
+        XCTAssertEqual(r.passes.first?.validFrom?.description, "2026-11-01")
+        XCTAssertEqual(r.passes.first?.validUntil?.description, "2026-11-30")
         XCTAssertEqual(r.transactions.count, 2)
         XCTAssertEqual(r.transactions[0].amount, 320)
         XCTAssertEqual(r.transactions[0].date?.description, "2026-11-25T07:40:00+02:00", "EET in November")
