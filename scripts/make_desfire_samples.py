@@ -116,3 +116,39 @@ samples["hsl.json"] = image("Synthetic HSL v2 card: 15.00 EUR, a period pass for
 
 for name, img in samples.items():
     (OUT / name).write_text(json.dumps(img, indent=2) + "\n")
+
+# --- Flipper Zero dumps of the same cards (lib/nfc/protocols/mf_desfire/mf_desfire_i.c's keys) -------
+def sp(b): return " ".join(f"{x:02X}" for x in b)
+def flipper(img):
+    iso = img["iso7816"]
+    apps = iso["desfire"]["applications"]
+    lines = ["Filetype: Flipper NFC device", "Version: 4",
+             "# Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, NTAG/Ultralight, Mifare Classic, Mifare DESFire, SLIX, ST25TB",
+             "Device type: Mifare DESFire", "# UID is common for all formats", f"UID: {sp(bytes.fromhex(iso['uid']))}",
+             "# ISO14443-3A specific data", "ATQA: 03 44", "SAK: 20", "# ISO14443-4A specific data",
+             "T0: 75", "TA(1): 77", "TB(1): 81", "TC(1): 02", "T1...Tk: 80", "# Mifare DESFire specific data",
+             "PICC Version: 04 01 01 01 00 18 05 04 01 01 01 04 18 05 04 11 22 33 44 55 66 00 00 00 00 00 26 20",
+             "PICC Free Memory: 2048", "PICC Change Key ID: 00", "PICC Config Changeable: true", "PICC Free Create Delete: false",
+             "PICC Free Directory List: true", "PICC Key Changeable: true", "PICC Flags: 00", "PICC Max Keys: 01", "PICC Key 0 Version: 00",
+             f"Application Count: {len(apps)}", f"Application IDs: {sp(b''.join(bytes.fromhex(a['aid']) for a in apps))}"]
+    for a in apps:
+        p = f"Application {a['aid'].lower()}"
+        lines += [f"{p} Change Key ID: 00", f"{p} Config Changeable: true", f"{p} Free Create Delete: false",
+                  f"{p} Free Directory List: true", f"{p} Key Changeable: true", f"{p} Flags: 00", f"{p} Max Keys: 01",
+                  f"{p} Key 0 Version: 00", f"{p} File IDs: {sp(bytes(int(f['id'], 16) for f in a['files']))}"]
+        for f in a["files"]:
+            q = f"{p} File {int(f['id'], 16)}"
+            kind = {"standard": 0, "backup": 1, "value": 2, "linear-record": 3, "cyclic-record": 4}[f["type"]]
+            lines += [f"{q} Type: {kind:02X}", f"{q} Communication Settings: 00", f"{q} Access Rights: {sp(bytes.fromhex(f['access']))}"]
+            free = f["access"][0].upper() == "E" or f["access"][2].upper() == "E"
+            if kind in (0, 1):
+                data = bytes.fromhex(f["data"])
+                lines.append(f"{q} Size: {len(data)}")
+            else:
+                data = b"".join(bytes.fromhex(r) for r in f["records"])
+                lines += [f"{q} Size: {f['recordSize']}", f"{q} Max: {f['maxRecords']}", f"{q} Cur: {len(f['records'])}"]
+            if free: lines.append(f"{q}: {sp(data)}")  # a locked file: the Flipper holds no data for it
+    return "\n".join(lines) + "\n"
+
+for name in ["clipper", "orca"]:
+    (OUT / f"{name}.nfc").write_text(flipper(samples[f"{name}.json"]))
