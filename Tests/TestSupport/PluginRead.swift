@@ -29,7 +29,7 @@ public struct PluginRead {
         public static let chinaCity = Plugin("china-city", BuildProducts.plugin("TransitChinaCity"))
         public static let desfire = Plugin("desfire", BuildProducts.plugin("TransitDESFire"))
         /// The default plugins.conf order.
-        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion, .calypso, .desfire, .chinaCity]
+        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion, .desfire, .chinaCity, .calypso]
     }
 
     /// Where the plugins run.

@@ -25,7 +25,7 @@ enum CalypsoPlugin: CardFamilyPlugin {
     static func read(_ card: CardLink) throws -> CardResult {
         let files = CalypsoFiles(card)
         let fci = try files.select()
-        let serial = try CalypsoSerial(fci: fci, uid: card.uid)
+        let serial = CalypsoSerial(fci: fci, uid: card.uid)
         guard let environment = try files.records(SFI.environment, limit: 2), let first = environment.first else {
             throw PluginError.cardRefused("the card has no ticketing environment (SFI 07)")
         }
@@ -57,10 +57,11 @@ struct CalypsoSerial {
     let number: String
     let hex: String
 
-    init(fci: Bytes, uid: [UInt8]) throws {
-        if let c7 = try TLV.find([0xC7], in: fci), c7.count >= 4 {
+    /// From the FCI's C7; the UID in hex when the FCI has none (or does not parse).
+    init(fci: Bytes, uid: [UInt8]) {
+        if let c7 = try? TLV.find([0xC7], in: fci), let low = try? c7.be(c7.count - 4, 4) {
             hex = c7.hex
-            number = String(try c7.be(c7.count - 4, 4))
+            number = String(low)
         } else {
             hex = Hex.string(uid)
             number = hex

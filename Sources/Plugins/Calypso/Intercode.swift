@@ -31,7 +31,7 @@ struct Intercode {
         result.passes = try passes()
         let log = try files.records(CalypsoPlugin.SFI.eventLog, limit: 3) ?? []
         let special = try files.records(CalypsoPlugin.SFI.specialEvents, limit: 4) ?? []
-        let trips = try log.compactMap { try trip($0, special: false) } + special.compactMap { try trip($0, special: true) }
+        let trips = log.compactMap { trip($0, special: false) } + special.compactMap { trip($0, special: true) }
         result.transactions = trips.sorted { $0.order > $1.order }.map(\.transaction)
     }
 
@@ -64,16 +64,26 @@ struct Intercode {
         }
         guard let last = entries.map(\.pointer).max(),
               let records = try files.records(CalypsoPlugin.SFI.contracts, limit: last) else { return [] }
-        var counters: Bytes?? = .none
+        // The common counters record, read once, when the first carnet needs it.
+        var common: Bytes?, commonRead = false
         var out = [Pass]()
         for entry in entries where entry.pointer <= records.count {
             let record = records[entry.pointer - 1]
             if record.storage.allSatisfy({ $0 == 0 }) { continue }
-            let contract = try EN1545.parse(IntercodeLayout.contract(tariff: entry.tariff), record)
+            // A contract whose bits do not fit its layout (a network's variant) is still a pass: its
+            // tariff and raw record, so the rest of the card is not lost with it.
+            guard let contract = try? EN1545.parse(IntercodeLayout.contract(tariff: entry.tariff), record) else {
+                files.card.log("contract \(entry.pointer) does not fit layout \(hexDigits(entry.tariff >> 4 & 0xFF, 2)): kept raw")
+                out.append(Pass(tariff: hexDigits(entry.tariff, 4), metadata: ["contractPointer": String(entry.pointer), "raw": record.hex]))
+                continue
+            }
             var pass = pass(contract, tariff: entry.tariff, pointer: entry.pointer)
             if Self.isCarnet(contract) {
-                if case .none = counters { counters = .some(try files.records(CalypsoPlugin.SFI.counters, limit: 1)?.first) }
-                pass.remainingTrips = try trips(contract, pointer: entry.pointer, common: counters ?? nil)
+                if !commonRead {
+                    common = try files.records(CalypsoPlugin.SFI.counters, limit: 1)?.first
+                    commonRead = true
+                }
+                pass.remainingTrips = try trips(contract, pointer: entry.pointer, common: common)
             }
             out.append(pass)
         }
@@ -138,9 +148,13 @@ struct Intercode {
     // MARK: trips
 
     /// A validation (event log) or a special event, and its place in time for sorting.
-    func trip(_ record: Bytes, special: Bool) throws -> (order: UInt64, transaction: Transaction)? {
+    func trip(_ record: Bytes, special: Bool) -> (order: UInt64, transaction: Transaction)? {
         if record.storage.allSatisfy({ $0 == 0 }) { return nil }
-        let e = try EN1545.parse(IntercodeLayout.event, record)
+        // An event whose bits do not fit the layout is kept raw, oldest, rather than ending the read.
+        guard let e = try? EN1545.parse(IntercodeLayout.event, record) else {
+            files.card.log("an event does not fit the Intercode layout: kept raw")
+            return (0, Transaction(type: .unknown, metadata: special ? [MetadataKey.event: "special"] : [:], rawPayload: record.hex))
+        }
         guard let date = e.integer("date") else { return nil }
         let minutes = e.integer("time")
         var t = Transaction(type: .trip, date: zone.civilTime(en1545Date: date, minutes: minutes), rawPayload: record.hex)

@@ -1,3 +1,4 @@
+import CardProtocol
 import TestSupport
 import XCTest
 @testable import CardSimulation
@@ -15,7 +16,7 @@ final class CalypsoEmulationTests: XCTestCase {
             onlyClass: onlyClass, multipleRecordReads: multiple, emptyAnswerToLeZero: empty)))
     }
 
-    func hex(_ s: String) -> [UInt8] { HexTestBytes.of(s) }
+    func hex(_ s: String) -> [UInt8] { HexFormat.bytes(s) ?? [] }
 
     func testReadRecordP2FiveReadsEveryRecordFromP1AsNumberLengthData() throws {
         let reader = try card()
@@ -54,13 +55,5 @@ final class CalypsoEmulationTests: XCTestCase {
 
     func testAnImageWithABadClassIsRefused() {
         XCTAssertThrowsError(try card(onlyClass: "9400"))
-    }
-}
-
-/// Hex text to bytes for test vectors (spaces ignored).
-enum HexTestBytes {
-    static func of(_ s: String) -> [UInt8] {
-        let digits = Array(s.filter { !$0.isWhitespace })
-        return stride(from: 0, to: digits.count - 1, by: 2).compactMap { UInt8(String(digits[$0 ... $0 + 1]), radix: 16) }
     }
 }

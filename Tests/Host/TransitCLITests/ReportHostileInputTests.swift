@@ -167,7 +167,7 @@ final class ReportHostileInputTests: XCTestCase {
     // MARK: OFX's statement period in the card's zone
 
     func testEveryOFXTransactionPostsWithinTheStatementsStartAndEnd() throws {
-        try XCTSkipUnless((try? CommandRun.run("/usr/bin/python3", ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/setup.sh)")
+        try XCTSkipUnless((try? CommandRun.run(BuildProducts.python, ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/test-setup.sh)")
         // Singapore time (UTC+8): 00:20 on 1 November is 16:20 UTC on 31 October; 23:50 on 30 November is 15:50 UTC.
         let records = [W(sequence: 1, kind: "topup", month: 10, day: 31, time: "23:50:00", amount: 2000, memo: "", stations: false),
                        W(sequence: 2, kind: "trip", month: 11, day: 1, time: "00:20:00", amount: 128, memo: "", stations: false),
@@ -187,7 +187,7 @@ final class ReportHostileInputTests: XCTestCase {
               'posted': [x.dtposted.isoformat() for x in s.transactions],
               'inside': [s.banktranlist.dtstart <= x.dtposted <= s.banktranlist.dtend for x in s.transactions]}))
             """
-        let parsed = try CommandRun.run("/usr/bin/python3", ["-c", script, file])
+        let parsed = try CommandRun.run(BuildProducts.python, ["-c", script, file])
         XCTAssertEqual(parsed.status, 0, parsed.stderr)
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(result["posted"] as? [String], ["2026-10-31T16:20:00+00:00", "2026-11-30T15:50:00+00:00"], "November's two trips")

@@ -132,6 +132,25 @@ final class CalypsoTests: XCTestCase {
         XCTAssertLessThanOrEqual(read.counted, 20)
     }
 
+    func testAnEventOrContractThatDoesNotFitItsLayoutIsKeptRawAndTheRestRead() throws {
+        // All-FF records: every bitmap says every field is present, which runs past 29 bytes.
+        let ff = String(repeating: "FF", count: 29)
+        var image = try CardImages.sample("navigo.json")
+        image.editApplication(select: "00A4040008315449432E49434100") {
+            $0.records?["08"]?[1] = ff
+            $0.records?["09"]?[1] = ff
+        }
+        let outcome = try PluginRead.read(image, plugins: [.calypso])
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.transactions.count, 4)
+        XCTAssertEqual(r.transactions.last?.type, .unknown)
+        XCTAssertEqual(r.transactions.last?.rawPayload, ff)
+        XCTAssertEqual(r.transactions.first?.date?.description, "2026-12-01T08:15:00+01:00")
+        XCTAssertEqual(r.passes.map(\.tariff), ["0FF1", "0FF2"])
+        XCTAssertEqual(r.passes.first?.zones, "1-5")
+        XCTAssertEqual(r.passes.last?.metadata["raw"], ff)
+    }
+
     func testABlankMOBIBIsANamedCardWithNoPasses() throws {
         let read = try read("mobib-blank.json")
         XCTAssertEqual(read.reading.cardName, "MOBIB")
@@ -140,6 +159,55 @@ final class CalypsoTests: XCTestCase {
         XCTAssertEqual(read.reading.passes, [])
         XCTAssertEqual(read.reading.transactions, [])
         XCTAssertEqual(read.commands.count, 2, "SELECT and the environment")
+    }
+
+    static let select = "00A4040008315449432E49434100"
+
+    func testACardRefusingThePartialNameIsSelectedByTheNavigoRev3AID() throws {
+        // Navigo Rev 3 / HCE: full DF name A0 00 00 04 04 01 25 09 01 01 (research §1.2).
+        var image = try CardImages.sample("navigo.json")
+        image.editApplication(select: Self.select) { $0.select = "00A404000AA000000404012509010100" }
+        let outcome = try PluginRead.read(image, plugins: [.calypso])
+        XCTAssertEqual(outcome.reading?.cardName, "Navigo", "\(String(describing: outcome.error))")
+        XCTAssertEqual(outcome.reading?.passes.count, 2)
+        XCTAssertEqual(outcome.bundle.exchanges.filter { $0.response == "6A82" }.map(\.command), [Self.select])
+    }
+
+    func testNetworksAreNamedFromTheirIDs() throws {
+        // Environments from scripts/make_calypso_samples.py's environment(): version 1, network, issuer
+        // 03, validity end 2030-01-01. 000001 0000111 <network 24 bits> 00000011 …
+        let environments = [
+            "04392802B81DE2A0000000000000000000000000000000000000000000": ("Intercode (France) 057", "250057"), // Lyon TCL
+            "04389880081DE2A0000000000000000000000000000000000000000000": ("Calypso", "131001"), // not Intercode: raw
+        ]
+        for (record, (name, network)) in environments {
+            var image = try CardImages.sample("navigo.json")
+            image.editApplication(select: Self.select) { $0.records?["07"] = [record] }
+            let r = try XCTUnwrap(PluginRead.read(image, plugins: [.calypso]).reading, name)
+            XCTAssertEqual(r.cardName, name)
+            XCTAssertEqual(r.metadata["network"], network)
+            XCTAssertEqual(r.serialNumber, "439041101")
+        }
+    }
+
+    func testMutatedAnswersEndInAReadingOrAnError() throws {
+        // Untrusted radio input: a byte of one answer changed, or an answer cut short, never traps.
+        var random = SplitMix64(seed: 0x4341_4C59_5053_4F)
+        let image = try CardImages.sample("navigo.json")
+        for _ in 0 ..< 400 {
+            let target = 1 + random.below(7), mode = random.below(3), position = random.next(), value = random.byte()
+            let outcome = try PluginRead.read(image, plugins: [.calypso], fault: { i, _, answer in
+                guard i == target, answer.count > 2 else { return answer }
+                var a = answer
+                switch mode {
+                case 0: a[Int(position % UInt64(a.count - 2))] = value
+                case 1: a = Array(a.prefix(Int(position % UInt64(a.count - 2)))) + a.suffix(2)
+                default: a = Array(a.prefix(Int(position % UInt64(a.count))))
+                }
+                return a
+            }, runner: .inProcess)
+            XCTAssertTrue(outcome.reading != nil || outcome.error != nil)
+        }
     }
 
     func testCalypsoCardsAreFoundBehindEveryOtherFamily() throws {
