@@ -10,17 +10,8 @@ final class NewFamilyFuzzTests: XCTestCase {
         for sample in samples {
             let image = try CardImages.sample(sample)
             for _ in 0 ..< 150 {
-                let target = 1 + random.below(exchanges), mode = random.below(3), position = random.next(), value = random.byte()
-                let outcome = try PluginRead.read(image, plugins: [plugin], fault: { i, _, answer in
-                    guard i == target, answer.count > 2 else { return answer }
-                    var a = answer
-                    switch mode {
-                    case 0: a[Int(position % UInt64(a.count - 2))] = value
-                    case 1: a = Array(a.prefix(Int(position % UInt64(a.count - 2)))) + a.suffix(2)
-                    default: a = Array(a.prefix(Int(position % UInt64(a.count))))
-                    }
-                    return a
-                }, runner: .inProcess)
+                let mutation = AnswerMutation(&random, exchanges: exchanges)
+                let outcome = try PluginRead.read(image, plugins: [plugin], fault: mutation.fault, runner: .inProcess)
                 XCTAssertTrue(outcome.reading != nil || outcome.error != nil, sample)
             }
         }
