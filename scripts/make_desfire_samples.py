@@ -114,6 +114,19 @@ samples["hsl.json"] = image("Synthetic HSL v2 card: 15.00 EUR, a period pass for
                                 std("01", hsl_period, access="10E1"), records("04", hsl_history, 12, access="10E1")]},
 ])
 
+# --- Waltti (application 00 10 AB) ---------------------------------------------------------------
+# Period pass: region 100, code type 0, product 2001, zone code 12 = zones 1-3 (A-C: singles 1-10,
+# then 1-2 = 11, 1-3 = 12), 2026-12-01 .. 2026-12-31; the second slot unused (start 999, end 0).
+waltti_product = Bits().put(100, 8).put(0, 4).put(2001, 14).put(0, 1).put(12, 6).put(en1545(datetime.date(2026, 12, 1)), 14) \
+    .put(en1545(datetime.date(2026, 12, 31)), 14).put(0, 1).bytes(10)
+waltti_unused = Bits().put(0, 8).put(0, 4).put(0, 14).put(0, 1).put(0, 6).put(999, 14).put(0, 14).put(0, 1).bytes(10)
+samples["waltti.json"] = image("Synthetic Waltti card: 4.50 EUR, a period pass for zones A-C in December 2026", "04F1F2F3F4F5F6", [
+    {"aid": "0010AB", "files": [std("08", [0x20] + list(bytes.fromhex("924621009876543210")) + [0x00], access="10E1"),
+                                std("02", Bits().put(450, 20).bytes(12), access="10E1"),
+                                std("01", waltti_product + waltti_unused + [0] * 25, access="10E1"),
+                                records("04", [hsl_log(0, datetime.date(2026, 12, 1), 9 * 60, None, 0, 0, 1, 450)], 12, access="10E1")]},
+])
+
 for name, img in samples.items():
     (OUT / name).write_text(json.dumps(img, indent=2) + "\n")
 

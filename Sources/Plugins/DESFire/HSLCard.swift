@@ -10,7 +10,8 @@ import PluginKit
 ///   file 1 (period pass), v2: two products of 56 bits at bytes 0 and 7 (code type 1, product code
 ///     14, area type 2, area 6, start date 14, end date 14); Waltti: two of 80 bits at bytes 0 and 10
 ///     (region 8, code type 4, product code 14, invoicable 1, zone 6, start 14, end 14).
-///   file 4 (history), records: value ticket 1, date 14, time 11, transfer end date 14, time 11,
+///   file 4 (history), records (Waltti's read as v2's, a guess: Metrodroid's layouts are per version):
+///     value ticket 1, date 14, time 11, transfer end date 14, time 11,
 ///     price 14 (cents), passengers 6, remaining value 20.
 /// The v1 application (11 20 EF) has other layouts and is not read (HSL's own example library
 /// reads only v1 and says it is not usable with the new cards).
@@ -56,13 +57,15 @@ enum HSLCard: DESFireFamily {
                 let region = try b.read(8); _ = try b.read(4); code = try b.read(14); _ = try b.read(1)
                 let zone = try b.read(6)
                 metadata["region"] = String(region)
-                if zone != 0 { zones = "zone code \(zone)" }
+                zones = walttiZones(Int(zone))
             } else {
                 _ = try b.read(1); code = try b.read(14)
                 let areaType = try b.read(2), area = try b.read(6)
                 zones = areaType == 2 ? zoneLetters(area) : "area \(areaType)/\(area)"
             }
             let start = try b.read(14), end = try b.read(14)
+            // Waltti marks an unused product slot with start day 999 and end day 0 (Metrodroid HSLKausi).
+            if waltti, start == 999, end == 0 { return nil }
             return Pass(name: waltti ? "Waltti period pass" : "HSL period pass", tariff: String(code),
                         validFrom: date(start), validUntil: date(end), zones: zones, metadata: metadata)
         }
@@ -73,6 +76,17 @@ enum HSLCard: DESFireFamily {
         let from = Int(area >> 3), to = Int(area & 7)
         guard from <= to else { return "zones \(area)" }
         return String((from ... to).map { Character(Unicode.Scalar(UInt8(65 + $0))) })
+    }
+
+    /// A Waltti zone code: 0 none, 1–10 one zone (A…J), then every range start–end of zones 1–10 in
+    /// order, 1–2 … 1–10, 2–3 … 9–10 (Metrodroid HSLLookup's validity split; zones lettered from A,
+    /// as for most regions: Oulu's and Lahti's own zone names are not applied).
+    static func walttiZones(_ code: Int) -> String? {
+        let ranges = (1 ... 10).map { ($0, $0) } + (1 ... 10).flatMap { start in (start + 1 ..< 11).map { (start, $0) } }
+        guard code >= 1, code <= ranges.count else { return nil }
+        let (from, to) = ranges[code - 1]
+        func letter(_ n: Int) -> String { String(Character(Unicode.Scalar(UInt8(64 + n)))) }
+        return from == to ? letter(from) : "\(letter(from))-\(letter(to))"
     }
 
     /// File 4's records, newest first as the card answers them; a locked file holds none.

@@ -37,3 +37,23 @@ final class HSLTests: XCTestCase {
         XCTAssertEqual(r.transactions.count, 0)
     }
 }
+
+/// Waltti (application 00 10 AB) through the desfire library.
+final class WalttiTests: XCTestCase {
+    func testWalttiPeriodPassWithItsZoneRange() throws {
+        let read = try DESFireReading.read(CardImages.sample("waltti.json"))
+        let r = read.reading
+        XCTAssertEqual(r.family, "hsl")
+        XCTAssertEqual(r.cardName, "Waltti")
+        XCTAssertEqual(r.serialNumber, "924621 0098 7654 3210")
+        XCTAssertEqual(r.balance, 450)
+        // Zone code 12: after the ten single zones, 1–2 is 11 and 1–3 is 12; the unused slot is no pass.
+        XCTAssertEqual(r.passes.count, 1)
+        XCTAssertEqual(r.passes.first?.name, "Waltti period pass")
+        XCTAssertEqual(r.passes.first?.tariff, "2001")
+        XCTAssertEqual(r.passes.first?.zones, "A-C")
+        XCTAssertEqual(r.passes.first?.validUntil?.description, "2026-12-31")
+        XCTAssertEqual(r.transactions.first?.date?.description, "2026-12-01T09:00:00+02:00")
+        XCTAssertLessThanOrEqual(read.counted, 10)
+    }
+}
