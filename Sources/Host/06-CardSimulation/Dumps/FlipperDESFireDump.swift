@@ -9,11 +9,14 @@ import CardProtocol
 /// file; a value file's 4 bytes little-endian). The card image answers as the card: files the
 /// dump holds no data for answer `91 AE`, as the card did to the Flipper.
 enum FlipperDESFireDump {
+    /// The `Device type:` line is in the file's header (its third line): only the first lines are
+    /// looked at, so a huge FeliCa dump costs no further pass.
     static func isDESFire(_ text: String) -> Bool {
-        text.utf8.split(separator: UInt8(ascii: "\n")).contains { line in
+        text.utf8.split(separator: UInt8(ascii: "\n"), maxSplits: headerLines).prefix(headerLines).contains { line in
             line.starts(with: "Device type:".utf8) && String(decoding: line, as: UTF8.self).contains("Mifare DESFire")
         }
     }
+    static let headerLines = 16
 
     static func parse(_ text: String) throws -> CardImage {
         var values = [String: String]()
