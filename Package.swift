@@ -12,6 +12,8 @@ let plugins: [(product: String, target: String)] = [
     ("TransitKSX6924", "KSX6924"),
     ("TransitTUnion", "TUnion"),
     ("TransitCalypso", "Calypso"),
+    ("TransitChinaCity", "ChinaCity"),
+    ("TransitDESFire", "DESFire"),
 ]
 
 /// Shipped code names no build folder (README "Install", reproducible builds): paths in debug

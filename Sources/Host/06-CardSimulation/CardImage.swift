@@ -62,11 +62,15 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var multipleRecordReads: Bool?
         /// True: READ RECORD with Le 00 answers an empty 9000, as some Calypso cards do. Default false.
         public var emptyAnswerToLeZero: Bool?
+        /// A MIFARE DESFire card's applications (DESFireImage.swift), answered to `90 …` commands.
+        public var desfire: DESFireImage?
 
         public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil,
-                    onlyClass: String? = nil, multipleRecordReads: Bool? = nil, emptyAnswerToLeZero: Bool? = nil) {
+                    onlyClass: String? = nil, multipleRecordReads: Bool? = nil, emptyAnswerToLeZero: Bool? = nil,
+                    desfire: DESFireImage? = nil) {
             self.uid = uid; self.historicalBytes = historicalBytes; self.applications = applications; self.commands = commands
             self.onlyClass = onlyClass; self.multipleRecordReads = multipleRecordReads; self.emptyAnswerToLeZero = emptyAnswerToLeZero
+            self.desfire = desfire
         }
     }
 
@@ -118,6 +122,8 @@ public struct CardImage: Codable, Equatable, Sendable {
         "records": "an object of SFIs to lists of records (hex)", "binaries": "an object of SFIs to contents (hex)",
         "onlyClass": "a class byte in hex as text (\"94\")", "multipleRecordReads": "true or false",
         "emptyAnswerToLeZero": "true or false",
+        "desfire": "an object: applications, each {\"aid\", \"files\"}", "aid": "a DESFire AID, 3 bytes in hex",
+        "files": "a list of DESFire files, each {\"id\", \"type\", \"access\"}", "frameSize": "a whole number",
     ], entryNames: ["systems": "system", "applications": "application"])
 
     /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump

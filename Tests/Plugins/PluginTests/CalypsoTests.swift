@@ -195,17 +195,8 @@ final class CalypsoTests: XCTestCase {
         var random = SplitMix64(seed: 0x4341_4C59_5053_4F)
         let image = try CardImages.sample("navigo.json")
         for _ in 0 ..< 400 {
-            let target = 1 + random.below(7), mode = random.below(3), position = random.next(), value = random.byte()
-            let outcome = try PluginRead.read(image, plugins: [.calypso], fault: { i, _, answer in
-                guard i == target, answer.count > 2 else { return answer }
-                var a = answer
-                switch mode {
-                case 0: a[Int(position % UInt64(a.count - 2))] = value
-                case 1: a = Array(a.prefix(Int(position % UInt64(a.count - 2)))) + a.suffix(2)
-                default: a = Array(a.prefix(Int(position % UInt64(a.count))))
-                }
-                return a
-            }, runner: .inProcess)
+            let mutation = AnswerMutation(&random, exchanges: 7)
+            let outcome = try PluginRead.read(image, plugins: [.calypso], fault: mutation.fault, runner: .inProcess)
             XCTAssertTrue(outcome.reading != nil || outcome.error != nil)
         }
     }
