@@ -5,7 +5,7 @@ import PluginKit
 struct Intercode {
     let files: CalypsoFiles
     let network: UInt64
-    let zone = EuropeanZone.paris
+    let zone = SummerTimeZone.paris
 
     /// Card names by network ID (Metrodroid CalypsoRegistry / IntercodeTransitData, research §1.6).
     static let names: [UInt64: String] = [

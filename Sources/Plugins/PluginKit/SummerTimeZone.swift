@@ -7,6 +7,13 @@ import CardProtocol
 public struct SummerTimeZone: Sendable {
     public struct Transition: Sendable {
         public let month: Int, sunday: Int, utcSecondsAfterMidnight: Int
+        public init(month: Int, sunday: Int, utcSecondsAfterMidnight: Int) {
+            self.month = month; self.sunday = sunday; self.utcSecondsAfterMidnight = utcSecondsAfterMidnight
+        }
+    }
+
+    public init(standardOffset: Int, summerOffset: Int, start: Transition, end: Transition) {
+        self.standardOffset = standardOffset; self.summerOffset = summerOffset; self.start = start; self.end = end
     }
     public let standardOffset: Int
     public let summerOffset: Int
@@ -20,9 +27,7 @@ public struct SummerTimeZone: Sendable {
                                                   end: .init(month: 11, sunday: 1, utcSecondsAfterMidnight: 9 * 3600))
     /// Europe/Helsinki (EU directive 2000/84/EC): EET +2, EEST +3 from the last Sunday of March to the
     /// last Sunday of October, both at 01:00 UTC.
-    public static let helsinki = SummerTimeZone(standardOffset: 2 * 3600, summerOffset: 3 * 3600,
-                                                start: .init(month: 3, sunday: -1, utcSecondsAfterMidnight: 3600),
-                                                end: .init(month: 10, sunday: -1, utcSecondsAfterMidnight: 3600))
+    public static let helsinki = europeanUnion(standardOffset: 2 * 3600)
     /// Australia/Sydney since 2008 (NSW Standard Time Act): AEST +10, AEDT +11 from the first Sunday of
     /// October 02:00 AEST to the first Sunday of April 03:00 AEDT, both 16:00 UTC the Saturday before.
     public static let sydney = SummerTimeZone(standardOffset: 10 * 3600, summerOffset: 11 * 3600,

@@ -68,7 +68,7 @@ final class EN1545Tests: XCTestCase {
     }
 
     func testParisSummerTimeStartsOnTheLastSundayOfMarchAt0100UTC() {
-        let paris = EuropeanZone.paris
+        let paris = SummerTimeZone.paris
         func at(_ y: Int, _ m: Int, _ d: Int, _ h: Int, _ min: Int) -> String? {
             paris.civilTime(year: y, month: m, day: d, minuteOfDay: h * 60 + min)?.iso8601
         }
@@ -85,21 +85,21 @@ final class EN1545Tests: XCTestCase {
     }
 
     func testParisWinterTimeReturnsOnTheLastSundayOfOctoberAt0100UTC() {
-        let paris = EuropeanZone.paris
+        let paris = SummerTimeZone.paris
         func at(_ h: Int, _ min: Int) -> String? { paris.civilTime(year: 2026, month: 10, day: 25, minuteOfDay: h * 60 + min)?.iso8601 }
         XCTAssertEqual(at(1, 59), "2026-10-25T01:59:00+02:00")
         XCTAssertEqual(at(2, 30), "2026-10-25T02:30:00+02:00", "the repeated hour: its first occurrence, summer time")
         XCTAssertEqual(at(3, 0), "2026-10-25T03:00:00+01:00")
         XCTAssertEqual(paris.civilTime(year: 2026, month: 12, day: 1, minuteOfDay: 8 * 60)?.iso8601, "2026-12-01T08:00:00+01:00")
-        XCTAssertEqual(EuropeanZone.brussels.civilTime(year: 2026, month: 10, day: 24, minuteOfDay: 23 * 60)?.iso8601,
+        XCTAssertEqual(SummerTimeZone.brussels.civilTime(year: 2026, month: 10, day: 24, minuteOfDay: 23 * 60)?.iso8601,
                        "2026-10-24T23:00:00+02:00")
     }
 
     func testEN1545DateAndTimeInParis() {
         // day 10889 (2026-10-25), 150 minutes (02:30): summer time still; 10926 (2026-12-01) 480 (08:00): winter.
-        XCTAssertEqual(EuropeanZone.paris.civilTime(en1545Date: 10889, minutes: 150)?.iso8601, "2026-10-25T02:30:00+02:00")
-        XCTAssertEqual(EuropeanZone.paris.civilTime(en1545Date: 10926, minutes: 480)?.iso8601, "2026-12-01T08:00:00+01:00")
-        XCTAssertEqual(EuropeanZone.paris.civilTime(en1545Date: 10926, minutes: nil)?.iso8601, "2026-12-01")
-        XCTAssertNil(EuropeanZone.paris.civilTime(en1545Date: 10926, minutes: 1440), "no minute 1440 in a day")
+        XCTAssertEqual(SummerTimeZone.paris.civilTime(en1545Date: 10889, minutes: 150)?.iso8601, "2026-10-25T02:30:00+02:00")
+        XCTAssertEqual(SummerTimeZone.paris.civilTime(en1545Date: 10926, minutes: 480)?.iso8601, "2026-12-01T08:00:00+01:00")
+        XCTAssertEqual(SummerTimeZone.paris.civilTime(en1545Date: 10926, minutes: nil)?.iso8601, "2026-12-01")
+        XCTAssertNil(SummerTimeZone.paris.civilTime(en1545Date: 10926, minutes: 1440), "no minute 1440 in a day")
     }
 }
