@@ -21,7 +21,7 @@ struct CityCard {
         let (name, number, metadata) = try identity(file)
         if let purseAID {
             let answer = try card.transmit(APDU.selectAID(purseAID))
-            guard answer.isSuccess else { throw PluginError.cardRefused("SELECT of the purse application answered \(answer.swHex)") }
+            try answer.require("SELECT of the purse application")
         }
         let purse = try ChinaPurse.balance(card)
         let validity = try validityAt.map { (BCD.civilTime(try file.slice($0, 4), utcOffset: Zone.china),

@@ -10,7 +10,7 @@ enum IdentityFile {
         if let copy = try? TLV.find(fileCopyTag, in: fci), copy.count >= 28 { return copy }
         var answer = try card.transmit(readBinary(0))
         if answer.sw >> 8 == 0x6C { answer = try card.transmit(readBinary(UInt8(answer.sw & 0xFF))) }
-        guard answer.isSuccess else { throw PluginError.cardRefused("reading file 0x15 answered \(answer.swHex)") }
+        try answer.require("reading file 0x15")
         guard answer.data.count >= 28 else { throw PluginError.malformedResponse("file 0x15 of \(answer.data.count) bytes") }
         return answer.data
     }

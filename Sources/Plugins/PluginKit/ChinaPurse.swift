@@ -18,7 +18,7 @@ public enum ChinaPurse {
     /// GET BALANCE of the selected purse; a status word is a refusal (the read depends on it).
     public static func balance(_ card: CardLink) throws -> Int64 {
         let answer = try card.transmit(getBalance)
-        guard answer.isSuccess else { throw PluginError.cardRefused("GET BALANCE answered \(answer.swHex)") }
+        try answer.require("GET BALANCE")
         return try amount(answer)
     }
 

@@ -24,7 +24,7 @@ enum TUnionPlugin: CardFamilyPlugin {
         let (_, fci) = try ISOApplication.selectFirst(card, [aid])
         // Once selected, a rejected GET BALANCE or any other failure ends the read.
         let primary = try card.transmit(primaryBalance)
-        guard primary.isSuccess else { throw PluginError.cardRefused("GET BALANCE answered \(primary.swHex)") }
+        try primary.require("GET BALANCE")
         // A card that rejects the negative-purse command with a status word has no negative purse.
         let negative = try card.transmit(negativeBalance)
         let owed = negative.isSuccess ? try purse(negative) : 0
@@ -51,7 +51,7 @@ enum TUnionPlugin: CardFamilyPlugin {
         let short = try card.transmit(cardNumberRead)
         if short.isSuccess, short.data.count >= 18 { return short.data }
         let whole = try card.transmit(wholeFile15)
-        guard whole.isSuccess else { throw PluginError.cardRefused("reading file 0x15 answered \(whole.swHex)") }
+        try whole.require("reading file 0x15")
         guard whole.data.count >= 28 else { throw PluginError.malformedResponse("file 0x15 of \(whole.data.count) bytes") }
         return try whole.data.slice(10, 18)
     }
