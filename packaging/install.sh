@@ -7,7 +7,8 @@
 #   60-transit-rcs380.rules, the udev rule for Sony's RC-S380, where udev reads it: /usr/lib/udev/rules.d
 #   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local)
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
-#   share/doc/transit/examples (the sample card images, and myfamily.c, the plugin example of ABI.md)
+#   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
+#   the plugin example of ABI.md)
 #   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
 # Every ELF file is stripped as debhelper's dh_strip does (symbols and debug info name the build
 # folder and the toolchain). No installed file names the toolchain or the build folder. The list of installed files goes to
@@ -19,7 +20,8 @@ cd "$(dirname "$0")/.."
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 SYSCONFDIR=$([ "$PREFIX" = /usr ] && echo /etc || echo "$PREFIX/etc")
-UDEVRULESDIR=$([ "$PREFIX" = /usr ] && echo /usr/lib/udev/rules.d || echo /etc/udev/rules.d)
+# UDEVRULESDIR: only for an install into a test's throwaway prefix (the rule's folder outside it).
+UDEVRULESDIR=${UDEVRULESDIR:-$([ "$PREFIX" = /usr ] && echo /usr/lib/udev/rules.d || echo /etc/udev/rules.d)}
 command -v patchelf >/dev/null || { echo "install: patchelf is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 
 manifest=()
@@ -63,12 +65,14 @@ done
 [ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"
 [ -f packaging/completions/transit.fish ] && put 0644 packaging/completions/transit.fish "$PREFIX/share/fish/vendor_completions.d/transit.fish"
 for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
-for sample in samples/*.json docs/examples/*.c; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
+for sample in samples/*.json docs/examples/*.c docs/examples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
 version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/02-Model/Version.swift)
-sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
+# sysconfdir relative to prefix (as pkg-config --define-variable=prefix= moves it) except /etc for /usr.
+pcsysconfdir=$([ "$PREFIX" = /usr ] && echo /etc || echo '${prefix}/etc')
+sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@SYSCONFDIR@|$pcsysconfdir|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
 put 0644 "$pc" "$PREFIX/share/pkgconfig/transit-plugin.pc"
 rm -f "$pc"
 
@@ -78,7 +82,8 @@ printf '%s\n' "${manifest[@]}" > "$list"
 install -D -m 0644 "$list" "$DESTDIR$PREFIX/lib/transit/install-manifest"
 rm -f "$list"
 echo "installed transit into ${DESTDIR}${PREFIX} (configuration in ${DESTDIR}${SYSCONFDIR}/transit)"
-if [ -z "$DESTDIR" ] && [ -d /run/udev ] && command -v udevadm >/dev/null; then
+if [ -z "$DESTDIR" ] && [ "${UDEVRULESDIR#/etc/udev}" != "$UDEVRULESDIR" -o "${UDEVRULESDIR#/usr/lib/udev}" != "$UDEVRULESDIR" ] \
+    && [ -d /run/udev ] && command -v udevadm >/dev/null; then
     # The RC-S380 already plugged in gets the rule's access now (udev reads new rules by itself).
     udevadm trigger --subsystem-match=usb --attr-match=idVendor=054c >/dev/null 2>&1 || true
 fi
