@@ -24,6 +24,23 @@ SYSCONFDIR=$([ "$PREFIX" = /usr ] && echo /etc || echo "$PREFIX/etc")
 UDEVRULESDIR=${UDEVRULESDIR:-$([ "$PREFIX" = /usr ] && echo /usr/lib/udev/rules.d || echo /etc/udev/rules.d)}
 command -v patchelf >/dev/null || { echo "install: patchelf is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 
+# Before anything is installed: every library the binaries and plugins load must be found (a
+# build whose toolchain moved, or is not on the loader's path, would install a transit that fails
+# with "libswiftCore.so: cannot open shared object file"), and the Swift runtime must be a folder
+# holding libswiftCore.so, which is copied beside them.
+missing=$(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so 2>/dev/null | awk '/=> not found/ { print $1 }' | sort -u | tr '\n' ' ')
+if [ -n "$missing" ]; then
+    echo "install: the build in $BIN needs ${missing}which the loader cannot find: nothing installed." >&2
+    echo "install: build again with the Swift toolchain in place (make), or put its lib/swift/linux on LD_LIBRARY_PATH for make install." >&2
+    exit 1
+fi
+runtime=$(ldd "$BIN/transit" | awk '$1 == "libswiftCore.so" && $3 ~ /^\// { print $3 }')
+runtime=${runtime%/libswiftCore.so}
+if [ -z "$runtime" ] || [ ! -f "$runtime/libswiftCore.so" ]; then
+    echo "install: cannot find the Swift runtime (libswiftCore.so) of $BIN/transit: nothing installed." >&2
+    exit 1
+fi
+
 manifest=()
 put() { # put MODE SOURCE TARGET (TARGET without DESTDIR)
     install -D -m "$1" "$2" "$DESTDIR$3"
@@ -45,9 +62,7 @@ for lib in "$BIN"/libTransit*.so; do
     put_elf 0644 "$lib" "$PREFIX/lib/transit/plugins/$(basename "$lib")" '$ORIGIN/..'
 done
 
-# The Swift runtime: every library the binaries and plugins load from the toolchain, and theirs.
-runtime=$(dirname "$(ldd "$BIN/transit" | awk '/libswiftCore.so/ { print $3 }')")
-[ -d "$runtime" ] || { echo "install: cannot find the Swift runtime of $BIN/transit" >&2; exit 1; }
+# The Swift runtime (found above): every library the binaries and plugins load from it, and theirs.
 for lib in $(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so | awk -v r="$runtime/" 'index($3, r) == 1 { print $3 }' | sort -u); do
     put_elf 0644 "$lib" "$PREFIX/lib/transit/$(basename "$lib")" '$ORIGIN'
 done
