@@ -7,7 +7,8 @@
 #   60-transit-rcs380.rules, the udev rule for Sony's RC-S380, where udev reads it: /usr/lib/udev/rules.d
 #   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local)
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
-#   share/doc/transit/examples (the sample card images, and myfamily.c, the plugin example of ABI.md)
+#   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
+#   the plugin example of ABI.md)
 #   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
 # Every ELF file is stripped as debhelper's dh_strip does (symbols and debug info name the build
 # folder and the toolchain). No installed file names the toolchain or the build folder. The list of installed files goes to
@@ -19,8 +20,26 @@ cd "$(dirname "$0")/.."
 PREFIX=${PREFIX:-/usr/local}
 DESTDIR=${DESTDIR:-}
 SYSCONFDIR=$([ "$PREFIX" = /usr ] && echo /etc || echo "$PREFIX/etc")
-UDEVRULESDIR=$([ "$PREFIX" = /usr ] && echo /usr/lib/udev/rules.d || echo /etc/udev/rules.d)
+# UDEVRULESDIR: only for an install into a test's throwaway prefix (the rule's folder outside it).
+UDEVRULESDIR=${UDEVRULESDIR:-$([ "$PREFIX" = /usr ] && echo /usr/lib/udev/rules.d || echo /etc/udev/rules.d)}
 command -v patchelf >/dev/null || { echo "install: patchelf is missing (scripts/setup.sh installs it)" >&2; exit 1; }
+
+# Before anything is installed: every library the binaries and plugins load must be found (a
+# build whose toolchain moved, or is not on the loader's path, would install a transit that fails
+# with "libswiftCore.so: cannot open shared object file"), and the Swift runtime must be a folder
+# holding libswiftCore.so, which is copied beside them.
+missing=$(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so 2>/dev/null | awk '/=> not found/ { print $1 }' | sort -u | tr '\n' ' ')
+if [ -n "$missing" ]; then
+    echo "install: the build in $BIN needs ${missing}which the loader cannot find: nothing installed." >&2
+    echo "install: build again with the Swift toolchain in place (make), or put its lib/swift/linux on LD_LIBRARY_PATH for make install." >&2
+    exit 1
+fi
+runtime=$(ldd "$BIN/transit" | awk '$1 == "libswiftCore.so" && $3 ~ /^\// { print $3 }')
+runtime=${runtime%/libswiftCore.so}
+if [ -z "$runtime" ] || [ ! -f "$runtime/libswiftCore.so" ]; then
+    echo "install: cannot find the Swift runtime (libswiftCore.so) of $BIN/transit: nothing installed." >&2
+    exit 1
+fi
 
 manifest=()
 put() { # put MODE SOURCE TARGET (TARGET without DESTDIR)
@@ -43,9 +62,7 @@ for lib in "$BIN"/libTransit*.so; do
     put_elf 0644 "$lib" "$PREFIX/lib/transit/plugins/$(basename "$lib")" '$ORIGIN/..'
 done
 
-# The Swift runtime: every library the binaries and plugins load from the toolchain, and theirs.
-runtime=$(dirname "$(ldd "$BIN/transit" | awk '/libswiftCore.so/ { print $3 }')")
-[ -d "$runtime" ] || { echo "install: cannot find the Swift runtime of $BIN/transit" >&2; exit 1; }
+# The Swift runtime (found above): every library the binaries and plugins load from it, and theirs.
 for lib in $(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so | awk -v r="$runtime/" 'index($3, r) == 1 { print $3 }' | sort -u); do
     put_elf 0644 "$lib" "$PREFIX/lib/transit/$(basename "$lib")" '$ORIGIN'
 done
@@ -63,12 +80,14 @@ done
 [ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"
 [ -f packaging/completions/transit.fish ] && put 0644 packaging/completions/transit.fish "$PREFIX/share/fish/vendor_completions.d/transit.fish"
 for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
-for sample in samples/*.json docs/examples/*.c; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
+for sample in samples/*.json docs/examples/*.c docs/examples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
 version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/02-Model/Version.swift)
-sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
+# sysconfdir relative to prefix (as pkg-config --define-variable=prefix= moves it) except /etc for /usr.
+pcsysconfdir=$([ "$PREFIX" = /usr ] && echo /etc || echo '${prefix}/etc')
+sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@SYSCONFDIR@|$pcsysconfdir|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"
 put 0644 "$pc" "$PREFIX/share/pkgconfig/transit-plugin.pc"
 rm -f "$pc"
 
@@ -78,7 +97,8 @@ printf '%s\n' "${manifest[@]}" > "$list"
 install -D -m 0644 "$list" "$DESTDIR$PREFIX/lib/transit/install-manifest"
 rm -f "$list"
 echo "installed transit into ${DESTDIR}${PREFIX} (configuration in ${DESTDIR}${SYSCONFDIR}/transit)"
-if [ -z "$DESTDIR" ] && [ -d /run/udev ] && command -v udevadm >/dev/null; then
+if [ -z "$DESTDIR" ] && [ "${UDEVRULESDIR#/etc/udev}" != "$UDEVRULESDIR" -o "${UDEVRULESDIR#/usr/lib/udev}" != "$UDEVRULESDIR" ] \
+    && [ -d /run/udev ] && command -v udevadm >/dev/null; then
     # The RC-S380 already plugged in gets the rule's access now (udev reads new rules by itself).
     udevadm trigger --subsystem-match=usb --attr-match=idVendor=054c >/dev/null 2>&1 || true
 fi

@@ -85,6 +85,10 @@ public struct CardReading: Codable, Equatable, Sendable {
         public var exitStation: String?
         public var exitStationName: String?
         public var exitStationNameEnglish: String?
+        /// Why a code has no name though tables were looked in (`region 3: not in your tables`):
+        /// set by `StationNaming` for the text, not in JSON.
+        public var entryStationUnnamed: String?
+        public var exitStationUnnamed: String?
         public var metadata: [String: String]
         /// The record's type and bytes as the card holds them (hex), when the plugin gave them.
         public var rawType: String?

@@ -106,9 +106,28 @@ package struct PluginConfig: Equatable {
     /// `plugins.conf.d/*.conf` beside `conf`, in name order (a package or an administrator adds a
     /// family there without editing the main file).
     package static func dropIns(beside conf: String) -> [String] {
-        let folder = ((conf as NSString).deletingLastPathComponent as NSString).appendingPathComponent("plugins.conf.d")
+        let folder = dropInFolder(beside: conf)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".conf") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+    }
+
+    /// The drop-in folder read with `conf`: `plugins.conf.d` beside it.
+    package static func dropInFolder(beside conf: String) -> String {
+        ((conf as NSString).deletingLastPathComponent as NSString).appendingPathComponent("plugins.conf.d")
+    }
+
+    /// The drop-in folders of the other confs transit looks for (`searchPath`) that hold drop-ins
+    /// it does not read, because `conf` is the one in use: a line written there is not loaded.
+    package static func unreadDropIns(using conf: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                      executableDirectory: String = InstallLayout.executableDirectory) -> [(folder: String, files: [String])] {
+        let used = dropInFolder(beside: conf)
+        var seen = Set([(used as NSString).standardizingPath])
+        return searchPath(environment: environment, executableDirectory: executableDirectory).compactMap { candidate in
+            let folder = dropInFolder(beside: candidate)
+            guard seen.insert((folder as NSString).standardizingPath).inserted else { return nil }
+            let files = dropIns(beside: candidate).map { ($0 as NSString).lastPathComponent }
+            return files.isEmpty ? nil : (folder, files)
+        }
     }
 
     /// Where a conf is looked for when no --config is given, in order.

@@ -32,16 +32,27 @@ package enum StationNaming {
                 t.entryStationNameEnglish = s.englishName
                 t.metadata["entryLine"] = s.line
                 t.metadata["entryOperator"] = s.operatorName
+            } else if t.entryStation != nil {
+                t.entryStationUnnamed = unnamed(region: t.metadata[MetadataKey.entryRegion], network: network)
             }
             if let s = station(t.exitStation, region: t.metadata[MetadataKey.exitRegion], network: network, on: date, table) {
                 t.exitStationName = s.name
                 t.exitStationNameEnglish = s.englishName
                 t.metadata["exitLine"] = s.line
                 t.metadata["exitOperator"] = s.operatorName
+            } else if t.exitStation != nil {
+                t.exitStationUnnamed = unnamed(region: t.metadata[MetadataKey.exitRegion], network: network)
             }
             r.transactions[i] = t
         }
         return r
+    }
+
+    /// Why the tables name no station for a code: the key is area + line + station, and the area
+    /// is the record's region (or its network), so a code named for one may be missing for another.
+    private static func unnamed(region: String?, network: String?) -> String {
+        if let network { return "network \(network): not in your tables" }
+        return region.map { "region \($0): not in your tables" } ?? "no region on the record: not in your tables"
     }
 
     /// `E33B` with region `2`: area 2, line E3, station 3B; `0A2C` of network `250901`: area

@@ -13,12 +13,12 @@ package enum TransactionDetails {
         let e = TerminalText.escape
         var parts = [String]()
         let entry = (stations ? t.entryStation : nil).map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
-                                                 line: t.metadata["entryLine"], operator: t.metadata["entryOperator"], style) }
+                                                 unnamed: t.entryStationUnnamed, line: t.metadata["entryLine"], operator: t.metadata["entryOperator"], style) }
         if let entry {
             if let exitCode = t.exitStation {
                 let sameLine = t.metadata["exitLine"] == t.metadata["entryLine"] && t.metadata["exitOperator"] == t.metadata["entryOperator"]
                 parts.append("\(entry) → " + station(code: exitCode, name: t.exitStationName, english: t.exitStationNameEnglish,
-                                                     line: sameLine ? nil : t.metadata["exitLine"],
+                                                     unnamed: t.exitStationUnnamed, line: sameLine ? nil : t.metadata["exitLine"],
                                                      operator: sameLine ? nil : t.metadata["exitOperator"], style))
             } else {
                 parts.append("at \(entry)")
@@ -51,11 +51,12 @@ package enum TransactionDetails {
         return parts.joined(separator: ", ")
     }
 
-    /// `Shinjuku (JR East Yamanote)`, or the code when the table has no name for it.
-    package static func station(code: String, name: String?, english: String?, line: String?, operator op: String?,
+    /// `Shinjuku (JR East Yamanote)`, or the code when the table has no name for it, with why when
+    /// tables were looked in (`E33B (region 3: not in your tables)`).
+    package static func station(code: String, name: String?, english: String?, unnamed: String? = nil, line: String?, operator op: String?,
                         _ style: TextOutput.Style) -> String {
         let e = TerminalText.escape
-        guard let name else { return e(code) }
+        guard let name else { return e(code) + (unnamed.map { " (\(e($0)))" } ?? "") }
         let shown = (style.englishNames ? english : nil) ?? name
         let lineText = [op, line].compactMap { $0 }.filter { !$0.isEmpty }.map(e).joined(separator: " ")
         return e(shown) + (lineText.isEmpty ? "" : " (\(lineText))") + (style.verbose ? " [\(e(code))]" : "")

@@ -64,6 +64,14 @@ extension TransitCommand {
                 let abi = r.abiVersion.map { "ABI \($0)" } ?? "ABI -"
                 standardOutput("\(e(r.name))\t\(r.state)\t\(abi)\t\(e(r.path))" + (r.reason.map { "\t(\(e($0)))" } ?? ""))
             }
+            // Where a drop-in must go to be read, and those written where they are not.
+            let read = PluginConfig.dropIns(beside: config.path).map { String($0.split(separator: "/").last ?? "") }
+            standardOutput("drop-ins read from \(e(PluginConfig.dropInFolder(beside: config.path))): "
+                           + (read.isEmpty ? "none" : read.map(e).joined(separator: ", ")))
+            for unread in PluginConfig.unreadDropIns(using: config.path) {
+                standardOutput("not read: \(e(unread.folder)) (\(unread.files.map(e).joined(separator: ", "))): "
+                               + "it is not beside the plugins.conf in use")
+            }
         }
         // A conf with a plugin that cannot be used is a configuration to fix: scripts must tell.
         if rows.contains(where: { $0.state != "loaded" }) { throw QuietExit(code: TransitError.Kind.config.exitCode) }

@@ -7,6 +7,12 @@ import PluginKit
 ///       time in 6–7 (5 bits hour, 6 bits minute, 5 unknown bits) · 10–11 balance little-endian
 ///   12 unknown · 13–14 the record's sequence number (big-endian; metadata `sequence`, which lets an
 ///   archive tell records apart) · 15 regions (entry bits 7–6, exit bits 5–4).
+/// A charge or a ticket bought at a station's machine keeps that station in 6–7: tanitanin/
+/// ICHistoryReader HistoryInfo.cs (facts only) gives 6–7 as the entry station, 8–9 as "0000 for a
+/// new card or a charge", and for tickets bought 6–7 the station and 8–9 a ticket machine number
+/// ("mostly 00 00, rarely 01 01"), never an exit. The spec reads the same for ticket-machine
+/// consoles (03, 07, 08, 12–15: entryStation only); its "charges carry no stations" holds where
+/// 6–7 are 0000 (no station) or the charge is a shop's (a product-sale console, whose 6–7 are a time).
 enum JapanICHistory {
     /// Process types that add to the balance (spec: 02h charge, 07h new issue, 14h/15h auto-charge at
     /// entry/exit, 17h bus auto-charge, 1Fh bus charge, 48h bonus charge, 49h register charge).
@@ -16,7 +22,7 @@ enum JapanICHistory {
     /// Ticket machines and fare adjustment machines: entry station only (spec; Metrodroid isTVM).
     static let ticketMachineConsoles: Set<UInt8> = [0x03, 0x07, 0x08, 0x12, 0x13, 0x14, 0x15]
     static let busConsole: UInt8 = 0x05
-    /// The plain charge (チャージ): the one top-up process without stations besides product sales.
+    /// The plain charge (チャージ): the machine's station in 6–7, 0000 in 8–9 (no exit).
     static let plainCharge: UInt8 = 0x02
     /// A magnetic ticket bought with the card's balance (磁気券購入, Metrodroid SuicaUtil process 03):
     /// a purchase at the station of the machine.
@@ -65,16 +71,19 @@ enum JapanICHistory {
         if console == busConsole {
             t.metadata[MetadataKey.busLineCode] = try b.slice(6, 2).hex
             t.metadata[MetadataKey.busStopCode] = try b.slice(8, 2).hex
-        } else if isProductSale || process == plainCharge {
-            // Product sales and the plain charge carry no stations (spec). Auto-charges at a gate
-            // (14h, 15h) and a new card issued at a ticket machine (07h) keep theirs.
+        } else if isProductSale {
+            // Product sales carry no stations (spec): 6–7 are the time of the sale. A charge (02h)
+            // or a ticket bought (03h) at a station's machine, auto-charges at a gate (14h, 15h)
+            // and a new card issued at a ticket machine (07h) keep their station.
         } else {
             // Station code 0000 is no station.
             if try b.be(6, 2) != 0 {
                 t.entryStation = try b.slice(6, 2).hex
                 t.metadata[MetadataKey.entryRegion] = String(region >> 6 & 0x03)
             }
-            if !ticketMachineConsoles.contains(console), !gateAutoCharges.contains(process), try b.be(8, 2) != 0 {
+            // A charge's 8–9 are 0000 and a ticket's a machine number: neither is an exit.
+            if !ticketMachineConsoles.contains(console), !gateAutoCharges.contains(process), process != plainCharge, process != ticketPurchase,
+               try b.be(8, 2) != 0 {
                 t.exitStation = try b.slice(8, 2).hex
                 t.metadata[MetadataKey.exitRegion] = String(region >> 4 & 0x03)
             }

@@ -60,6 +60,12 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(try field("Maintainer"), "Test Maintainer <maintainer@example.org>")
         XCTAssertEqual(try field("Recommends"), "pcscd")
         XCTAssertEqual(try field("Suggests"), "fonts-noto-cjk", "the report page's Japanese names need a CJK font")
+        // docs/ABI.md's folders from the package's pkg-config file: the drop-ins /etc/transit reads.
+        let pc = try CommandRun.run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xO ./usr/share/pkgconfig/transit-plugin.pc"]).stdout
+        for line in ["sysconfdir=/etc", "pluginsdir=${prefix}/lib/transit/plugins", "dropindir=${sysconfdir}/transit/plugins.conf.d",
+                     "examplesdir=${prefix}/share/doc/transit/examples", "prefix=/usr"] {
+            XCTAssertTrue(pc.split(separator: "\n").contains(Substring(line)), "\(line) in\n\(pc)")
+        }
         let depends = try field("Depends")
         for package in ["libpcsclite1", "libc6", "libsqlite3-0"] { XCTAssertTrue(depends.contains(package), depends) }
         XCTAssertFalse(depends.contains("pcscd"), "decode needs no pcscd: \(depends)")

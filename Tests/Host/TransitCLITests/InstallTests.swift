@@ -135,6 +135,27 @@ final class InstallTests: XCTestCase {
 
     /// `make install` never builds (as root it would leave root-owned files in the checkout):
     /// without a release build it stops and says to run make first.
+    func testMakeInstallRefusesABuildWhoseSwiftRuntimeItCannotFind() throws {
+        // The build under test, copied, with transit's RUNPATH cut to its own folder: as a build
+        // whose toolchain moved or is not on the loader's path. Nothing may be installed.
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let built = try FileManager.default.contentsOfDirectory(atPath: BuildProducts.directory.path)
+            .filter { $0 == "transit" || $0 == "transit-sim" || ($0.hasPrefix("libTransit") && $0.hasSuffix(".so")) }
+        for name in built { try FileManager.default.copyItem(at: BuildProducts.directory.appendingPathComponent(name), to: bin.appendingPathComponent(name)) }
+        let cut = try CommandRun.run("/usr/bin/env", ["patchelf", "--set-rpath", "$ORIGIN", bin.appendingPathComponent("transit").path])
+        try XCTSkipUnless(cut.status == 0, "patchelf is not installed (scripts/setup.sh)")
+        var env = ProcessInfo.processInfo.environment
+        env["LD_LIBRARY_PATH"] = nil
+        env["BIN"] = bin.path
+        let stage = dir.appendingPathComponent("stage")
+        let run = try CommandRun.run("/usr/bin/make", ["-s", "install-files", "DESTDIR=\(stage.path)", "PREFIX=\(prefix)", "BIN=\(bin.path)"],
+                                     currentDirectory: BuildProducts.packageRoot, environment: env)
+        XCTAssertNotEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stderr.contains("libswiftCore.so") && run.stderr.contains("nothing installed"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stage.appendingPathComponent("usr/local/bin/transit").path), "no binary was installed")
+    }
+
     func testMakeInstallWithoutAReleaseBuildStopsAndSaysToRunMake() throws {
         let checkout = dir.appendingPathComponent("checkout")
         try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)

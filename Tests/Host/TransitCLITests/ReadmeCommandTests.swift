@@ -35,8 +35,8 @@ final class ReadmeCommandTests: XCTestCase {
         (#"^(\.build/release/)?transit (readers|scan --wait 10|scan --no-save)$"#,
          .elsewhere(file: "Tests/EndToEndTests/ReaderEndToEndTests.swift", holding: "\"scan\"")),
         (#"^transit scan --reader rc-s380 --wait 10$"#, .elsewhere(file: "Tests/EndToEndTests/RCS380EndToEndTests.swift", holding: "--wait")),
-        (#"^cc -std=c99 .*myfamily\.c|^echo \"myfamily "#,
-         .elsewhere(file: "Tests/Host/TransitPluginHostTests/PluginExampleTests.swift", holding: "guideCommands")),
+        (#"^cp \"\$\(pkg-config --variable=examplesdir transit-plugin\)\"/myfamily|^cc -std=c99 .*myfamily\.c|^sudo install -m 0644 libmyfamily\.so |^echo \"myfamily |myfamily\.json --no-save$"#,
+         .elsewhere(file: "Tests/Host/TransitPluginHostTests/PluginExampleTests.swift", holding: "guideLines")),
         (#"^pgrep -x pcscd >/dev/null \|\| pcscd --foreground &$|transit-sim --card samples/ezlink\.json &$|transit scan --reader \"Virtual PCD 00 00\""#,
          .elsewhere(file: "Tests/TestSupport/VirtualReaderHarness.swift", holding: "pcscd")),
     ]

@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// Plugins run in a worker process: one that crashes, exits, spins, sleeps or prints ends the read
-/// as a `plugin` fault naming it, stdout stays one JSON object, and the host carries on.
+/// as a `plugin` fault naming it (the read ended, and how to debug it), stdout stays one JSON
+/// object, and the host carries on to its next read.
 final class PluginIsolationTests: XCTestCase {
     var dir: URL!
     override func setUp() { dir = temporaryDirectory() }
@@ -35,7 +36,24 @@ final class PluginIsolationTests: XCTestCase {
             XCTAssertEqual(error?["plugin"] as? String, "bad", misbehave)
             XCTAssertTrue((error?["message"] as? String)?.contains(said) == true, "\(misbehave): \(error ?? [:])")
             XCTAssertTrue(run.stderr.contains("transit: bad: plugin bad"), "\(misbehave): one line on stderr: \(run.stderr)")
+            if said == "crashed" || misbehave == "exit" {
+                // The read ended (nothing was printed of the card), and the message says how to find the fault.
+                let message = (error?["message"] as? String) ?? ""
+                XCTAssertTrue(message.contains("the read ended") && !message.contains("carried on"), message)
+                XCTAssertTrue(message.contains("TRANSIT_PLUGIN_WORKER=0"), message)
+            }
         }
+    }
+
+    func testTheCrashMessagesDebuggingRecipeMakesTheFaultTransitsOwn() throws {
+        // The recipe the message and docs/ABI.md give: the same read with the plugins inside
+        // transit, which then dies of the plugin's signal itself (a core dump or a debugger shows where).
+        var env = ProcessInfo.processInfo.environment
+        env["TRANSIT_PLUGIN_WORKER"] = "0"
+        let run = try CommandRun.run(BuildProducts.transit, ["scan", "--config", try conf("crash"), "--card", BuildProducts.sample("ezlink.json"),
+                                                             "--no-save"], environment: env)
+        XCTAssertTrue(run.crashed, "transit itself ended by the signal: \(run.status) \(run.stderr)")
+        XCTAssertEqual(run.status, SIGSEGV)
     }
 
     func testWhatAPluginPrintsNeverReachesStdout() throws {

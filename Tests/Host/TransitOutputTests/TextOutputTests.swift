@@ -32,7 +32,7 @@ final class TextOutputTests: XCTestCase {
         2026-11-05        trip        -¥160   ¥2,010  E33B → E621
         2026-11-04 13:45  purchase    -¥120   ¥2,170
         2026-11-03        trip        -¥210   ¥2,290  bus line 0A12, stop 3456
-        2026-11-02        top-up    +¥2,000   ¥2,500
+        2026-11-02        top-up    +¥2,000   ¥2,500  at 0101
         2026-11-01        trip            ?     ¥500  0101 → 0203
 
         ? the card keeps the balance after each record, not its amount: the oldest record has no earlier balance to take it from

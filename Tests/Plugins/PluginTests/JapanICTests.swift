@@ -43,11 +43,13 @@ final class JapanICTests: XCTestCase {
         XCTAssertEqual(t[2].amount, 210)
         XCTAssertNil(t[2].entryStation)
         XCTAssertEqual(t[2].metadata, ["busLineCode": "0A12", "busStopCode": "3456", "sequence": "4"])
-        // Charge (process 02): a top-up of 2500 − 500, no stations.
+        // Charge (process 02) at a ticket machine (console 08): a top-up of 2500 − 500 at the
+        // machine's station, bytes 6–7 0101 (HistoryInfo.cs), region 0; bytes 8–9 0000, no exit.
         XCTAssertEqual(t[3].type, .topup)
         XCTAssertEqual(t[3].amount, 2000)
-        XCTAssertNil(t[3].entryStation)
-        XCTAssertEqual(t[3].metadata, ["sequence": "3"])
+        XCTAssertEqual(t[3].entryStation, "0101")
+        XCTAssertNil(t[3].exitStation)
+        XCTAssertEqual(t[3].metadata, ["entryRegion": "0", "sequence": "3"])
         // Oldest: no older record, so no amount.
         XCTAssertNil(t[4].amount)
     }
@@ -153,7 +155,7 @@ final class JapanICTests: XCTestCase {
         XCTAssertEqual(r.transactions.first?.balance, r.balance, "the newest record's balance is the card's")
     }
 
-    func testAutoChargesAtAGateAndNewIssueKeepTheirStationsPlainChargeAndSalesHaveNone() throws {
+    func testAutoChargesAtAGateAndNewIssueKeepTheirStationsSalesHaveNone() throws {
         // An auto-charge at a gate's entry or exit (14h, 15h) is no journey: the gate's station, no exit.
         // An auto-charge says so (`event`), as SFCard Viewer's memo does (ｵｰﾄﾁｬｰｼﾞ).
         let autoCharge = ["entryRegion": "2", "event": "auto-charge"]
@@ -173,12 +175,51 @@ final class JapanICTests: XCTestCase {
         let t = try XCTUnwrap(read(issued).reading?.transactions.first)
         XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil])
         XCTAssertEqual(t.metadata.filter { $0.key != "sequence" }, ["entryRegion": "1"])
-        for (console, process): (UInt8, UInt8) in [(0x07, 0x02), (0xC7, 0x46), (0xC8, 0x46)] {
+        for (console, process): (UInt8, UInt8) in [(0xC7, 0x46), (0xC8, 0x46), (0xC7, 0x02)] {
             let image = CardImages.japanIC(history: [record(console, process, 2025, 5, 2, [0xE3, 0x3B, 0xE6, 0x21], balance: 900)])
             let t = try XCTUnwrap(read(image).reading?.transactions.first)
             XCTAssertNil(t.entryStation, "console \(console) process \(process)")
             XCTAssertNil(t.exitStation, "console \(console) process \(process)")
         }
+    }
+
+    func testAChargeAtAStationsMachineIsATopUpAtThatStation() throws {
+        // ICHistoryReader HistoryInfo.cs: bytes 6–7 the station, 8–9 "0000 for a new card or a
+        // charge". The sample's top-up, console 08 (ticket machine), process 02: 08 02 00 00 3562
+        // 0101 0000 C409 …: ¥500 → ¥2,500 at 0101 (region 0), no exit.
+        let r = try XCTUnwrap(read(CardImages.sample("suica.json")).reading)
+        let charge = try XCTUnwrap(r.transactions.first { $0.rawType == "0802" })
+        XCTAssertEqual(charge.type, .topup)
+        XCTAssertEqual(charge.amount, 2000)
+        XCTAssertEqual([charge.entryStation, charge.exitStation], ["0101", nil])
+        XCTAssertEqual(charge.metadata["entryRegion"], "0")
+        XCTAssertNil(charge.metadata["exitRegion"])
+        // At a charge machine of another console (a fare adjuster, 12h; a gate's console, 16h):
+        // still the station, and bytes 8–9 never an exit.
+        for console: UInt8 in [0x12, 0x16] {
+            let image = CardImages.japanIC(history: [
+                record(console, 0x02, 2025, 5, 2, [0xE3, 0x3B, 0x01, 0x01], balance: 3000, region: 0xC0),
+                record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
+            ])
+            let t = try XCTUnwrap(read(image).reading?.transactions.first)
+            XCTAssertEqual(t.type, .topup, "console \(console)")
+            XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil], "console \(console)")
+            XCTAssertEqual(t.metadata["entryRegion"], "3")
+        }
+        // A charge with 0000 in 6–7 carries no station (the spec's "charges carry no stations").
+        let bare = CardImages.japanIC(history: [record(0x08, 0x02, 2025, 5, 2, [0, 0, 0, 0], balance: 900)])
+        XCTAssertNil(try XCTUnwrap(read(bare).reading?.transactions.first).entryStation)
+    }
+
+    func testATicketsMachineNumberIsNeverAnExit() throws {
+        // HistoryInfo.cs: for tickets bought, 8–9 are a ticket machine number, "mostly 00 00, rarely 01 01".
+        let image = CardImages.japanIC(history: [
+            record(0x16, 0x03, 2025, 5, 2, [0xE3, 0x3B, 0x01, 0x01], balance: 840, region: 0x40),
+            record(0x16, 0x01, 2025, 5, 1, [1, 2, 3, 4], balance: 1000),
+        ])
+        let t = try XCTUnwrap(read(image).reading?.transactions.first)
+        XCTAssertEqual(t.type, .purchase)
+        XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil])
     }
 
     func testATicketBoughtWithTheCardIsAPurchaseAtItsStation() throws {

@@ -167,6 +167,11 @@ package final class PluginWorker: PluginRunner {
         return spawned.link
     }
 
+    /// How to find where a plugin died (docs/ABI.md, "When a plugin crashes"): the same read with
+    /// the plugins inside transit, where the fault is transit's own and a core dump shows it.
+    static let debugging = "To debug it, run the same read with TRANSIT_PLUGIN_WORKER=0 (the plugins inside transit, "
+        + "unconfined; docs/ABI.md, \"When a plugin crashes\")"
+
     /// The plugin fault for a worker that closed its link; `running` is the plugin whose code ran.
     /// A worker that closed its link but lives on (a plugin closed the fd) is given half a second
     /// to end, then killed.
@@ -178,9 +183,9 @@ package final class PluginWorker: PluginRunner {
             return TransitError(.cancelled, "cancelled")
         case .signal(let s):
             let name = strsignal(s).map { String(cString: $0) } ?? "signal \(s)"
-            return TransitError(.plugin, "\(who) crashed (\(name), signal \(s)); the host carried on", plugin: running)
+            return TransitError(.plugin, "\(who) crashed (\(name), signal \(s)): the read ended. " + Self.debugging, plugin: running)
         case .exit(let code):
-            return TransitError(.plugin, "\(who) ended its process (exit \(code)); the host carried on", plugin: running)
+            return TransitError(.plugin, "\(who) ended its process (exit \(code)): the read ended. " + Self.debugging, plugin: running)
         }
     }
 
