@@ -38,7 +38,7 @@ let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitPluginHostTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
     ("CardSimulationTests", ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitTransport", "TransitEngine"]),
     ("TransitEngineTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
-    ("TransitStationsTests", ["TransitModel", "TransitFiles", "TransitStations"]),
+    ("TransitStationsTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitStations"]),
     ("TransitArchiveTests", ["CardProtocol", "TransitModel", "CardSimulation", "TransitStations", "TransitArchive"]),
     ("TransitOutputTests", ["CardProtocol", "TransitModel", "TransitTransport", "CardSimulation", "TransitEngine", "TransitStations",
                             "TransitArchive", "TransitOutput"]),
@@ -63,7 +63,7 @@ let package = Package(
         // The contract: the plugin ABI's C header, and the protocol facts both sides compile in
         // (no Foundation: plugins use them too).
         .target(name: "ReaderABI", path: "Sources/ReaderABI", exclude: ["CardProtocol"], cSettings: cRelative),
-        .target(name: "CardProtocol", path: "Sources/ReaderABI/CardProtocol", swiftSettings: v5),
+        .target(name: "CardProtocol", dependencies: ["ReaderABI"], path: "Sources/ReaderABI/CardProtocol", swiftSettings: v5),
         // The plugins' SDK; each family is a target below.
         .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], path: "Sources/Plugins/PluginKit", swiftSettings: v5),
         // The host. 01: Debian's C libraries, and what Glibc hides.
@@ -90,8 +90,8 @@ let package = Package(
         // Finding the card a command reads on any reader, and watching readers for taps.
         .target(name: "TransitWatch", dependencies: ["CTransitShims", "TransitModel", "TransitFiles", "TransitTransport", "TransitUSB", "TransitEngine"],
                 path: "\(host)/07-Watch", swiftSettings: v5),
-        .target(name: "TransitStations", dependencies: ["TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
-        .target(name: "TransitArchive", dependencies: ["CSQLite", "TransitModel", "TransitFiles", "TransitStations"],
+        .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
+        .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles", "TransitStations"],
                 path: "\(host)/09-Archive", swiftSettings: v5),
         .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitEngine", "TransitStations", "TransitArchive"],
                 path: "\(host)/10-Output", swiftSettings: v5),

@@ -1,3 +1,5 @@
+import CardProtocol
+
 /// The result of a read, typed once from the plugin's strings by the result builder; `--json`
 /// prints it (README, "JSON"), the archive keeps it, text output and `verify` read its fields.
 public struct CardReading: Codable, Equatable, Sendable {

@@ -1,3 +1,4 @@
+import CardProtocol
 import TransitModel
 /// Station names for a reading, from the user's tables, in one place: a reading whose family is
 /// `japan-ic` and whose records carry station codes (two bytes, line and station) with their

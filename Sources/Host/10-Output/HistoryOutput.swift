@@ -1,3 +1,4 @@
+import CardProtocol
 import Foundation
 import TransitArchive
 import TransitModel

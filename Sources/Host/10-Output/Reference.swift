@@ -1,3 +1,4 @@
+import CardProtocol
 import TransitFiles
 import Foundation
 import TransitModel

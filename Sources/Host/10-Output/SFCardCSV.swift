@@ -1,3 +1,4 @@
+import CardProtocol
 import TransitModel
 
 /// `transit report --format sfcard`: the CSV that Sony's SFCard Viewer saves, which Japanese

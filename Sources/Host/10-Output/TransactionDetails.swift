@@ -1,3 +1,4 @@
+import CardProtocol
 import TransitModel
 /// The details column of a record in words: stations (by name when a table holds them), bus line
 /// and stop, events, points; regions, raw amounts, raw types and payloads only when verbose.

@@ -1,3 +1,4 @@
+import CardProtocol
 import TransitModel
 import TransitStations
 import XCTest
