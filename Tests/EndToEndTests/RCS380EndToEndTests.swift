@@ -118,6 +118,48 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start): the silent reader's field is not switched off by a command that would wait too")
     }
 
+    func testCRCErrorsOnTwoAnswersInARowAndTheSuicaIsReadRight() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = dir.appendingPathComponent("read.json").path
+        // The card's 1st answer is the sense's Polling, the 2nd Request System Code, the 3rd the
+        // first read: that one comes back with a CRC error twice, as a card set down may give.
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "3,4"],
+                               ["scan", "--json", "--no-save", "--verbose", "--log", bundle])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010, run.stdout)
+        XCTAssertEqual(run.json?["serialNumber"] as? String, "012E4CD8A1B2C3D4")
+        XCTAssertEqual((run.json?["transactions"] as? [Any])?.count, 5, "the whole history: \(run.stdout)")
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("CRC error") && $0.contains("sending it again") }
+        XCTAssertEqual(said.count, 2, "each retry said with --verbose: \(run.stderr)")
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any]
+        XCTAssertEqual(log?["retries"] as? Int, 2, "counted in the log bundle")
+        XCTAssertEqual((log?["exchanges"] as? [Any])?.count, 5, "each command once in the bundle, as the plugin saw it")
+        let replayed = try CommandRun.transit(["replay", bundle, "--json"])
+        XCTAssertEqual(replayed.json?["balance"] as? Int, 2010, replayed.stderr)
+    }
+
+    func testAnswersThatStayDamagedEndTheReadAsCommunicationInTime() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let started = Date()
+        // Every answer after the sense's Polling damaged.
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "2-"],
+                               ["scan", "--json", "--no-save", "--read-timeout", "3"], usbLog: usb)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start)")
+        XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertEqual(error?["kind"] as? String, "communication", "never sessionLost: the card never left: \(run.stdout)")
+        XCTAssertTrue((error?["message"] as? String ?? "").contains("CRC error"), run.stdout)
+        let sent = commands(usb)
+        let cardFrames = sent.filter { $0.dropFirst(16).hasPrefix("d604") && !$0.contains("0600ffff0100") }
+        XCTAssertEqual(cardFrames.count, 3, "the damaged command tried three times in all, then no more: \(cardFrames)")
+        // SwitchRF 00 (usb-readers.md V1), then the ACK, as the reader is let go.
+        let outs = ((try? String(contentsOfFile: usb, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("OUT ") }
+        XCTAssertEqual(outs.suffix(2).map { String($0.dropFirst(4)) }, ["0000ffffff0300fdd606002400", "0000ff00ff00"], "\(outs.suffix(3))")
+    }
+
     func testAReaderUnpluggedMidReadEndsTheRead() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--unplug-after", "8"], ["scan", "--json", "--no-save"])
         XCTAssertTrue([5, 6].contains(run.status), "sessionLost or communication: \(run.status) \(run.stdout) \(run.stderr)")

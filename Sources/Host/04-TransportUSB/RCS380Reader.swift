@@ -53,11 +53,11 @@ package final class RCS380Reader: @unchecked Sendable {
     /// The card a sense found, as a reader channel of the bare-frame dialect.
     package func channel(_ card: RCS380.Target, exchangeTimeout: Double) throws(TransitError) -> RCS380Channel {
         RCS380Channel(reader: try opened(by: Deadline(secondsFromNow: exchangeTimeout)), target: card, readerName: name,
-                      exchangeTimeout: exchangeTimeout)
+                      exchangeTimeout: exchangeTimeout, log: log)
     }
 
-    /// Field off (unless the reader just stopped answering: the wait would be for nothing),
-    /// interface released, kernel driver given back; the next sense opens it again.
+    /// Field off and an ACK (unless the reader just stopped answering: the wait would be for
+    /// nothing), interface released, kernel driver given back; the next sense opens it again.
     package func close() {
         lock.lock()
         let (device, driver) = (self.device, self.driver)
@@ -65,7 +65,7 @@ package final class RCS380Reader: @unchecked Sendable {
         self.driver = nil
         lock.unlock()
         if let device { Self.forget(device) }
-        if let driver, !driver.port.silent { try? driver.rfOff() }
+        if let driver, !driver.port.silent { try? driver.close() }
         device?.close()
     }
 

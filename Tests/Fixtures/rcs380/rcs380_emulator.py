@@ -40,6 +40,12 @@ Options
                          --clear-groups), with PATH cut to the directories nobody can search
                          (a pyenv python3 under /root drops out: /usr/bin/python3 is used)
   --kernel-driver port100  the interface starts bound to the kernel's port100 driver
+  --damage LIST          the card's answers to these InCommRF commands come back damaged: LIST is
+                         numbers and N- ranges (1,3 or 2- or 3,4,7-), counting the InCommRF
+                         commands the card answered, the sense's Polling included, from 1. The card
+                         still gets the frame and answers it; the host is told the status of
+                         --damage-status instead, with no frame (as V8). A silent card stays silent.
+  --damage-status KIND   crc (default), parity, collision or protocol
   --card-slack-ms N      how much longer than the InCommRF timeout the card (transit-sim, a host
                          process) may take to answer (default 500)
   --timeout S            kill COMMAND after S seconds (default 120; 0: never)
@@ -327,6 +333,9 @@ RF_TECHS = {bytes.fromhex("01010f01"): "212F", bytes.fromhex("01020f02"): "424F"
 STATUS_OK, STATUS_PARAMETER = 0x00, 0x01  # single status byte (§1.3)
 COMM_PROTOCOL, COMM_RECEIVE_TIMEOUT, COMM_RF_OFF = 0x01, 0x80, 0x400  # InCommRF status bits (§1.3)
 COMM_BYTE_AFTER_STATUS = 0x08  # skipped by both drivers; 08 in nfcpy's fixture (V5)
+# The damage --damage puts in a card's answer: InCommRF status bits (§1.3), the answer's frame
+# dropped as V8's parity-error answer has none (`D7 05 02 00 00 00`).
+DAMAGE_STATUS = {"protocol": 0x01, "parity": 0x02, "crc": 0x04, "collision": 0x08}
 FIRMWARE_VERSION = bytes([0x11, 0x01])  # v1.11, V1 TRACE
 PD_DATA_VERSION = bytes([0x00, 0x01])   # V1 TRACE
 COMMAND_TYPE_MASK = bytes(7) + b"\x03"  # types 0 and 1, V2 (CODE)
@@ -543,6 +552,7 @@ class Port100:
         self.out_transfers = 0
         self.stopped = False
         self.unplug_requested = False
+        self.card_exchanges = 0               # InCommRFs that reached the card (--damage counts them)
         self.reset_chip(command_type=1 if opts.kernel_driver else 0)
         self.thread = threading.Thread(target=self._run, name="port100", daemon=True)
         self.thread.start()
@@ -722,9 +732,25 @@ class Port100:
                 return None
             self.log.note("card: %s > %s < %s" % (self.rf_tech, hexs(frame),
                                                    hexs(answer) if answer is not None else "(timeout)"))
+        if answer is not None and reason is None:
+            self.card_exchanges += 1
+            if self.damaged(self.card_exchanges):
+                bits = DAMAGE_STATUS[self.opts.damage_status]
+                self.log.note("damaged: InCommRF %d answered status %08x, no frame (--damage)" % (self.card_exchanges, bits))
+                return status(bits), 0
         if answer is not None:
             return status(0) + bytes([COMM_BYTE_AFTER_STATUS]) + answer, 0
         return status(COMM_RECEIVE_TIMEOUT), t0 + wait
+
+    def damaged(self, number):
+        """True when --damage names InCommRF `number` (from 1) that reached the card."""
+        for part in filter(None, (self.opts.damage or "").split(",")):
+            if part.endswith("-"):
+                if number >= int(part[:-1]):
+                    return True
+            elif number == int(part):
+                return True
+        return False
 
     def stop(self):
         with self.cv:
@@ -1316,6 +1342,8 @@ def parse_args(argv):
     p.add_argument("--node-mode", type=lambda s: int(s, 8), default=0o666)
     p.add_argument("--as-nobody", action="store_true")
     p.add_argument("--kernel-driver", choices=["port100"])
+    p.add_argument("--damage")
+    p.add_argument("--damage-status", choices=sorted(DAMAGE_STATUS), default="crc")
     p.add_argument("--card-slack-ms", type=int, default=500)
     p.add_argument("--timeout", type=float, default=120.0)
     p.add_argument("--log")
@@ -1330,6 +1358,8 @@ def parse_args(argv):
         p.error("--card and --no-card exclude each other")
     if opts.card and not opts.card_sim:
         p.error("--card needs --card-sim PATH (or $TRANSIT_SIM)")
+    if opts.damage and not all(part.rstrip("-").isdigit() for part in opts.damage.split(",")):
+        p.error("--damage LIST: numbers and N- ranges, e.g. 3,4 or 2-")
     if sim_args and not opts.card:
         p.error("--sim-args needs --card")
     return opts, command
