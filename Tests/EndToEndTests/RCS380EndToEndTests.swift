@@ -22,13 +22,29 @@ class RCS380TestCase: EndToEndTestCase {
     }
 
     /// `command` (the built `transit` with `arguments` unless given) under the emulated RC-S380,
-    /// with `options` for the emulator; `usbLog` gets one line per USB transfer.
+    /// with `options` for the emulator; `usbLog` gets one line per USB transfer. The emulator and
+    /// the command see no pcscd of the machine's (`withoutTheMachinesPCSCD`): a desktop's pcscd
+    /// with vpcd readers would add readers the test did not make.
     func emulated(_ options: [String], _ arguments: [String], usbLog: String? = nil, command: [String]? = nil,
                   timeout: Double = 60) throws -> CommandRun {
         let log = usbLog.map { ["--log", $0] } ?? []
-        return try CommandRun.run("/usr/bin/python3", [Self.emulator, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
-                                  + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments,
-                                  currentDirectory: BuildProducts.packageRoot, timeout: timeout + 10)
+        let run = Self.withoutTheMachinesPCSCD(["/usr/bin/python3", Self.emulator, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
+                                               + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments)
+        return try CommandRun.run(run.command[0], Array(run.command.dropFirst()), currentDirectory: BuildProducts.packageRoot,
+                                  environment: run.environment, timeout: timeout + 10)
+    }
+
+    /// `command` in a mount namespace of its own with an empty tmpfs on /run/pcscd (as root, as
+    /// `VirtualReaderHarness` does), so it finds no pcscd unless it enters one (`nsenter`); not
+    /// as root, pcsc-lite is pointed at a socket that does not exist (PCSCLITE_CSOCK_NAME).
+    static func withoutTheMachinesPCSCD(_ command: [String]) -> (command: [String], environment: [String: String]?) {
+        guard getuid() == 0 else {
+            var environment = ProcessInfo.processInfo.environment
+            environment["PCSCLITE_CSOCK_NAME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-pcscd-\(getpid())/pcscd.comm").path
+            return (command, environment)
+        }
+        let script = "mkdir -p /run/pcscd && mount -t tmpfs -o mode=0755 tmpfs /run/pcscd && exec \"$0\" \"$@\""
+        return (["/usr/bin/unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script] + command, nil)
     }
 
     /// The Port-100 commands the host sent: OUT transfers that are frames (the ACK is not a command).
@@ -38,7 +54,7 @@ class RCS380TestCase: EndToEndTestCase {
     }
 }
 
-/// The RC-S380 alone: no pcscd, no `--reader`.
+/// The RC-S380 alone: no pcscd (not even the machine's: `withoutTheMachinesPCSCD`), no `--reader`.
 final class RCS380EndToEndTests: RCS380TestCase {
     /// Reads need no pcscd here: this class starts none.
     override class func setUp() {}
