@@ -231,6 +231,46 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertNotNil(events.lastIndex { $0.contains("port100 bound") }, "the driver given back on Ctrl-C: \(events.joined(separator: "\n"))")
     }
 
+    /// No pcscd and no RC-S380: only an RC-S330 (054c:02e1) on the bus, which transit does not drive.
+    func testWithNoReaderFoundReadersScanAndDoctorSayWhatTheyLookedForOnEachTransport() throws {
+        let words = ["no PC/SC reader (pcscd is not running: only PC/SC readers need it)", "no RC-S380 on USB",
+                     "SONY RC-S330/360/370 (USB 1:13) is on the bus: not supported yet"]
+        for command in [["readers"], ["scan", "--no-save"]] {
+            let run = try emulated(["--product", "02e1"], command)
+            XCTAssertEqual(run.status, 3, "\(command): noReader: \(run.stderr)")
+            for w in words { XCTAssertTrue(run.stderr.contains(w), "\(command) lacks \(w): \(run.stderr)") }
+        }
+        let doctor = try emulated(["--product", "02e1"], ["doctor", "--json"])
+        XCTAssertEqual(doctor.status, 1, doctor.stderr)
+        let checks = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [[String: Any]] ?? []
+        func check(_ name: String) -> [String: Any]? { checks.first { ($0["check"] as? String) == name } }
+        let readers = check("readers")
+        XCTAssertEqual(readers?["ok"] as? Bool, false, doctor.stdout)
+        for w in words.prefix(2) { XCTAssertTrue((readers?["detail"] as? String ?? "").contains(w), "doctor lacks \(w): \(doctor.stdout)") }
+        XCTAssertEqual(check("libusb")?["ok"] as? Bool, true, "the USB section is there: \(doctor.stdout)")
+        XCTAssertTrue((check("RC-S380")?["detail"] as? String ?? "").contains("none on USB"), doctor.stdout)
+        XCTAssertNotNil(check("udev rule"), doctor.stdout)
+        XCTAssertTrue((check("reader SONY RC-S330/360/370 (USB 1:13)")?["detail"] as? String ?? "").contains("does not drive yet"), doctor.stdout)
+    }
+
+    func testDoctorHasAUSBSectionWithTheRuleAndItsFixForAReaderItCannotOpen() throws {
+        let doctor = try emulated(["--node-mode", "0600", "--as-nobody"], ["doctor", "--json"])
+        let checks = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [[String: Any]] ?? []
+        let reader = checks.first { ($0["check"] as? String) == "reader \(Self.readerName)" }
+        let rule = checks.first { ($0["check"] as? String) == "udev rule" }
+        XCTAssertEqual(reader?["ok"] as? Bool, false, doctor.stdout)
+        let installed = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
+            .first { FileManager.default.fileExists(atPath: $0 + "/60-transit-rcs380.rules") }
+        if installed == nil {
+            XCTAssertEqual(rule?["ok"] as? Bool, false, "not installed, and it keeps the reader closed: \(doctor.stdout)")
+            XCTAssertTrue((rule?["detail"] as? String ?? "").contains("not installed"), doctor.stdout)
+            XCTAssertTrue((reader?["fix"] as? String ?? "").hasPrefix("install transit's udev rule"), doctor.stdout)
+        } else {
+            XCTAssertTrue((rule?["detail"] as? String ?? "").contains(installed ?? ""), "where it is: \(doctor.stdout)")
+            XCTAssertFalse((reader?["fix"] as? String ?? "").hasPrefix("install"), "never install what is installed: \(doctor.stdout)")
+        }
+    }
+
     func testTheReadersListNamesTheRCS380AndItsCard() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json")], ["readers", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)

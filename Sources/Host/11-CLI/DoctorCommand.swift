@@ -6,6 +6,7 @@ import TransitTransport
 import TransitPluginHost
 import TransitStations
 import TransitUSB
+import TransitWatch
 
 extension TransitCommand {
     /// `transit doctor`: checks what a read needs — pcscd, readers, the conf and each plugin — and
@@ -15,12 +16,19 @@ extension TransitCommand {
         var checks = [DoctorCheck]()
         let usb = Self.usbChecks()
         var pcsc = Self.pcscChecks()
+        let pcscdDown = pcsc.firstIndex { $0.check == "pcscd" && !$0.ok }
         // With an RC-S380 on USB, pcscd is needed only for the PC/SC readers: not running is no problem.
-        if !usb.isEmpty, let i = pcsc.firstIndex(where: { $0.check == "pcscd" && !$0.ok }) {
+        if usb.rcs380s > 0, let i = pcscdDown {
             pcsc[i] = DoctorCheck(check: "pcscd", ok: true, detail: "not running: the RC-S380 needs none, PC/SC readers do (\(pcsc[i].fix ?? ""))",
                                   fix: nil)
         }
-        checks += pcsc + usb
+        // No reader on either transport: one line says what was looked for on each.
+        if usb.rcs380s == 0, !pcsc.contains(where: { $0.check == "readers" && $0.ok }) {
+            let none = NoReaderFound(pcscdRunning: pcscdDown == nil, unsupported: usb.unsupported)
+            pcsc.removeAll { $0.check == "readers" }
+            pcsc.append(DoctorCheck(check: "readers", ok: false, detail: "none found: \(none.pcsc); \(none.usb)", fix: NoReaderFound.advice))
+        }
+        checks += pcsc + usb.checks
         checks += Self.pluginChecks(a.value(.config))
         checks.append(Self.archiveCheck())
         checks.append(Self.stationCheck())
@@ -35,30 +43,55 @@ extension TransitCommand {
         if checks.contains(where: { !$0.ok }) { throw QuietExit(code: 1) }
     }
 
-    /// Each Sony RC-S380 on USB: present, openable by this user (opened alone, nothing claimed or
-    /// detached), and which kernel driver holds it (port100 is detached while transit reads and
-    /// given back after); an RC-S330/360/370 is said to be a reader transit does not drive yet.
-    private static func usbChecks() -> [DoctorCheck] {
-        let found = (try? LibUSBDevice.list()) ?? []
-        return found.map { reader in
+    /// The USB section, always there: libusb usable; each Sony reader on the bus, and for each
+    /// RC-S380 whether this user may open it (opened alone, nothing claimed or detached) and which
+    /// kernel driver holds it (port100 is detached while transit reads and given back after);
+    /// transit's udev rule, the group it names and this user's place in it. An RC-S330/360/370 is
+    /// said to be a reader transit does not drive yet. A reader that cannot be opened gets the one
+    /// fix that applies (`USBAccess.fix`).
+    private static func usbChecks() -> (checks: [DoctorCheck], rcs380s: Int, unsupported: [String]) {
+        var checks = [DoctorCheck]()
+        let found: [LibUSBDevice.Found]
+        do throws(TransitError) {
+            found = try LibUSBDevice.list()
+            checks.append(DoctorCheck(check: "libusb", ok: true, detail: "usable", fix: nil))
+        } catch {
+            found = []
+            checks.append(DoctorCheck(check: "libusb", ok: true, detail: "\(error.message): no USB reader can be used here (PC/SC readers can)", fix: nil))
+        }
+        let access = USBAccess.here()
+        let rcs380s = found.filter { $0.model.chipset == .port100 }
+        if rcs380s.isEmpty {
+            checks.append(DoctorCheck(check: "RC-S380", ok: true, detail: "none on USB (`lsusb -d 054c:` lists Sony's readers: 06c1 and 06c3 are RC-S380s)", fix: nil))
+        }
+        var blocked = false
+        for reader in found {
             let check = "reader \(reader.readerName)"
             guard reader.model.chipset == .port100 else {
-                return DoctorCheck(check: check, ok: false, detail: "an RC-S956 reader, which transit does not drive yet (only the RC-S380)",
-                                   fix: "read FeliCa cards with an RC-S380, an RC-S300 or another PC/SC reader (docs/readers.md)")
+                checks.append(DoctorCheck(check: check, ok: false, detail: "an RC-S956 reader (054c:02e1), which transit does not drive yet (only the RC-S380)",
+                                          fix: "read FeliCa cards with an RC-S380, an RC-S300 or another PC/SC reader (docs/readers.md)"))
+                continue
             }
             let bound = reader.boundDriver.map { "the kernel's \($0) driver holds it (transit detaches it while it reads and gives it back)" }
                 ?? "no kernel driver holds it"
             do throws(TransitError) {
                 try LibUSBDevice.checkAccess(reader)
-                return DoctorCheck(check: check, ok: true,
-                                   detail: "USB, read without pcscd; \(reader.node) is accessible; \(bound); FeliCa cards only", fix: nil)
+                checks.append(DoctorCheck(check: check, ok: true,
+                                          detail: "USB, read without pcscd; \(reader.node) can be opened; \(bound); FeliCa cards only", fix: nil))
             } catch {
-                let fix = error.message.contains("no write access")
-                    ? "install transit's udev rule 60-transit-rcs380.rules (make install or the .deb put it in place) and replug the reader"
+                let noAccess = error.message.contains("no write access")
+                blocked = blocked || noAccess
+                let fix = noAccess ? access.fix
                     : error.kind == .noReader ? "plug the reader in again" : "close the program that holds the reader (nfcpy…) and try again"
-                return DoctorCheck(check: check, ok: false, detail: "\(error.message); \(bound)", fix: fix)
+                checks.append(DoctorCheck(check: check, ok: false, detail: "cannot be opened: \(error.message); \(bound)", fix: fix))
             }
         }
+        // Facts, a problem only where they keep a reader closed (the reader's line has the fix).
+        checks.append(DoctorCheck(check: "udev rule", ok: !blocked || access.rulePath != nil, detail: access.ruleDetail, fix: nil))
+        if access.rulePath != nil {
+            checks.append(DoctorCheck(check: "group", ok: !blocked || access.inGroup, detail: access.groupDetail, fix: nil))
+        }
+        return (checks, rcs380s.count, found.filter { $0.model.chipset != .port100 }.map(\.readerName))
     }
 
     private static func pcscChecks() -> [DoctorCheck] {
@@ -71,6 +104,8 @@ extension TransitCommand {
         let context: PCSCContext
         switch connected {
         case .success(let c): context = c
+        case .failure(let e as TransitError) where e.pcscCode == PCSCStatus.noService.code:
+            return [.init(check: "pcscd", ok: false, detail: "not running: only PC/SC readers need it", fix: PCSCStatus.startPcscd)]
         case .failure(let e):
             return [.init(check: "pcscd", ok: false, detail: (e as? TransitError)?.message ?? "\(e)",
                           fix: PCSCStatus.startPcscd)]

@@ -4,17 +4,19 @@ import TransitOutput
 import TransitTransport
 import TransitPluginHost
 import TransitUSB
+import TransitWatch
 extension TransitCommand {
     /// `transit readers`: the readers pcscd knows and the RC-S380s on USB, the card on each, and
     /// each reader's line of the reader table (docs/readers.md). With only RC-S380s, pcscd need not run.
     func readers(_ a: Arguments) throws {
         let usb = RCS380Reader.connected(matching: [])
         var rows = [ReaderRow]()
+        var pcscdRunning = true
         do {
             let context = try PCSCContext()
             rows = try context.states(try context.readers()).map(ReaderRow.init)
-        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code && !usb.isEmpty {
-            // pcscd is not running: the RC-S380s need none.
+        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code {
+            pcscdRunning = false // only PC/SC readers need it: said below when nothing else is found either
         }
         let exchangeTimeout = ReadLimits().exchangeTimeout
         for reader in usb {
@@ -26,7 +28,7 @@ extension TransitCommand {
             }
             reader.close()
         }
-        guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
+        guard !rows.isEmpty else { throw NoReaderFound(pcscdRunning: pcscdRunning).error }
         if a.has(.json) { standardOutput(JSONOutput.encode(rows)); return }
         for r in rows {
             let card = r.problem.map { "cannot look: \($0)" } ?? (r.card ? "card (\(r.technology ?? "")), ATR \(r.atr ?? "")" : "no card")

@@ -17,7 +17,8 @@ serves it until it exits, stops transit-sim, removes the testbed and exits with 
 
 Options
 -------
-  --product 06c1|06c3    RC-S380/S (default) or RC-S380/P
+  --product 06c1|06c3|02e1  RC-S380/S (default) or RC-S380/P; 02e1, an RC-S330/360/370, only to be
+                         seen on the bus (its RC-S956 chip is not emulated: the Port-100 model answers)
   --bus N --address N    the node /dev/bus/usb/BBB/DDD (default 1 and 13)
   --card-sim PATH        transit-sim to run (default $TRANSIT_SIM)
   --card FILE            the card image (samples/*.json, a dump); without it, no card is on the reader
@@ -202,7 +203,9 @@ from gi.repository import UMockdev  # noqa: E402
 # ---------------------------------------------------------------------------------------------
 
 VENDOR = 0x054C
-PRODUCTS = {0x06C1: "RC-S380/S", 0x06C3: "RC-S380/P"}  # "/P": nfcpy's output for 06c3; "/S": GUESS
+# "/P": nfcpy's output for 06c3; "/S": GUESS. 02e1 is the RC-S330/360/370 (RC-S956, usb-readers.md
+# §2): only its identity is emulated (the host is to name it and never open it); its string a GUESS.
+PRODUCTS = {0x06C1: "RC-S380/S", 0x06C3: "RC-S380/P", 0x02E1: "RC-S330"}
 MANUFACTURER = "SONY"  # nfcpy prints "SONY RC-S380/P ..." from the USB string descriptors
 BCD_DEVICE = 0x0110    # GUESS: no lsusb shows it
 EP_IN, EP_OUT = 0x81, 0x02  # CODE (python-libusb1 script: endpoints 1 and 2), no log: GUESS
@@ -1329,7 +1332,7 @@ def parse_args(argv):
         at = own.index("--sim-args")
         own, sim_args = own[:at], own[at + 1:]
     p = argparse.ArgumentParser(prog="rcs380_emulator.py", description="An emulated Sony RC-S380 under umockdev.")
-    p.add_argument("--product", choices=["06c1", "06c3"], default="06c1")
+    p.add_argument("--product", choices=["06c1", "06c3", "02e1"], default="06c1")
     p.add_argument("--bus", type=int, default=1)
     p.add_argument("--address", type=int, default=13)
     p.add_argument("--card-sim", default=os.environ.get("TRANSIT_SIM"))
