@@ -176,6 +176,27 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertEqual(outs.suffix(2).map { String($0.dropFirst(4)) }, ["0000ffffff0300fdd606002400", "0000ff00ff00"], "\(outs.suffix(3))")
     }
 
+    func testAnOptionalExchangeTheReaderFailsIsSaidAndTheCardStillReads() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = dir.appendingPathComponent("read.json").path
+        // The card's answers: 1 Polling, 2 Request System Code, 3 and 4 the reads, 5 the issuer's
+        // Request Service (JapanICIssuer), here damaged on all three tries.
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "5,6,7"],
+                               ["scan", "--json", "--no-save", "--verbose", "--log", bundle])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010, run.stdout)
+        XCTAssertEqual(run.json?["cardName"] as? String, "Japan IC", "unnamed: the issuer's exchange failed")
+        XCTAssertTrue(run.stderr.contains("japan-ic: issuer not named: Request Service failed in the reader"), "said with --verbose: \(run.stderr)")
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any]
+        let plugin = (log?["plugins"] as? [[String: Any]])?.first { ($0["name"] as? String) == "japan-ic" }
+        XCTAssertTrue((plugin?["log"] as? [String] ?? []).contains { $0.hasPrefix("issuer not named") }, "in the log bundle: \(String(describing: plugin))")
+        // A card that answers names its issuer, and nothing is said.
+        let plain = try emulated(["--card", BuildProducts.sample("suica.json")], ["scan", "--json", "--no-save", "--verbose"])
+        XCTAssertEqual(plain.json?["cardName"] as? String, "Suica", plain.stdout)
+        XCTAssertFalse(plain.stderr.contains("issuer not named"), plain.stderr)
+    }
+
     func testAReaderUnpluggedMidReadEndsTheRead() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--unplug-after", "8"], ["scan", "--json", "--no-save"])
         XCTAssertTrue([5, 6].contains(run.status), "sessionLost or communication: \(run.status) \(run.stdout) \(run.stderr)")
