@@ -2,6 +2,7 @@ import Foundation
 import TransitEngine
 import TransitModel
 import TransitTransport
+import TransitPCSC
 import TransitUSB
 
 /// Where a read finds its card: the first reader with one, among pcscd's readers and the Sony

@@ -1,5 +1,6 @@
 import TransitModel
 import TransitTransport
+import TransitPCSC
 import TransitUSB
 
 /// What `readers`, `scan` and `doctor` say when they find no reader at all: what they looked for

@@ -1,5 +1,6 @@
 import CardProtocol
 import TransitTransport
+import TransitPCSC
 /// One reader as `transit readers` and `doctor` show it.
 package struct ReaderRow: Encodable {
     package let name: String

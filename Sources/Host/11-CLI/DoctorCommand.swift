@@ -3,6 +3,7 @@ import TransitArchive
 import TransitModel
 import TransitOutput
 import TransitTransport
+import TransitPCSC
 import TransitPluginHost
 import TransitStations
 import TransitUSB

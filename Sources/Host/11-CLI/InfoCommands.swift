@@ -2,6 +2,7 @@ import CardProtocol
 import TransitModel
 import TransitOutput
 import TransitTransport
+import TransitPCSC
 import TransitPluginHost
 import TransitUSB
 import TransitWatch

@@ -3,6 +3,7 @@ import TransitArchive
 import TransitModel
 import TransitOutput
 import TransitTransport
+import TransitPCSC
 import TransitEngine
 import TransitUSB
 import TransitWatch
