@@ -10,24 +10,14 @@ extension TransitCommand {
     /// `transit readers`: the readers pcscd knows and the RC-S380s on USB, the card on each, and
     /// each reader's line of the reader table (docs/readers.md). With only RC-S380s, pcscd need not run.
     func readers(_ a: Arguments) throws {
-        let usb = RCS380Reader.connected(matching: [])
         var rows = [ReaderRow]()
         var pcscdRunning = true
-        do {
-            let context = try PCSCContext()
-            rows = try context.states(try context.readers()).map(ReaderRow.init)
-        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code {
-            pcscdRunning = false // only PC/SC readers need it: said below when nothing else is found either
-        }
-        let exchangeTimeout = ReadLimits().exchangeTimeout
-        for reader in usb {
+        for source in ReaderSources.all {
             do {
-                let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout))
-                rows.append(ReaderRow(usbReader: reader.name, atr: card.map { _ in RCS380Channel.atr }, problem: nil))
-            } catch {
-                rows.append(ReaderRow(usbReader: reader.name, atr: nil, problem: TransitError(error, while: "looking at \(reader.name)").message))
+                rows += try source.list(by: Deadline(secondsFromNow: ReadLimits().exchangeTimeout)).map(ReaderRow.init)
+            } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code {
+                pcscdRunning = false // only PC/SC readers need it: said below when nothing else is found either
             }
-            reader.close()
         }
         guard !rows.isEmpty else { throw NoReaderFound(pcscdRunning: pcscdRunning).error }
         if a.has(.json) { standardOutput(JSONOutput.encode(rows)); return }
