@@ -29,4 +29,34 @@ package protocol ReaderSource: AnyObject, Sendable {
     func list(by deadline: Deadline) throws -> [ListedReader]
     /// Gives back every reader this source holds open; called once, from a signal's thread too.
     func giveBackAll()
+    /// What `transit doctor` says of this kind of reader, every call bounded.
+    func check() -> SourceCheck
+}
+
+/// One line of `transit doctor`: what was checked, whether it is fine, what was found, what to do.
+package struct ReaderFinding: Equatable, Sendable {
+    package let check: String
+    package let ok: Bool
+    package let detail: String
+    package let fix: String?
+
+    package init(check: String, ok: Bool, detail: String, fix: String?) {
+        self.check = check; self.ok = ok; self.detail = detail; self.fix = fix
+    }
+}
+
+/// What `doctor` learnt of one kind of reader: its lines, and what the lines of both kinds
+/// together depend on (with no reader on either, one line says what was looked for on each).
+package struct SourceCheck: Sendable {
+    package var findings: [ReaderFinding]
+    /// Readers a read could use.
+    package var readers: Int
+    /// False when the service the source needs is not running (pcscd).
+    package var serviceRunning: Bool
+    /// Readers seen that transit does not drive yet, by name.
+    package var unsupported: [String]
+
+    package init(findings: [ReaderFinding], readers: Int, serviceRunning: Bool = true, unsupported: [String] = []) {
+        self.findings = findings; self.readers = readers; self.serviceRunning = serviceRunning; self.unsupported = unsupported
+    }
 }
