@@ -19,14 +19,24 @@ package struct ListedReader: Equatable, Sendable {
     }
 }
 
+/// What a source listed.
+package struct ReaderListing: Equatable, Sendable {
+    package var readers: [ListedReader]
+    /// False when the service the source needs (pcscd) is not running: only its readers need it.
+    package var serviceRunning: Bool
+
+    package init(readers: [ListedReader], serviceRunning: Bool = true) { self.readers = readers; self.serviceRunning = serviceRunning }
+}
+
 /// A kind of reader — pcscd's, the RC-S380s on USB — as the commands use it: the readers listed
 /// with their state, and every reader held given back as the process ends. `TransitPCSC` and
 /// `TransitUSB` each have one; `TransitWatch`'s `ReaderSources.all` holds both.
 package protocol ReaderSource: AnyObject, Sendable {
     var transport: ReaderTransport { get }
-    /// The readers now, each with its card or its problem, every call bounded by `deadline`.
-    /// Throws when the source cannot list at all (pcscd not running: `PCSCStatus.noService`).
-    func list(by deadline: Deadline) throws -> [ListedReader]
+    /// The readers now, each with its card or its problem, every call bounded by `deadline`; none,
+    /// `serviceRunning` false, when the service the source needs is not running (pcscd). Throws
+    /// when the service fails otherwise.
+    func list(by deadline: Deadline) throws -> ReaderListing
     /// Gives back every reader this source holds open; called once, from a signal's thread too.
     func giveBackAll()
     /// What `transit doctor` says of this kind of reader, every call bounded.

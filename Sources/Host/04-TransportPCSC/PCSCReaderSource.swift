@@ -9,11 +9,16 @@ package final class PCSCReaderSource: ReaderSource {
 
     package var transport: ReaderTransport { .pcsc }
 
-    package func list(by deadline: Deadline) throws -> [ListedReader] {
-        let context = try PCSCContext()
-        return try context.states(try context.readers()).map {
-            ListedReader(name: $0.reader, transport: .pcsc, atr: $0.present ? $0.atr : nil)
+    package func list(by deadline: Deadline) throws -> ReaderListing {
+        let context: PCSCContext
+        do {
+            context = try PCSCContext()
+        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code {
+            return ReaderListing(readers: [], serviceRunning: false)
         }
+        return ReaderListing(readers: try context.states(try context.readers()).map {
+            ListedReader(name: $0.reader, transport: .pcsc, atr: $0.present ? $0.atr : nil)
+        })
     }
 
     package func giveBackAll() {}

@@ -10,8 +10,8 @@ package final class USBReaderSource: ReaderSource {
 
     package var transport: ReaderTransport { .usb }
 
-    package func list(by deadline: Deadline) throws -> [ListedReader] {
-        RCS380Reader.connected(matching: []).map { reader in
+    package func list(by deadline: Deadline) throws -> ReaderListing {
+        ReaderListing(readers: RCS380Reader.connected(matching: []).map { reader in
             defer { reader.close() }
             do throws(TransitError) {
                 let card = try reader.sense(by: deadline)
@@ -19,7 +19,7 @@ package final class USBReaderSource: ReaderSource {
             } catch {
                 return ListedReader(name: reader.name, transport: .usb, atr: nil, problem: TransitError(error, while: "looking at \(reader.name)").message)
             }
-        }
+        })
     }
 
     package func giveBackAll() { RCS380Reader.giveBackAll() }

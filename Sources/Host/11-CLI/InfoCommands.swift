@@ -2,22 +2,19 @@ import CardProtocol
 import TransitModel
 import TransitOutput
 import TransitTransport
-import TransitPCSC
 import TransitPluginHost
-import TransitUSB
 import TransitWatch
 extension TransitCommand {
-    /// `transit readers`: the readers pcscd knows and the RC-S380s on USB, the card on each, and
+    /// `transit readers`: every reader source's readers (pcscd's, the RC-S380s on USB), the card on each, and
     /// each reader's line of the reader table (docs/readers.md). With only RC-S380s, pcscd need not run.
     func readers(_ a: Arguments) throws {
         var rows = [ReaderRow]()
         var pcscdRunning = true
         for source in ReaderSources.all {
-            do {
-                rows += try source.list(by: Deadline(secondsFromNow: ReadLimits().exchangeTimeout)).map(ReaderRow.init)
-            } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code {
-                pcscdRunning = false // only PC/SC readers need it: said below when nothing else is found either
-            }
+            let listing = try source.list(by: Deadline(secondsFromNow: ReadLimits().exchangeTimeout))
+            rows += listing.readers.map(ReaderRow.init)
+            // pcscd not running: only PC/SC readers need it, said below when nothing else is found either.
+            pcscdRunning = pcscdRunning && listing.serviceRunning
         }
         guard !rows.isEmpty else { throw NoReaderFound(pcscdRunning: pcscdRunning).error }
         if a.has(.json) { standardOutput(JSONOutput.encode(rows)); return }
