@@ -197,6 +197,16 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertFalse(plain.stderr.contains("issuer not named"), plain.stderr)
     }
 
+    func testAWatchReadsACardOnceThoughAPollingAnswerComesBackDamaged() throws {
+        // The card's answers 1–5 are the first look's Polling and the read; 6 and 7 the next look's
+        // Pollings (212, then 424 kbit/s), damaged: the card did not leave, so it is not a second tap.
+        let watch = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "6,7"], [],
+                                 command: ["/usr/bin/timeout", "--signal=INT", "3", BuildProducts.transit, "watch", "--json", "--no-save"], timeout: 8)
+        let lines = watch.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        XCTAssertEqual(lines.count, 1, "one tap: \(watch.stdout) \(watch.stderr)")
+        XCTAssertEqual((lines.first?["card"] as? [String: Any])?["balance"] as? Int, 2010, watch.stdout)
+    }
+
     func testAReaderUnpluggedMidReadEndsTheRead() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--unplug-after", "8"], ["scan", "--json", "--no-save"])
         XCTAssertTrue([5, 6].contains(run.status), "sessionLost or communication: \(run.status) \(run.stdout) \(run.stderr)")
