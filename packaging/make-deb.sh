@@ -69,6 +69,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Depends: $deps
 Recommends: pcscd
+Suggests: fonts-noto-cjk
 Section: utils
 Priority: optional
 Installed-Size: $size

@@ -4,7 +4,7 @@
 The linker computes the ID over the file as linked, debug information included, and the debug
 information of two builds differs by the folder they ran in (clang's module-cache hashes), so
 two stripped files of one source differ by their IDs alone. After stripping, the ID made here
-depends only on what is shipped (as debugedit --build-id does; README "Install").
+depends only on what is shipped (as debugedit --build-id does; docs/install.md).
     set-build-id.py FILE...
 """
 import hashlib

@@ -36,7 +36,16 @@ READER = "Virtual PCD 00 00"
 CARDS = [("suica.json", "japan-ic", 5, "read"), ("edy.json", "edy", 5, "plugins"), ("edy-mobile.json", "edy", 6, "plugins"),
          ("waon.json", "waon", 5, "plugins"),
          ("nanaco.json", "nanaco", 5, "plugins"), ("octopus.json", "octopus", 2, "plugins"), ("ezlink.json", "cepas", 3, "plugins"),
-         ("tmoney.json", "ksx6924", 5 + 4, "plugins"), ("tunion.json", "tunion", 20, "plugins")]  # T-Money: 5 + its 4 records
+         ("tmoney.json", "ksx6924", 5 + 4, "plugins"), ("tunion.json", "tunion", 20, "plugins"),  # T-Money: 5 + its 4 records
+         # Probe APDUs an ISO card is sent before each family's plugin in the default order: cepas 0,
+         # ksx6924 1, tunion 6, desfire 7, china-city 8 (desfire's one Get Application IDs), calypso 14.
+         # China city cards: 8 probes + the plugin's own (Beijing 13 … Macau 18).
+         ("beijing.json", "china-city", 8 + 13, "plugins"), ("shenzhen.json", "china-city", 8 + 14, "plugins"),
+         ("lingnan.json", "china-city", 8 + 16, "plugins"), ("shanghai.json", "china-city", 8 + 16, "plugins"),
+         ("wuhan.json", "china-city", 8 + 17, "plugins"), ("macau.json", "china-city", 8 + 18, "plugins"),
+         # DESFire cards: 7 probes + the plugin's own (Opal 3, Clipper 17, ORCA 10, HSL 7).
+         ("opal.json", "opal", 7 + 3, "plugins"), ("clipper.json", "clipper", 7 + 17, "plugins"),
+         ("orca.json", "orca", 7 + 10, "plugins"), ("hsl.json", "hsl", 7 + 7, "plugins")]
 FELICA = {"japan-ic", "edy", "waon", "nanaco", "octopus"}
 def host_exchanges(family):
     """What the host asks before any plugin: FF CA (UID or IDm), and for FeliCa Request System Code."""

@@ -3,7 +3,7 @@
 # names, packages each with the same SOURCE_DATE_EPOCH and maintainer, and compares the two
 # .deb files byte for byte; on a difference, names the files that differ. Also checks that no
 # packaged file holds either build folder's path. 6 min 44 s on a shared 2-core machine (two
-# release builds; longer while others build): outside the test suite. README "Install" gives
+# release builds; longer while others build): outside the test suite. docs/install.md gives
 # the same figure.
 #   scripts/check-reproducible.sh [KEEP_DIR]
 set -euo pipefail

@@ -302,6 +302,100 @@ final class RCS380EndToEndTests: RCS380TestCase {
         }
     }
 
+    /// The events of the emulator's log (`# …` lines).
+    private func events(_ usbLog: String) -> [String] {
+        ((try? String(contentsOfFile: usbLog, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("#") }.map(String.init)
+    }
+
+    /// The emulator's log says port100 was unbound, then bound again (given back `when`).
+    private func assertDetachedAndGivenBack(_ usbLog: String, _ when: String, file: StaticString = #filePath, line: UInt = #line) {
+        let events = events(usbLog)
+        let unbound = events.firstIndex { $0.contains("port100 unbound") }, bound = events.lastIndex { $0.contains("port100 bound") }
+        XCTAssertNotNil(unbound, events.joined(separator: "\n"), file: file, line: line)
+        XCTAssertNotNil(bound, "the driver given back \(when): \(events.joined(separator: "\n"))", file: file, line: line)
+        if let unbound, let bound { XCTAssertLessThan(unbound, bound, file: file, line: line) }
+    }
+
+    /// Every signal that ends transit gives the driver back: the terminal closed (HUP), Ctrl-\ (QUIT).
+    func testSIGHUPAndSIGQUITEndAWaitAndGiveTheDriverBack() throws {
+        for signal in ["HUP", "QUIT"] {
+            let dir = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let usb = dir.appendingPathComponent("usb.log").path
+            let started = Date()
+            let run = try emulated(["--no-card", "--kernel-driver", "port100"], [], usbLog: usb,
+                                   command: ["/usr/bin/timeout", "--preserve-status", "--signal=\(signal)", "1", BuildProducts.transit, "scan", "--no-save", "--wait", "30"])
+            XCTAssertEqual(run.status, 130, "SIG\(signal) cancels: \(run.stderr)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 6, "at once, not at the end of --wait")
+            assertDetachedAndGivenBack(usb, "on SIG\(signal)")
+        }
+    }
+
+    /// A closed stdout (the reader of `watch --json | …` gone; SIGPIPE is ignored, so the write
+    /// fails) ends the watch with the driver given back too.
+    func testAClosedPipeEndsAWatchAndGivesTheDriverBack() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path, err = dir.appendingPathComponent("stderr").path
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--kernel-driver", "port100"], [], usbLog: usb,
+                               command: ["/bin/sh", "-c", "\"$0\" watch --json --no-save 2> \"$1\" | true", BuildProducts.transit, err],
+                               timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        XCTAssertTrue(said.contains("cannot write the output"), said)
+        assertDetachedAndGivenBack(usb, "when stdout closed")
+    }
+
+    /// A SIGTERM while the detach is under way (a slow claim): the reader is known for give-back
+    /// before its driver is detached, so the driver comes back.
+    func testASIGTERMDuringASlowDetachGivesTheDriverBack() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        // The signal as soon as the emulator has unbound the driver, while the detach has 3 s still to return.
+        let script = "\"$0\" scan --no-save --wait 30 & p=$!; n=0; until grep -q 'port100 unbound' \"$1\" || [ $n -ge 200 ]; do sleep 0.05; n=$((n+1)); done; "
+            + "sleep 0.2; kill -TERM $p; wait $p"
+        let run = try emulated(["--no-card", "--kernel-driver", "port100", "--detach-delay-ms", "3000"], [], usbLog: usb,
+                               command: ["/bin/sh", "-c", script, BuildProducts.transit, usb])
+        XCTAssertEqual(run.status, 130, run.stderr)
+        assertDetachedAndGivenBack(usb, "after a SIGTERM inside the detach")
+    }
+
+    /// A device with the RC-S380's ids that another kernel driver holds (a gadget taken by usbhid or
+    /// usb-storage) is not detached: the error says who holds it.
+    func testAnotherKernelDriverIsNotDetachedAndIsNamed() throws {
+        for driver in ["usbhid", "usb-storage"] {
+            let dir = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let usb = dir.appendingPathComponent("usb.log").path
+            let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--kernel-driver", driver], ["scan", "--json", "--no-save"], usbLog: usb)
+            XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
+            let error = run.json?["error"] as? [String: Any]
+            XCTAssertEqual(error?["kind"] as? String, "communication", run.stdout)
+            let message = error?["message"] as? String ?? ""
+            XCTAssertTrue(message.contains("the kernel's \(driver) driver holds it") && message.contains("only port100"), message)
+            XCTAssertFalse(events(usb).contains { $0.contains("unbound") }, "\(driver) left bound: \(events(usb).joined(separator: "\n"))")
+        }
+    }
+
+    /// A reader that fails every open with other garbage is said once in `watch`, not at every look.
+    func testAReaderFailingEveryOpenWithNewGarbageIsSaidOnceInWatch() throws {
+        let run = try emulated(["--garbage-answers"], [],
+                               command: ["/usr/bin/timeout", "--preserve-status", "--signal=INT", "3", BuildProducts.transit, "watch", "--no-save"])
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("not a Port-100 frame") }
+        XCTAssertEqual(said.count, 1, "once, though each look quotes other bytes:\n\(run.stderr)")
+    }
+
+    /// `doctor` opens the reader alone and checks what a read needs: bulk IN and OUT endpoints.
+    func testDoctorSaysADeviceWithoutBulkEndpointsIsNoReader() throws {
+        let doctor = try emulated(["--interrupt-endpoints"], ["doctor", "--json"])
+        let checks = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [[String: Any]] ?? []
+        let reader = checks.first { ($0["check"] as? String) == "reader \(Self.readerName)" }
+        XCTAssertEqual(reader?["ok"] as? Bool, false, doctor.stdout)
+        XCTAssertTrue((reader?["detail"] as? String ?? "").contains("no interface with bulk IN and OUT endpoints"), doctor.stdout)
+        XCTAssertTrue((reader?["fix"] as? String ?? "").contains("no bulk endpoints"), doctor.stdout)
+    }
+
     func testTheReadersListNamesTheRCS380AndItsCard() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json")], ["readers", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)

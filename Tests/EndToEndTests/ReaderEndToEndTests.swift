@@ -67,6 +67,26 @@ final class ReaderEndToEndTests: EndToEndTestCase {
         }
     }
 
+    /// Issue 34's cards through pcscd: the china-city and desfire libraries, as a user scans them.
+    func testChinaCityAndDESFireCards() throws {
+        let cards: [(sample: String, family: String, serial: String, balance: Int, currency: String)] = [
+            ("beijing", "china-city", "1000751512345678", 3200, "CNY"), ("shenzhen", "china-city", "295176543(8)", 4560, "CNY"),
+            ("shanghai", "china-city", "2105123456", 1850, "CNY"), ("wuhan", "china-city", "3101234567890123", 725, "CNY"),
+            ("lingnan", "china-city", "5101234567", 6600, "CNY"), ("macau", "china-city", "1234567890", 8550, "MOP"),
+            ("opal", "opal", "3085 2200 7654 3219", 1234, "AUD"), ("clipper", "clipper", "1234567890", 2550, "USD"),
+            ("orca", "orca", "87654321", 1975, "USD"), ("hsl", "hsl", "924620 0012 3456 7890", 1500, "EUR"),
+        ]
+        for card in cards {
+            try Self.harness.insert(card: BuildProducts.sample("\(card.sample).json"))
+            let run = try scan()
+            XCTAssertEqual(run.status, 0, "\(card.sample): \(run.stderr)")
+            XCTAssertEqual(run.json?["family"] as? String, card.family, card.sample)
+            XCTAssertEqual(run.json?["serialNumber"] as? String, card.serial, card.sample)
+            XCTAssertEqual(run.json?["balance"] as? Int, card.balance, card.sample)
+            XCTAssertEqual(run.json?["currency"] as? String, card.currency, card.sample)
+        }
+    }
+
     func testRefusedGetBalanceAfterSelectIsExit5() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,3 +1,4 @@
+import CardProtocol
 import CardSimulation
 import Foundation
 import TestSupport
@@ -150,5 +151,53 @@ final class RealReaderEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(identiv?["neverSent"] as? [String], ["acs-direct", "pn532"])
         let doctor = try Self.harness.transit(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("reader \(Self.omnikey.name) 00 00: HID OMNIKEY: passes no FeliCa frames"), doctor.stdout)
+    }
+
+    /// Calypso cards (issue 33) on the type B readers people own, through pcscd: the card's name and
+    /// number, its passes and validations in Paris time, within 20 counted APDUs (the "not here"
+    /// answers 6A82, 6D00, 6E00 not counted), SELECT and READ RECORD only. Expected values are what
+    /// scripts/make_calypso_samples.py wrote into the images, in human terms.
+    func testCalypsoCardsReadWithTheirPassesOnTypeBReaders() throws {
+        struct Expected { let sample: String, name: String, number: String, tariffs: [String], trips: [Int?], dates: [String], stations: [String] }
+        let cards = [
+            Expected(sample: "navigo.json", name: "Navigo", number: "439041101", tariffs: ["0FF1", "0FF2"], trips: [nil, 7],
+                     dates: ["2026-12-01T08:15:00+01:00", "2026-11-20T17:05:00+01:00", "2026-10-25T03:10:00+01:00", "2026-10-25T01:50:00+02:00"],
+                     stations: ["03C5", "0789", "1A20", "0456"]),
+            Expected(sample: "navigo-cla94.json", name: "Navigo", number: "185339150", tariffs: ["0FF1"], trips: [nil],
+                     dates: ["2026-11-03T07:45:00+01:00"], stations: ["0101"]),
+            Expected(sample: "korrigo.json", name: "KorriGo", number: "3735928559", tariffs: ["0200"], trips: [4],
+                     dates: ["2026-11-28T12:34:00+01:00"], stations: ["00AB"]),
+            Expected(sample: "mobib-blank.json", name: "MOBIB", number: "16909060", tariffs: [], trips: [], dates: [], stations: []),
+        ]
+        for (reader, model) in [(Self.acr1252u, "acr1252u"), (Self.phone, "phone")] {
+            for e in cards {
+                let what = "\(e.sample) on \(model)"
+                let (run, _, bundle) = try read(BuildProducts.sample(e.sample), on: reader, as: model)
+                XCTAssertEqual(run.status, 0, "\(what): \(run.stdout) \(run.stderr)")
+                let json = try XCTUnwrap(run.json, what)
+                XCTAssertEqual(json["family"] as? String, "calypso", what)
+                XCTAssertEqual(json["cardName"] as? String, e.name, what)
+                XCTAssertEqual(json["serialNumber"] as? String, e.number, what)
+                XCTAssertNil(json["balance"], "\(what): no stored value")
+                let passes = json["passes"] as? [[String: Any]] ?? []
+                XCTAssertEqual(passes.compactMap { $0["tariff"] as? String }, e.tariffs, what)
+                XCTAssertEqual(passes.map { $0["remainingTrips"] as? Int }, e.trips, what)
+                let records = json["transactions"] as? [[String: Any]] ?? []
+                XCTAssertEqual(records.compactMap { $0["date"] as? String }, e.dates, what)
+                XCTAssertEqual(records.compactMap { $0["entryStation"] as? String }, e.stations, what)
+                // What the card was sent, as the log bundle recorded it.
+                let sent = (bundle["exchanges"] as? [[String: Any]] ?? []).compactMap { x -> (command: [UInt8], sw: String)? in
+                    guard let c = (x["command"] as? String).flatMap({ HexFormat.bytes($0, ignoringSpaces: true) }), c.count >= 4, c[0] != 0xFF else { return nil }
+                    let answer = ((x["response"] as? String) ?? "").filter { !$0.isWhitespace }
+                    return (c, String(answer.suffix(4)).uppercased())
+                }
+                // The whole read, every family's probes included, within 20 counted APDUs.
+                XCTAssertLessThanOrEqual(sent.filter { !["6A82", "6D00", "6E00"].contains($0.sw) }.count, 20, what)
+                // From the calypso plugin's first SELECT of 1TIC.ICA on: SELECT and READ RECORD only.
+                let ticketing: [UInt8] = [0x31, 0x54, 0x49, 0x43, 0x2E, 0x49, 0x43, 0x41]
+                let first = try XCTUnwrap(sent.firstIndex { $0.command[1] == 0xA4 && $0.command.count >= 13 && Array($0.command[5 ..< 13]) == ticketing }, what)
+                XCTAssertEqual(Set(sent[first...].map { $0.command[1] }).subtracting([0xA4, 0xB2]), [], "\(what): only SELECT and READ RECORD")
+            }
+        }
     }
 }

@@ -36,7 +36,10 @@ PIN(transit_host_api, ats_length, 168);
 PIN(transit_host_api, historical_bytes, 176);
 PIN(transit_host_api, historical_bytes_length, 184);
 PIN(transit_host_api, max_felica_frame, 192);
-_Static_assert(sizeof(transit_host_api) == 200, "transit_host_api grew without a pin");
+PIN(transit_host_api, begin_pass, 200);
+PIN(transit_host_api, set_pass_field, 208);
+PIN(transit_host_api, add_pass_metadata, 216);
+_Static_assert(sizeof(transit_host_api) == 224, "transit_host_api grew without a pin");
 
 PIN(transit_plugin_descriptor, struct_size, 0);
 PIN(transit_plugin_descriptor, abi_version, 4);

@@ -16,6 +16,8 @@
  *                         without reading them)
  *   -DDEMO_OLD_DESCRIPTOR descriptor of the first release (no options fields), as a plugin built
  *                         before they were appended
+ *   -DDEMO_PASSES         (with DEMO_NEWER) two passes, no balance and personal metadata on a host of
+ *                         release 4; the balance alone on an older host
  *   -DDEMO_NEWER          descriptor larger than the host knows (fields of a later release),
  *                         and cardName says whether the host table has historical_bytes
  *   -DDEMO_ESCAPE         read tries open, socket, execve and setuid, logs what each gave, and
@@ -162,7 +164,35 @@ static transit_status demo_read(const transit_host_api *host) {
     host->set_field(host->context, "cardName", name);
 #endif
     if (host->set_field(host->context, "currency", currency ? currency : "EUR") != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+#ifdef DEMO_PASSES
+    /* Passes (release 4): written only to a host whose table has them; a card without a stored
+       value sets no balance there, and an older host gets the balance it requires. */
+    if (TRANSIT_HOST_HAS(host, add_pass_metadata)) {
+        if (host->begin_pass(host->context) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+        host->set_pass_field(host->context, TRANSIT_PASS_NAME, "Monthly pass");
+        host->set_pass_field(host->context, TRANSIT_PASS_TARIFF, "0001");
+        host->set_pass_field(host->context, TRANSIT_PASS_VALID_FROM, "2026-12-01");
+        host->set_pass_field(host->context, TRANSIT_PASS_VALID_UNTIL, "2026-12-31");
+        host->set_pass_field(host->context, TRANSIT_PASS_ZONES, "1-5");
+        host->set_pass_field(host->context, TRANSIT_PASS_STATUS, TRANSIT_PASS_STATUS_VALID);
+        host->add_pass_metadata(host->context, TRANSIT_META_NETWORK, "250901");
+        if (host->begin_pass(host->context) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+        host->set_pass_field(host->context, TRANSIT_PASS_TARIFF, "5000");
+        host->set_pass_field(host->context, TRANSIT_PASS_VALID_UNTIL, "2026-11-30");
+        host->set_pass_field(host->context, TRANSIT_PASS_REMAINING_TRIPS, "7");
+        /* A value of the wrong form is refused, and nothing is stored. */
+        if (host->set_pass_field(host->context, TRANSIT_PASS_REMAINING_TRIPS, "-1") == TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+        if (host->set_pass_field(host->context, "colour", "blue") == TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+        host->add_metadata(host->context, TRANSIT_META_PERSONAL_PREFIX "name", "Jeanne Exemple");
+        host->log(host->context, TRANSIT_LOG_WARNING, "two passes written");
+        host->log(host->context, TRANSIT_LOG_DEBUG, "a debug line");
+    } else {
+        host->set_field(host->context, "cardName", "no passes on this host");
+        if (host->set_balance(host->context, balance) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+    }
+#else
     if (host->set_balance(host->context, balance) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
+#endif
     if (host->begin_transaction(host->context) != TRANSIT_STATUS_OK) return TRANSIT_STATUS_INTERNAL;
     host->set_transaction_field(host->context, "type", "topup");
     host->set_transaction_field(host->context, "date", "2026-01-02T03:04:05+01:00");

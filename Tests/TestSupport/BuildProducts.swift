@@ -45,6 +45,15 @@ public enum BuildProducts {
     public static var simulator: String { directory.appendingPathComponent("transit-sim").path }
     public static func plugin(_ product: String) -> String { directory.appendingPathComponent("lib\(product).so").path }
 
+    /// The tests' Python: the virtual environment scripts/test-setup.sh makes (`TRANSIT_TEST_VENV`,
+    /// default .build/venv), which holds the PyPI tools (ofxtools), else Debian's python3.
+    public static var python: String {
+        let venv = ProcessInfo.processInfo.environment["TRANSIT_TEST_VENV"].map { URL(fileURLWithPath: $0, relativeTo: packageRoot) }
+            ?? packageRoot.appendingPathComponent(".build/venv")
+        let inVenv = venv.appendingPathComponent("bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: inVenv) ? inVenv : "/usr/bin/python3"
+    }
+
     /// A bundled sample card image.
     public static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples/\(name)").path }
 

@@ -25,8 +25,11 @@ public struct PluginRead {
         }
         public static let ksx6924 = Plugin("ksx6924", BuildProducts.plugin("TransitKSX6924"))
         public static let tunion = Plugin("tunion", BuildProducts.plugin("TransitTUnion"))
+        public static let calypso = Plugin("calypso", BuildProducts.plugin("TransitCalypso"))
+        public static let chinaCity = Plugin("china-city", BuildProducts.plugin("TransitChinaCity"))
+        public static let desfire = Plugin("desfire", BuildProducts.plugin("TransitDESFire"))
         /// The default plugins.conf order.
-        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion]
+        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion, .desfire, .chinaCity, .calypso]
     }
 
     /// Where the plugins run.

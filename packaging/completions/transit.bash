@@ -3,13 +3,13 @@
 
 _transit_commands="scan decode replay dump verify watch cards history export report forget readers doctor plugins"
 _transit_dialects="pn532 acs-direct part3 bare-frame"
-_transit_formats="csv json"
+_transit_formats="csv json ledger"
 _transit_report_formats="text json sfcard ofx html"
 
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --help" ;;
+        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --personal --help" ;;
         decode)  echo "--config --read-timeout --stations --save --help" ;;
         replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
         dump)    echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
@@ -38,7 +38,7 @@ _transit_values() {
     case $1 in
         --dialect) COMPREPLY=($(compgen -W "$_transit_dialects" -- "$2")) ;;
         --format)
-            # export: csv or json; report: its five formats.
+            # export: csv, json or ledger; report: its five formats.
             local formats=$_transit_formats
             [[ ${COMP_WORDS[1]} == report ]] && formats=$_transit_report_formats
             COMPREPLY=($(compgen -W "$formats" -- "$2")) ;;

@@ -40,7 +40,7 @@ complete -c transit -n '__transit_command_is scan dump verify' -l index -x -d 'T
 complete -c transit -n '__transit_command_is scan verify' -l log -r -F -d 'Write a JSON log bundle of the read'
 complete -c transit -n '__transit_command_is dump' -l out -r -F -d 'Where to write the card image'
 complete -c transit -n '__transit_command_is export report' -l out -r -F -d 'Write to FILE instead of stdout'
-complete -c transit -n '__transit_command_is export' -l format -x -a 'csv json' -d 'CSV (the default) or JSON'
+complete -c transit -n '__transit_command_is export' -l format -x -a 'csv json ledger' -d 'CSV (the default), JSON or a ledger journal'
 complete -c transit -n '__transit_command_is report' -l format -x -a 'text json sfcard ofx html' -d 'Text (the default), JSON, SFCard Viewer CSV, OFX or HTML'
 complete -c transit -n '__transit_command_is report' -l month -x -d 'The period: the month YYYY-MM'
 complete -c transit -n '__transit_command_is report' -l from -x -d "The period's first day (YYYY-MM-DD), with --to"
@@ -48,6 +48,7 @@ complete -c transit -n '__transit_command_is report' -l to -x -d "The period's l
 complete -c transit -n '__transit_command_is cards' -l name -x -d 'Call CARD NICKNAME'
 complete -c transit -n '__transit_command_is scan watch' -l below -x -d 'Flag a balance under AMOUNT (minor units)'
 complete -c transit -n '__transit_command_is history export' -l since -x -d 'Records from DATE (YYYY-MM-DD) on'
+complete -c transit -n '__transit_command_is scan' -l personal -d "Show the holder's personal data too"
 complete -c transit -n '__transit_command_is scan verify watch' -l no-save -d 'Keep nothing in the history archive'
 complete -c transit -n '__transit_command_is decode replay' -l save -d 'Keep the read in the history archive'
 complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The reference to compare with'

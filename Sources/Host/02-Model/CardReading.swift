@@ -4,8 +4,9 @@ public struct CardReading: Codable, Equatable, Sendable {
     public var family: String
     public var cardName: String?
     public var serialNumber: String
-    /// Minor units of `currency`; may be negative where the card allows.
-    public var balance: Int64
+    /// Minor units of `currency`; may be negative where the card allows; nil for a card that holds
+    /// no stored value (most Calypso cards: JSON then has no `balance`).
+    public var balance: Int64?
     /// ISO 4217.
     public var currency: String
     public var validFrom: CalendarDay?
@@ -13,13 +14,59 @@ public struct CardReading: Codable, Equatable, Sendable {
     public var metadata: [String: String]
     /// Newest first.
     public var transactions: [TransactionRecord]
+    /// The passes the card holds, in the card's order; JSON has no `passes` when there are none.
+    public var passes: [CardPass]
 
-    public init(family: String, cardName: String? = nil, serialNumber: String, balance: Int64, currency: String,
+    public init(family: String, cardName: String? = nil, serialNumber: String, balance: Int64?, currency: String,
                 validFrom: CalendarDay? = nil, validUntil: CalendarDay? = nil, metadata: [String: String] = [:],
-                transactions: [TransactionRecord] = []) {
+                transactions: [TransactionRecord] = [], passes: [CardPass] = []) {
         self.family = family; self.cardName = cardName; self.serialNumber = serialNumber; self.balance = balance
         self.currency = currency; self.validFrom = validFrom; self.validUntil = validUntil; self.metadata = metadata
-        self.transactions = transactions
+        self.transactions = transactions; self.passes = passes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case family, cardName, serialNumber, balance, currency, validFrom, validUntil, metadata, transactions, passes
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        family = try c.decode(String.self, forKey: .family)
+        cardName = try c.decodeIfPresent(String.self, forKey: .cardName)
+        serialNumber = try c.decode(String.self, forKey: .serialNumber)
+        balance = try c.decodeIfPresent(Int64.self, forKey: .balance)
+        currency = try c.decode(String.self, forKey: .currency)
+        validFrom = try c.decodeIfPresent(CalendarDay.self, forKey: .validFrom)
+        validUntil = try c.decodeIfPresent(CalendarDay.self, forKey: .validUntil)
+        metadata = try c.decode([String: String].self, forKey: .metadata)
+        transactions = try c.decode([TransactionRecord].self, forKey: .transactions)
+        passes = try c.decodeIfPresent([CardPass].self, forKey: .passes) ?? []
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(family, forKey: .family)
+        try c.encodeIfPresent(cardName, forKey: .cardName)
+        try c.encode(serialNumber, forKey: .serialNumber)
+        try c.encodeIfPresent(balance, forKey: .balance)
+        try c.encode(currency, forKey: .currency)
+        try c.encodeIfPresent(validFrom, forKey: .validFrom)
+        try c.encodeIfPresent(validUntil, forKey: .validUntil)
+        try c.encode(metadata, forKey: .metadata)
+        try c.encode(transactions, forKey: .transactions)
+        if !passes.isEmpty { try c.encode(passes, forKey: .passes) }
+    }
+
+    /// The reading without its personal data (metadata keys under `MetadataKey.personalPrefix`, on
+    /// the card, its records and its passes): what every output shows unless the user asks, and
+    /// all the archive ever keeps.
+    public var withoutPersonalData: CardReading {
+        var r = self
+        func strip(_ m: inout [String: String]) { m = m.filter { !MetadataKey.isPersonal($0.key) } }
+        strip(&r.metadata)
+        for i in r.transactions.indices { strip(&r.transactions[i].metadata) }
+        for i in r.passes.indices { strip(&r.passes[i].metadata) }
+        return r
     }
 
     public struct TransactionRecord: Codable, Equatable, Sendable {

@@ -21,6 +21,17 @@ public struct ReportPeriod: Equatable, Sendable {
         self.init(from: first, to: last)
     }
 
+    /// The calendar month `back` months before the one an instant falls in (`seconds` since
+    /// 1970-01-01 UTC) where the clock is `zone` minutes east of UTC: `--month last` is `back: 1`
+    /// in the card's zone. Nil outside years 0001–9999.
+    public init?(monthOf seconds: Int64, zone: Int, back: Int = 0) {
+        let local = seconds + Int64(zone) * 60
+        let days = Int((local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
+        let c = Gregorian.civil(fromDays: days)
+        let index = c.year * 12 + c.month - 1 - back
+        self.init(year: index / 12, month: index % 12 + 1)
+    }
+
     /// `YYYY-MM` exactly; nil for any other text or a month that does not exist.
     public init?(month text: String) {
         let bytes = Array(text.utf8)

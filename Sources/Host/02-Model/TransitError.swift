@@ -59,9 +59,12 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
         self.kind = kind; self.message = message; self.plugin = plugin; self.pcscCode = pcscCode
     }
 
-    /// `error` itself when it is a `TransitError`, else an `internal` one saying what was being done.
+    /// `error` itself when it is a `TransitError`, the one it stands for when it knows
+    /// (`TransitErrorConvertible`: an archive's SQLite failure), else an `internal` one saying what
+    /// was being done.
     package init(_ error: Error, while doing: String) {
         if let e = error as? TransitError { self = e; return }
+        if let e = error as? TransitErrorConvertible { self = e.transitError; return }
         self.init(.internal, "\(doing): \(error)")
     }
 
@@ -76,4 +79,10 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
         self.init(known ?? .internal, known == nil ? "\(message) (an error of kind \(name))" : message,
                   plugin: try c.decodeIfPresent(String.self, forKey: .plugin), pcscCode: try c.decodeIfPresent(UInt32.self, forKey: .pcscCode))
     }
+}
+
+/// An error of a layer below the commands that knows which documented error it is: an archive's
+/// SQLite failure is `config` (exit 2) and names its file, never `internal`.
+package protocol TransitErrorConvertible: Error {
+    var transitError: TransitError { get }
 }

@@ -29,6 +29,10 @@ package struct ReaderProfile: Equatable, Sendable {
     /// The largest command APDU the reader takes, in bytes, when its driver may not report it
     /// (libccid reports dwMaxCCIDMessageLength − 10 as SCARD_ATTR_MAXINPUT).
     package let maxCommand: Int?
+    /// Whether the reader reads ISO 14443 type B cards (most Calypso cards: Navigo, MOBIB…; CEPAS):
+    /// nil when unknown. The source is in `typeBSource`.
+    package let readsTypeB: Bool?
+    package let typeBSource: String
     /// What else an owner should know (GET DATA, interfaces, what is unconfirmed).
     package let note: String
     /// Where the dialect line comes from.
@@ -36,8 +40,10 @@ package struct ReaderProfile: Equatable, Sendable {
     package let confidence: Confidence
 
     package init(name: String, patterns: [String], dialects: [FeliCaDialect], unsafe: [FeliCaDialect: String] = [:],
-         transparentSession: Bool = false, maxCommand: Int? = nil, note: String = "", source: String, confidence: Confidence) {
+         transparentSession: Bool = false, maxCommand: Int? = nil, readsTypeB: Bool? = nil, typeBSource: String = "",
+         note: String = "", source: String, confidence: Confidence) {
         self.name = name; self.patterns = patterns; self.dialects = dialects; self.unsafe = unsafe
+        self.readsTypeB = readsTypeB; self.typeBSource = typeBSource
         self.transparentSession = transparentSession; self.maxCommand = maxCommand; self.note = note
         self.source = source; self.confidence = confidence
     }

@@ -78,9 +78,12 @@ package final class LibUSBDevice: USBPipe {
     }
 
     /// Opens `found`: the device, its endpoints, the kernel driver detached, interface claimed.
-    /// A reader unplugged since it was listed is `noReader`; no access to its node and a reader
-    /// another program holds are `communication` (exit 5) errors that name it and say what to do.
-    package init(opening found: Found) throws(TransitError) {
+    /// `holding` learns of the device before anything is detached, so a signal from then on gives
+    /// it back (issue 36 §1: a SIGTERM between a detach and the registration left port100 out).
+    /// A reader unplugged since it was listed is `noReader`; no access to its node, a reader
+    /// another program holds and one another kernel driver than port100 holds are `communication`
+    /// (exit 5) errors that name it and say what to do.
+    package init(opening found: Found, holding: (LibUSBDevice) -> Void = { _ in }) throws(TransitError) {
         self.found = found
         let context = try Self.start()
         var opened: (OpaquePointer, Endpoints)?
@@ -106,6 +109,7 @@ package final class LibUSBDevice: USBPipe {
         self.context = context
         self.handle = handle
         self.endpoints = endpoints
+        holding(self)
         do throws(TransitError) {
             try claim(handle)
         } catch {
@@ -156,13 +160,15 @@ package final class LibUSBDevice: USBPipe {
     }
 
     /// Whether this user may open `found`'s device node, asked by opening it alone: no interface
-    /// claimed, no kernel driver touched (`doctor`). Throws what opening for a read would.
+    /// claimed, no kernel driver touched (`doctor`). Throws what opening for a read would: no
+    /// interface with bulk IN and OUT endpoints too.
     package static func checkAccess(_ found: Found) throws(TransitError) {
         let context = try start()
         defer { libusb_exit(context) }
         let matches = try devices(context) { device, candidate in candidate == found ? libusb_ref_device(device) : nil }
         defer { matches.forEach { libusb_unref_device($0) } }
         guard let device = matches.first else { throw TransitError(.noReader, "\(found.readerName) is no longer connected") }
+        _ = try endpoints(device, found) // the bulk endpoints a read needs, as opening for one checks
         var handle: OpaquePointer?
         let rv = libusb_open(device, &handle)
         guard rv == 0, let handle else { throw openError(rv, found, doing: "open") }
@@ -226,16 +232,30 @@ package final class LibUSBDevice: USBPipe {
         return TransitError(.communication, "\(doing) \(found.readerName) failed: \(Self.name(rv))")
     }
 
-    /// Detaches a bound kernel driver (port100), then claims the interface. Detaching needs only
-    /// write access to the device node (usb-readers.md §1.2). libusb's automatic detach is not
+    /// The kernel driver transit detaches: the RC-S380's own (usb-readers.md §1.2). Any other
+    /// bound to a device with its ids (usb-storage, usbhid: a gadget posing as one) is left bound.
+    package static let readerDriver = "port100"
+
+    /// Detaches a bound kernel driver (port100 alone), then claims the interface. Detaching needs
+    /// only write access to the device node (usb-readers.md §1.2). libusb's automatic detach is not
     /// used: under umockdev it makes the claim fail (usb-readers.md §5), and this way transit knows
-    /// what it detached.
+    /// what it detached. Done under `handover`: a signal's give-back waits for it and then
+    /// re-attaches, and after a give-back nothing is detached.
     private func claim(_ handle: OpaquePointer) throws(TransitError) {
+        handover.lock()
+        defer { handover.unlock() }
+        guard !givenBack else { throw TransitError(.cancelled, "\(found.readerName) was given back before it was claimed") }
         let interface = endpoints.interface
         if libusb_kernel_driver_active(handle, interface) == 1 {
             var configuration: Int32 = 1
             _ = libusb_get_configuration(handle, &configuration)
             kernelDriverName = found.driver(configuration: configuration, interface: interface)
+            guard kernelDriverName == Self.readerDriver else {
+                throw TransitError(.communication, "cannot open \(found.readerName): the kernel's "
+                                   + (kernelDriverName.map { "\(TerminalText.escape($0)) driver" } ?? "driver of another name than port100")
+                                   + " holds it, and transit detaches only port100, the RC-S380's own; a device with the RC-S380's ids "
+                                   + "that another driver takes may not be one (see lsusb -t and journalctl -k)")
+            }
             let rv = libusb_detach_kernel_driver(handle, interface)
             guard rv == 0 else { throw Self.openError(rv, found, doing: "detach the kernel's \(kernelDriverName.map { $0 + " " } ?? "")driver from") }
             detachedKernelDriver = true

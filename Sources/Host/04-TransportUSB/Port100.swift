@@ -79,6 +79,8 @@ package final class Port100 {
             guard data.count >= 2, data[0] == Port100Frame.chipToHost, data[1] == command.answerCode else {
                 throw garbage(command, "an answer of another command (\(HexFormat.string(Array(data.prefix(2)))))")
             }
+            // The answer ends its transfer: bytes after it are no part of any frame the chip sends.
+            guard pending.isEmpty else { throw garbage(command, "\(pending.count) bytes after its answer") }
             return Array(data.dropFirst(2))
         case .error?:
             throw TransitError(.communication, "\(name) answered \(command) with an error frame (it did not take the command)")
@@ -91,6 +93,7 @@ package final class Port100 {
     package func expectSuccess(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Deadline? = nil) throws(TransitError) {
         let answer = try send(command, parameters, deadline: deadline)
         guard let status = answer.first else { throw garbage(command, "an answer without its status byte") }
+        guard answer.count == 1 else { throw garbage(command, "a status of \(answer.count) bytes (not 1)") }
         guard status == Port100Status.success.rawValue else {
             throw TransitError(.communication, "\(name) refused \(command): \(Port100Status.describe(status))")
         }

@@ -93,8 +93,8 @@ package final class RCS380 {
         try port.reset()
         try port.expectSuccess(.setCommandType, [0x01], deadline: commandDeadline(deadline))
         let version = try port.send(.getFirmwareVersion, deadline: commandDeadline(deadline))
-        guard version.count >= 2 else {
-            throw TransitError(.communication, "\(port.name) answered GetFirmwareVersion with \(version.count) bytes")
+        guard version.count == 2 else {
+            throw TransitError(.communication, "\(port.name) answered GetFirmwareVersion with \(version.count) bytes (not 2)")
         }
         firmware = Version(major: version[1], minor: version[0])
         try port.expectSuccess(.switchRF, [0x00], deadline: commandDeadline(deadline))
@@ -103,8 +103,8 @@ package final class RCS380 {
     /// The PD data version (minor, major), for a verbose report.
     package func pdDataVersion() throws(TransitError) -> Version {
         let version = try port.send(.getPDDataVersion)
-        guard version.count >= 2 else {
-            throw TransitError(.communication, "\(port.name) answered GetPDDataVersion with \(version.count) bytes")
+        guard version.count == 2 else {
+            throw TransitError(.communication, "\(port.name) answered GetPDDataVersion with \(version.count) bytes (not 2)")
         }
         return Version(major: version[1], minor: version[0])
     }
@@ -160,7 +160,11 @@ package final class RCS380 {
             throw TransitError(.communication, "\(port.name) answered InCommRF without its status (\(HexFormat.string(answer)))")
         }
         if status.isEmpty {
-            guard answer.count >= 5 else { throw TransitError(.communication, "\(port.name) answered InCommRF with a status and no frame") }
+            guard answer.count >= 6 else { throw TransitError(.communication, "\(port.name) answered InCommRF with a status and no frame") }
+            // The card's frame begins with its own length (FeliCa's LEN), exactly its bytes: one
+            // that says another is a garbled reception, as the chip's own length fault is (no card
+            // to a sense, a radio error to a read).
+            guard Int(answer[5]) == answer.count - 5 else { return .radioError(.receiveLength) }
             return .frame(Array(answer.dropFirst(5)))
         }
         return status == .receiveTimeout ? .silence : .radioError(status)

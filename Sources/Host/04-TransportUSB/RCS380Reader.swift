@@ -120,9 +120,15 @@ package final class RCS380Reader: @unchecked Sendable {
         let current = driver
         lock.unlock()
         if let current { return current }
-        let device = try LibUSBDevice(opening: found)
-        // Known at once: a signal while the reader is set up gives it back too.
-        Self.keep(device)
+        // Known before its driver is detached: a signal while the reader is set up gives it back too.
+        var kept: LibUSBDevice?
+        let device: LibUSBDevice
+        do throws(TransitError) {
+            device = try LibUSBDevice(opening: found) { kept = $0; Self.keep($0) }
+        } catch {
+            if let kept { Self.forget(kept) }
+            throw error
+        }
         lock.lock()
         self.device = device
         lock.unlock()

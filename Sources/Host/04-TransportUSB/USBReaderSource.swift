@@ -62,7 +62,9 @@ package final class USBReaderSource: ReaderSource {
             } catch {
                 let noAccess = error.message.contains("no write access")
                 blocked = blocked || noAccess
-                let fix = noAccess ? access.fix
+                let fix = error.message.contains("bulk IN and OUT")
+                    ? "this device is no reader transit can drive (its descriptors have no bulk endpoints); unplug it"
+                    : noAccess ? access.fix
                     : error.kind == .noReader ? "plug the reader in again" : "close the program that holds the reader (nfcpy…) and try again"
                 checks.append(ReaderFinding(check: check, ok: false, detail: "cannot be opened: \(error.message); \(bound)", fix: fix))
             }

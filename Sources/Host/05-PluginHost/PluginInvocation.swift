@@ -74,7 +74,8 @@ package final class PluginInvocation {
                         ats: nil, ats_length: 0,
                         historical_bytes: historical.isEmpty ? nil : historicalBuffer.baseAddress,
                         historical_bytes_length: historical.count,
-                        max_felica_frame: largestFrame))
+                        max_felica_frame: largestFrame,
+                        begin_pass: hostBeginPass, set_pass_field: hostSetPassField, add_pass_metadata: hostAddPassMetadata))
                     return read(table)
                     }
                   }
@@ -119,9 +120,29 @@ package final class PluginInvocation {
         logSink("\(plugin.name): \(line)")
     }
 
+    /// A line the plugin logged at `level` (TRANSIT_LOG_*), labelled with it unless INFO (another
+    /// value counts as INFO). `PluginLogLevel.warningLabel` lines are said without --verbose too.
+    fileprivate func log(level: Int32, _ line: String) {
+        switch level {
+        case TRANSIT_LOG_DEBUG: log(PluginLogLevel.debugLabel + line)
+        case TRANSIT_LOG_WARNING: log(PluginLogLevel.warningLabel + line)
+        default: log(line)
+        }
+    }
+
     fileprivate func option(_ key: String) -> UnsafePointer<CChar>? {
         guard let value = plugin.entry.options[key] else { return nil }
         return OptionStrings.cString(plugin: plugin.name, key: key, value: value)
+    }
+}
+
+/// How a plugin's log line carries its level (TRANSIT_LOG_*) in the host's log: `<plugin>: warning: …`.
+package enum PluginLogLevel {
+    package static let debugLabel = "debug: ", warningLabel = "warning: "
+
+    /// True for a host log line that carries a plugin's warning.
+    package static func isWarning(_ logLine: String, plugins: [String]) -> Bool {
+        plugins.contains { logLine.hasPrefix("\($0): \(warningLabel)") }
     }
 }
 
@@ -148,8 +169,8 @@ private let hostAPDUTransceive: @convention(c) (UnsafeMutableRawPointer?, Unsafe
     invocation(ctx)?.transceive(false, bytes(cmd, n), out, cap, len) ?? TRANSIT_STATUS_INTERNAL
 }
 
-private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { ctx, _, message in
-    invocation(ctx)?.log(string(message) ?? "")
+private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { ctx, level, message in
+    invocation(ctx)?.log(level: level, string(message) ?? "")
 }
 
 private let hostOption: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { ctx, key in
@@ -193,4 +214,20 @@ private let hostSetTransactionAmount: @convention(c) (UnsafeMutableRawPointer?, 
 private let hostAddTransactionMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
     guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
     return ok(i.builder.addTransactionMetadata(key, value))
+}
+
+private let hostBeginPass: @convention(c) (UnsafeMutableRawPointer?) -> transit_status = { ctx in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    i.builder.beginPass()
+    return TRANSIT_STATUS_OK
+}
+
+private let hostSetPassField: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.setPassField(key, value))
+}
+
+private let hostAddPassMetadata: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> transit_status = { ctx, key, value in
+    guard let i = invocation(ctx), let key = string(key), let value = string(value) else { return TRANSIT_STATUS_INTERNAL }
+    return ok(i.builder.addPassMetadata(key, value))
 }

@@ -1,3 +1,4 @@
+import ReaderABI
 import TransitModel
 
 /// Collects what a plugin sets through the ABI's builder calls, checks it against the contract
@@ -8,19 +9,24 @@ package final class ResultBuilder {
     private var balance: Int64?
     private var metadata = [String: String]()
     private var transactions = [CardReading.TransactionRecord]()
+    private var passes = [CardPass]()
+    /// Each pass's tariff was set (a pass must have one).
+    private var passHasTariff = [Bool]()
 
     package init() {}
 
-    package static let cardFields: Set<String> = ["family", "cardName", "serialNumber", "currency", "validFrom", "validUntil"]
-    package static let transactionFields: Set<String> = ["type", "date", "entryStation", "exitStation", "rawType", "rawPayload", "balance"]
+    package static let cardFields: Set<String> = [TRANSIT_FIELD_FAMILY, TRANSIT_FIELD_CARD_NAME, TRANSIT_FIELD_SERIAL_NUMBER,
+                                                  TRANSIT_FIELD_CURRENCY, TRANSIT_FIELD_VALID_FROM, TRANSIT_FIELD_VALID_UNTIL]
+    package static let transactionFields: Set<String> = [TRANSIT_TX_TYPE, TRANSIT_TX_DATE, TRANSIT_TX_ENTRY_STATION, TRANSIT_TX_EXIT_STATION,
+                                                         TRANSIT_TX_RAW_TYPE, TRANSIT_TX_RAW_PAYLOAD, TRANSIT_TX_BALANCE]
 
     /// False (and nothing stored) when the key is not part of the contract.
     package func setField(_ key: String, _ value: String) -> Bool {
         switch key {
-        case "validFrom", "validUntil":
+        case TRANSIT_FIELD_VALID_FROM, TRANSIT_FIELD_VALID_UNTIL:
             guard let day = CalendarDay(value) else { return false }
-            if key == "validFrom" { validFrom = day } else { validUntil = day }
-        case "currency":
+            if key == TRANSIT_FIELD_VALID_FROM { validFrom = day } else { validUntil = day }
+        case TRANSIT_FIELD_CURRENCY:
             guard ISO4217.isCurrency(value) else { return false }
             fields[key] = value
         default:
@@ -42,16 +48,16 @@ package final class ResultBuilder {
         guard !transactions.isEmpty, Self.transactionFields.contains(key) else { return false }
         let i = transactions.count - 1
         switch key {
-        case "type":
+        case TRANSIT_TX_TYPE:
             guard let kind = TransactionKind(rawValue: value) else { return false }
             transactions[i].type = kind
-        case "date":
+        case TRANSIT_TX_DATE:
             guard let date = CardDate(value) else { return false }
             transactions[i].date = date
-        case "entryStation": transactions[i].entryStation = value
-        case "exitStation": transactions[i].exitStation = value
-        case "rawType": transactions[i].rawType = value
-        case "balance":
+        case TRANSIT_TX_ENTRY_STATION: transactions[i].entryStation = value
+        case TRANSIT_TX_EXIT_STATION: transactions[i].exitStation = value
+        case TRANSIT_TX_RAW_TYPE: transactions[i].rawType = value
+        case TRANSIT_TX_BALANCE:
             guard let balance = Self.signedDecimal(value) else { return false }
             transactions[i].balance = balance
         default: transactions[i].rawPayload = value
@@ -79,15 +85,53 @@ package final class ResultBuilder {
         return true
     }
 
-    /// The finished reading, or a description of what the plugin left out.
+    package func beginPass() {
+        passes.append(CardPass(tariff: ""))
+        passHasTariff.append(false)
+    }
+
+    /// False (and nothing stored) when no pass was begun, the key is not a pass field or the value
+    /// is not of the field's form.
+    package func setPassField(_ key: String, _ value: String) -> Bool {
+        guard let i = passes.indices.last else { return false }
+        switch key {
+        case TRANSIT_PASS_NAME: passes[i].name = value
+        case TRANSIT_PASS_TARIFF:
+            guard !value.isEmpty else { return false }
+            passes[i].tariff = value
+            passHasTariff[i] = true
+        case TRANSIT_PASS_VALID_FROM, TRANSIT_PASS_VALID_UNTIL:
+            guard let date = CardDate(value) else { return false }
+            if key == TRANSIT_PASS_VALID_FROM { passes[i].validFrom = date } else { passes[i].validUntil = date }
+        case TRANSIT_PASS_REMAINING_TRIPS:
+            guard value.utf8.count <= 10, !value.isEmpty, value.utf8.allSatisfy({ (0x30 ... 0x39).contains($0) }),
+                  let trips = UInt32(value) else { return false }
+            passes[i].remainingTrips = trips
+        case TRANSIT_PASS_ZONES: passes[i].zones = value
+        case TRANSIT_PASS_STATUS:
+            guard let status = CardPass.Status(rawValue: value) else { return false }
+            passes[i].status = status
+        default: return false
+        }
+        return true
+    }
+
+    package func addPassMetadata(_ key: String, _ value: String) -> Bool {
+        guard let i = passes.indices.last else { return false }
+        passes[i].metadata[key] = value
+        return true
+    }
+
+    /// The finished reading, or a description of what the plugin left out. A card without a stored
+    /// value sets no balance (release 4).
     package func finish(defaultFamily: String) -> Result<CardReading, MissingField> {
-        guard let serial = fields["serialNumber"] else { return .failure(MissingField("set no serialNumber")) }
-        guard let currency = fields["currency"] else { return .failure(MissingField("set no ISO 4217 currency")) }
-        guard let balance else { return .failure(MissingField("set no balance")) }
-        let reading = CardReading(family: fields["family"] ?? defaultFamily, cardName: fields["cardName"],
+        guard let serial = fields[TRANSIT_FIELD_SERIAL_NUMBER] else { return .failure(MissingField("set no serialNumber")) }
+        guard let currency = fields[TRANSIT_FIELD_CURRENCY] else { return .failure(MissingField("set no ISO 4217 currency")) }
+        if let untitled = passHasTariff.firstIndex(of: false) { return .failure(MissingField("set no tariff on pass \(untitled + 1)")) }
+        let reading = CardReading(family: fields[TRANSIT_FIELD_FAMILY] ?? defaultFamily, cardName: fields[TRANSIT_FIELD_CARD_NAME],
                                     serialNumber: serial, balance: balance, currency: currency,
                                     validFrom: validFrom, validUntil: validUntil,
-                                    metadata: metadata, transactions: transactions)
+                                    metadata: metadata, transactions: transactions, passes: passes)
         if let why = ResultRules.problem(in: reading) { return .failure(MissingField("gave \(why)")) }
         return .success(reading)
     }

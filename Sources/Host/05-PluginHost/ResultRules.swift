@@ -12,6 +12,8 @@ package enum ResultRules {
     package static let maxMetadata = 64
     /// Records of one reading (cards keep at most a few dozen).
     package static let maxTransactions = 4096
+    /// Passes of one reading (a Calypso card has four contract slots, a few dozen at most).
+    package static let maxPasses = 64
 
     /// What breaks the rules, or nil.
     package static func problem(in r: CardReading) -> String? {
@@ -25,6 +27,11 @@ package enum ResultRules {
                 return "record \(i + 1) names its stations (names come from the user's tables)"
             }
             if let why = textProblem([t.entryStation, t.exitStation, t.rawType, t.rawPayload], t.metadata) { return "record \(i + 1): \(why)" }
+        }
+        guard r.passes.count <= maxPasses else { return "\(r.passes.count) passes, more than \(maxPasses)" }
+        for (i, p) in r.passes.enumerated() {
+            guard !p.tariff.isEmpty else { return "pass \(i + 1) with no tariff" }
+            if let why = textProblem([p.name, p.tariff, p.zones], p.metadata) { return "pass \(i + 1): \(why)" }
         }
         return nil
     }

@@ -55,9 +55,22 @@ public struct CardImage: Codable, Equatable, Sendable {
         public var applications: [ApplicationImage]
         /// Commands answered whatever is selected (APDU hex → answer hex with SW).
         public var commands: [String: String]?
+        /// The one class byte the card takes (hex, e.g. "94", as old Calypso cards): any other answers
+        /// 6E00, and the image's commands, written with CLA 00, answer with this one. Absent: CLA 00.
+        public var onlyClass: String?
+        /// False: READ RECORD of every record from P1 (P2 = SFI·8+5, Calypso) answers 6A86. Default true.
+        public var multipleRecordReads: Bool?
+        /// True: READ RECORD with Le 00 answers an empty 9000, as some Calypso cards do. Default false.
+        public var emptyAnswerToLeZero: Bool?
+        /// A MIFARE DESFire card's applications (DESFireImage.swift), answered to `90 …` commands.
+        public var desfire: DESFireImage?
 
-        public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil) {
+        public init(uid: String, historicalBytes: String? = nil, applications: [ApplicationImage], commands: [String: String]? = nil,
+                    onlyClass: String? = nil, multipleRecordReads: Bool? = nil, emptyAnswerToLeZero: Bool? = nil,
+                    desfire: DESFireImage? = nil) {
             self.uid = uid; self.historicalBytes = historicalBytes; self.applications = applications; self.commands = commands
+            self.onlyClass = onlyClass; self.multipleRecordReads = multipleRecordReads; self.emptyAnswerToLeZero = emptyAnswerToLeZero
+            self.desfire = desfire
         }
     }
 
@@ -107,6 +120,10 @@ public struct CardImage: Codable, Equatable, Sendable {
         "select": "the SELECT command in hex as text", "answer": "the answer in hex as text",
         "commands": "an object of commands (hex) to answers (hex)",
         "records": "an object of SFIs to lists of records (hex)", "binaries": "an object of SFIs to contents (hex)",
+        "onlyClass": "a class byte in hex as text (\"94\")", "multipleRecordReads": "true or false",
+        "emptyAnswerToLeZero": "true or false",
+        "desfire": "an object: applications, each {\"aid\", \"files\"}", "aid": "a DESFire AID, 3 bytes in hex",
+        "files": "a list of DESFire files, each {\"id\", \"type\", \"access\"}", "frameSize": "a whole number",
     ], entryNames: ["systems": "system", "applications": "application"])
 
     /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump

@@ -18,6 +18,7 @@ public enum SimulatedDialect: String, CaseIterable, Sendable {
 public final class VirtualReader {
     private var felica: FeliCaEmulator?
     private var iso: ISO7816Emulator?
+    private var desfire: DESFireEmulator?
     /// The reader answered as.
     public let model: ReaderModel
     /// The one dialect accepted (of those the model takes), or nil for all the model takes.
@@ -30,6 +31,7 @@ public final class VirtualReader {
     public init(image: CardImage, dialect: SimulatedDialect? = nil, model: ReaderModel = .pcsc) throws {
         if let f = image.felica { felica = try FeliCaEmulator(f) }
         if let i = image.iso7816 { iso = try ISO7816Emulator(i) }
+        if let d = image.iso7816?.desfire { desfire = try DESFireEmulator(d) }
         guard felica != nil || iso != nil else { throw CardImageError("card image holds no card") }
         if model == .phone, felica != nil {
             throw CardImageError("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not FeliCa")
@@ -58,6 +60,7 @@ public final class VirtualReader {
         exchanges += 1
         if model.answersGetData, apdu.starts(with: [0xFF, 0xCA, 0x00, 0x00]) { return uid + [0x90, 0x00] }
         if let felica { return felicaPassThrough(felica, apdu) }
+        if let answer = desfire?.answer(apdu) { return answer }
         return iso?.answer(apdu) ?? [0x6F, 0x00]
     }
 

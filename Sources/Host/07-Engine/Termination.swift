@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import TransitModel
 
-/// Ctrl-C and SIGTERM end the command at once, in any phase — even while a reader call that never
-/// returns holds the main thread: the plugin workers are killed, the command's cancellation report
+/// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT end the command at once, in any phase — even while a
+/// reader call that never returns holds the main thread: the plugin workers are killed, the command's cancellation report
 /// is printed (unless its final output already began) and the process ends. Output goes through
 /// here, one whole line at a time, so the report never interleaves with a line. Output that cannot
 /// be written to stdout (a full disk, a closed pipe) ends the command as well: one line on stderr
@@ -26,14 +26,20 @@ package final class Termination: @unchecked Sendable {
     /// run when a signal or a failed write ends it.
     private var releases = [() -> Void]()
 
-    /// Catches SIGINT and SIGTERM from now on: `report` prints the command's cancellation, and the
+    /// The signals that would end the process and are caught to end it here (the reader given
+    /// back first): Ctrl-C, SIGTERM, SIGHUP (the terminal closed, the ssh session dropped) and
+    /// SIGQUIT (Ctrl-\). SIGPIPE is ignored from `main` on: a closed stdout is a failed write,
+    /// which ends the command through `outputFailed`, the reader given back as well.
+    package static let ending: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    /// Catches `ending`'s signals from now on: `report` prints the command's cancellation, and the
     /// process ends with `exitCode`.
     package func arm(exitCode: Int32, _ report: @escaping () -> Void) {
         lock.lock(); defer { lock.unlock() }
         onSignal = report
         signalCode = exitCode
         guard sources.isEmpty else { return }
-        for s in [SIGINT, SIGTERM] {
+        for s in Self.ending {
             signal(s, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: s, queue: .global())
             source.setEventHandler { [unowned self] in self.terminate() }

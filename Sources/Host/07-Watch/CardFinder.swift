@@ -124,7 +124,12 @@ package struct CardFinder {
         if candidates.isEmpty {
             return TransitError(.noReader, "only SAM interfaces are connected (\(all.joined(separator: ", "))); name one with --reader")
         }
-        let feliCaOnly = usb.isEmpty ? "" : " (\(usb.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…)"
+        var feliCaOnly = usb.isEmpty ? "" : " (\(usb.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…)"
+        // A PC/SC reader whose line says it reads no type B card: a Calypso card on it is never seen.
+        let noTypeB = seen.candidates.filter { ReaderProfile.matching($0).readsTypeB == false }
+        if !noTypeB.isEmpty {
+            feliCaOnly += " (\(noTypeB.joined(separator: ", ")) \(noTypeB.count == 1 ? "reads" : "read") no ISO 14443 type B card: Navigo, MOBIB and most Calypso cards are not seen there)"
+        }
         return TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")" + feliCaOnly
                             + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))
     }

@@ -47,10 +47,10 @@ package final class TapCommand: @unchecked Sendable {
             case .success(let (pid, input)):
                 Termination.shared.trackGroup(pid)
                 defer { Termination.shared.forgetGroup(pid) }
-                // A command that does not read its input must not block us: the pipe takes a line.
-                _ = Array((json + "\n").utf8).withUnsafeBytes { Descriptor.writeAll(input, $0) }
-                close(input)
-                switch wait(pid) {
+                // The line goes in as the command reads it, inside the command's time: a line longer
+                // than the pipe holds (a 68 KB tap named by a station table) and a command that
+                // never reads it (`sleep 600`) cannot hold the timer back (issue 36 §2).
+                switch wait(pid, input: input, line: Array((json + "\n").utf8)) {
                 case .exited(0): break
                 case .exited(let code): problem("--exec: the command exited \(code) for the tap on \(reader)")
                 case .signalled(let signal): problem("--exec: the command ended on signal \(signal) for the tap on \(reader)")
@@ -83,12 +83,25 @@ package final class TapCommand: @unchecked Sendable {
         init(_ code: Int32) { description = String(cString: strerror(code)) }
     }
 
-    /// Waits for the command, ending its group past the timeout.
-    private func wait(_ pid: pid_t) -> Ending {
+    /// Writes `line` into the command's stdin (`input`, made non-blocking) as the pipe takes it,
+    /// and waits for the command, ending its group past the timeout; `input` is closed once the
+    /// line is in, the command has gone, or its time is up.
+    private func wait(_ pid: pid_t, input: Int32, line: [UInt8]) -> Ending {
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
+        var input = input, sent = 0
+        _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+        defer { if input >= 0 { close(input) } }
         while waitpid(pid, &status, WNOHANG) == 0 {
+            if input >= 0 {
+                let n = line.withUnsafeBytes { bytes in bytes.baseAddress.map { Glibc.write(input, $0 + sent, bytes.count - sent) } ?? 0 }
+                if n > 0 { sent += n }
+                // Done, or the command closed its stdin (EPIPE: the watch ignores SIGPIPE): no more to write.
+                if sent == line.count || (n < 0 && errno != EAGAIN && errno != EINTR) { close(input); input = -1 }
+                if n > 0 { continue }
+            }
             if Date() >= deadline {
+                if input >= 0 { close(input); input = -1 }
                 Self.end(group: pid)
                 waitpid(pid, &status, 0)
                 return .timedOut

@@ -6,11 +6,18 @@ import TransitModel
 /// the StationCode CSVs — is ignored. Without a header the optional columns are positional.
 /// One pass over the bytes; a malformed line is skipped and named (file and line), the file's
 /// other lines still serve.
+///
+/// A table of a network's locations (Calypso cards: Navigo, KorriGo…) has the header
+/// `network,location,station_name[,station_name_en][,line_name][,operator][,valid_from,valid_until]`:
+/// the network as the card gives it (6 hex digits, `250901`), the location id as transit shows it
+/// (up to 4 hex digits). Its rows name the records whose `network` metadata is that network.
 package enum StationCSV {
     package struct Columns {
         package var english: Int? = 6
         package var validFrom: Int? = 7
         package var validUntil: Int? = 8
+        /// The network form's columns (nil: the area,line,station form).
+        package var network: Int?, location: Int?, name: Int?, lineName: Int?, operatorName: Int?
 
         package init() {}
 
@@ -19,6 +26,23 @@ package enum StationCSV {
             english = names.firstIndex { ["station_name_en", "stationname_en", "name_en", "english"].contains($0) }
             validFrom = names.firstIndex { ["valid_from", "validfrom", "from"].contains($0) }
             validUntil = names.firstIndex { ["valid_until", "validuntil", "until"].contains($0) }
+            if let n = names.firstIndex(of: "network"), let l = names.firstIndex(of: "location"),
+               let s = names.firstIndex(where: { ["station_name", "name", "station"].contains($0) }) {
+                network = n; location = l; name = s
+                lineName = names.firstIndex { ["line_name", "line", "route"].contains($0) }
+                operatorName = names.firstIndex { ["operator", "operator_name"].contains($0) }
+            }
+        }
+
+        /// The fields of a network-form row: area (the network), line and code (the location's
+        /// two bytes), the operator, line and station names; nil when the row is not of that form.
+        func networkRow(_ fields: [String]) -> (area: Int, line: Int, code: Int, operatorName: String, lineName: String, name: String)? {
+            guard let network, let location, let name, network < fields.count, location < fields.count, name < fields.count,
+                  (1 ... 6).contains(fields[network].utf8.count), let area = Int(fields[network], radix: 16), area >= 0,
+                  (1 ... 4).contains(fields[location].utf8.count), let id = Int(fields[location], radix: 16), id >= 0,
+                  !fields[name].isEmpty else { return nil }
+            func text(_ i: Int?) -> String { i.flatMap { $0 < fields.count ? fields[$0] : nil } ?? "" }
+            return (area, id >> 8, id & 0xFF, text(operatorName), text(lineName), fields[name])
         }
     }
 
@@ -55,6 +79,20 @@ package enum StationCSV {
             seenData = true
             // One data row into the table; a malformed one is skipped, named by file and line.
             do {
+                if columns.network != nil {
+                    guard let row = columns.networkRow(fields) else {
+                        throw fail("not a network,location,station_name row (network: 6 hex digits, location: up to 4)")
+                    }
+                    guard !fields.contains(where: { $0.unicodeScalars.contains(where: TerminalText.isControl) || $0.utf8.count > Self.maxFieldBytes }) else {
+                        throw fail("a column holds a control character or is over \(Self.maxFieldBytes) bytes")
+                    }
+                    func optional(_ i: Int?) -> String? { i.flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil } }
+                    let from = optional(columns.validFrom).flatMap(CalendarDay.init), until = optional(columns.validUntil).flatMap(CalendarDay.init)
+                    table.add(.init(operatorName: row.operatorName, line: row.lineName, name: row.name, englishName: optional(columns.english),
+                                    validFrom: from, validUntil: until),
+                              area: row.area, line: row.line, code: row.code)
+                    continue
+                }
                 guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
                 guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
                 guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }

@@ -1,13 +1,16 @@
 import TransitModel
 /// Station names for a reading, from the user's tables, in one place: a reading whose family is
 /// `japan-ic` and whose records carry station codes (two bytes, line and station) with their
-/// region (`entryRegion`/`exitRegion`, the area of the lookup key). The host knows no family
-/// beyond this key on what the reading says; codes stay as they are, names and lines are added.
+/// region (`entryRegion`/`exitRegion`, the area of the lookup key), or records of any family that
+/// name their `network` (TRANSIT_META_NETWORK: a Calypso location id, looked up by network and
+/// id). Codes stay as they are, names and lines are added.
 package enum StationNaming {
-    /// True when the reading has a station code with its region: only then is a table loaded.
+    /// True when the reading has a station code with its region or network: only then is a table loaded.
     package static func needsTable(_ r: CardReading) -> Bool {
-        r.family == "japan-ic" && r.transactions.contains { t in
-            (t.entryStation != nil && t.metadata["entryRegion"] != nil) || (t.exitStation != nil && t.metadata["exitRegion"] != nil)
+        r.transactions.contains { t in
+            (t.entryStation != nil || t.exitStation != nil) && t.metadata[MetadataKey.network] != nil
+        } || r.family == "japan-ic" && r.transactions.contains { t in
+            (t.entryStation != nil && t.metadata[MetadataKey.entryRegion] != nil) || (t.exitStation != nil && t.metadata[MetadataKey.exitRegion] != nil)
         }
     }
 
@@ -23,13 +26,14 @@ package enum StationNaming {
         for i in r.transactions.indices {
             var t = r.transactions[i]
             let date = t.date?.day
-            if let s = station(t.entryStation, region: t.metadata["entryRegion"], on: date, table) {
+            let network = t.metadata[MetadataKey.network]
+            if let s = station(t.entryStation, region: t.metadata[MetadataKey.entryRegion], network: network, on: date, table) {
                 t.entryStationName = s.name
                 t.entryStationNameEnglish = s.englishName
                 t.metadata["entryLine"] = s.line
                 t.metadata["entryOperator"] = s.operatorName
             }
-            if let s = station(t.exitStation, region: t.metadata["exitRegion"], on: date, table) {
+            if let s = station(t.exitStation, region: t.metadata[MetadataKey.exitRegion], network: network, on: date, table) {
                 t.exitStationName = s.name
                 t.exitStationNameEnglish = s.englishName
                 t.metadata["exitLine"] = s.line
@@ -40,10 +44,15 @@ package enum StationNaming {
         return r
     }
 
-    /// `E33B` with region `2`: area 2, line E3, station 3B.
-    private static func station(_ code: String?, region: String?, on date: CalendarDay?, _ table: StationTable) -> StationTable.Station? {
-        guard let code, code.utf8.count == 4, let region, let area = Int(region),
-              let line = Int(code.prefix(2), radix: 16), let number = Int(code.suffix(2), radix: 16) else { return nil }
+    /// `E33B` with region `2`: area 2, line E3, station 3B; `0A2C` of network `250901`: area
+    /// 0x250901, line 0A, station 2C (a network's table keys its locations so).
+    private static func station(_ code: String?, region: String?, network: String?, on date: CalendarDay?, _ table: StationTable) -> StationTable.Station? {
+        guard let code, code.utf8.count == 4, let line = Int(code.prefix(2), radix: 16), let number = Int(code.suffix(2), radix: 16) else { return nil }
+        if let network {
+            guard (1 ... 6).contains(network.utf8.count), let area = Int(network, radix: 16) else { return nil }
+            return table.station(area: area, line: line, code: number, on: date)
+        }
+        guard let region, let area = Int(region) else { return nil }
         return table.station(area: area, line: line, code: number, on: date)
     }
 }

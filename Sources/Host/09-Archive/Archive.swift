@@ -26,13 +26,21 @@ package final class Archive {
 
     /// Opens the archive of `settings`; with `create`, makes the folder and an empty database when
     /// missing. Nil when there is no archive and `create` is false. Throws a `TransitError` (config)
-    /// whose message says what is wrong with the file.
+    /// whose message names the file and says what is wrong with it (the disk full, the file damaged).
+    /// `reading` (cards, history, report, export) opens it even on a full disk, where SQLite
+    /// cannot grow the `-shm` a WAL reader shares: in SQLite's EXCLUSIVE locking mode, which keeps
+    /// the WAL index in the connection's own memory and needs no `-shm` (sqlite.org/wal.html, "Use
+    /// of WAL Without Shared-Memory": WAL databases can be read "even if shared memory is
+    /// unavailable as long as the locking_mode is set to EXCLUSIVE before the first attempted
+    /// access"), with nothing written (no migration) and the archive said read-only. The
+    /// connection must be read-write all the same: a read-only one cannot take the exclusive lock
+    /// (SQLITE_IOERR_LOCK, tried with SQLite 3.40 on a full tmpfs).
     ///
     /// The folder is walked from `/` and held by descriptor (`PrivateFolder`); SQLite is handed the
     /// database through that descriptor (`/proc/self/fd/N/history.db`), so the database and its
     /// `-wal`, `-shm` and `-journal` are the ones inside the folder that was checked, and the file
     /// SQLite opened is checked to be the one examined here.
-    package static func open(_ settings: ArchiveSettings, create: Bool) throws -> Archive? {
+    package static func open(_ settings: ArchiveSettings, create: Bool, reading: Bool = false) throws -> Archive? {
         let file = settings.databasePath
         func fail(_ why: String) -> TransitError { TransitError(.config, "\(file): \(why)") }
         let folder: Int32
@@ -63,11 +71,15 @@ package final class Archive {
         close(fd)
         guard examinedOK else { throw fail("cannot be examined: \(errorText())") }
         if let why = PrivateFolder.privateProblem(examined, ArchiveSettings.fileName, isFolder: false) { throw fail(why) }
-        let writable = examined.st_mode & S_IWUSR != 0
-        let flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY
-        do {
-            let db = try SQLiteDatabase(path: "/proc/self/fd/\(folder)/" + ArchiveSettings.fileName, flags: flags,
+        let ownerWritable = examined.st_mode & S_IWUSR != 0
+        // The connection; `withoutSharedMemory` for a read on a full disk: nothing written.
+        func connect(withoutSharedMemory: Bool) throws -> Archive {
+            let writable = ownerWritable && !withoutSharedMemory
+            let db = try SQLiteDatabase(path: "/proc/self/fd/\(folder)/" + ArchiveSettings.fileName, name: file,
+                                        flags: ownerWritable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
                                         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            // Before the first access, or SQLite maps the -shm.
+            if withoutSharedMemory { try db.execute("PRAGMA locking_mode = EXCLUSIVE") }
             // SQLite names the file by the folder's path: the file behind that name must be the one examined.
             var opened = stat()
             guard let name = db.fileName, stat(name, &opened) == 0, opened.st_dev == examined.st_dev, opened.st_ino == examined.st_ino else {
@@ -81,10 +93,17 @@ package final class Archive {
                 try ArchiveSchema.migrate(db)
             }
             return Archive(db: db, path: file, writable: writable, schemaVersion: try ArchiveSchema.version(db))
+        }
+        do {
+            do {
+                return try connect(withoutSharedMemory: false)
+            } catch let e as SQLiteDatabase.Failure where e.isDiskFull && reading {
+                return try connect(withoutSharedMemory: true)
+            }
         } catch let newer as ArchiveSchema.Newer {
             throw fail("written by a newer transit (schema version \(newer.found); this transit knows up to \(ArchiveSchema.current)): left unchanged")
         } catch let e as SQLiteDatabase.Failure where !e.isBusy {
-            throw fail(e.description)
+            throw e.transitError
         }
     }
 

@@ -37,7 +37,7 @@ extension Archive {
     package func nickname(of reading: CardReading) throws -> String? {
         guard schemaVersion >= 4 else { return nil }
         let q = try db.prepare("SELECT nickname FROM cards WHERE family = ? AND serial = ? AND idm = ?")
-        try q.bind([.text(reading.family), .text(reading.serialNumber), .text(reading.metadata["idm"] ?? "")])
+        try q.bind([.text(reading.family), .text(reading.serialNumber), .text(reading.metadata[MetadataKey.idm] ?? "")])
         defer { q.reset() }
         return try q.step() ? q.text(0) : nil
     }

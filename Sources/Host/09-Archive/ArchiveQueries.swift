@@ -11,6 +11,8 @@ extension Archive {
         package var records: Int, reads: Int, readsApart: Int
         /// What its owner calls it (`transit cards --name`): "通勤", "Yuki's PASMO".
         package var nickname: String?
+        /// The passes its latest read held (`currentPasses`).
+        package var passes: [CardPass] = []
 
         package init(id: Int64, family: String, serial: String, idm: String, name: String?, currency: String, lastBalance: Int64?,
                      lastRead: String?, records: Int, reads: Int, readsApart: Int, nickname: String? = nil) {
@@ -65,6 +67,8 @@ extension Archive {
                               records: Int(q.integer(8) ?? 0), reads: Int(q.integer(9) ?? 0), readsApart: Int(q.integer(10) ?? 0),
                               nickname: q.text(11)))
         }
+        let passes = try currentPasses()
+        for i in cards.indices { cards[i].passes = passes[cards[i].id] ?? [] }
         return cards
     }
 

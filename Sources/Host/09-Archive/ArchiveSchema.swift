@@ -87,6 +87,38 @@ package enum ArchiveSchema {
         ALTER TABLE cards_kept RENAME TO cards;
         CREATE UNIQUE INDEX cards_by_nickname ON cards (nickname) WHERE nickname IS NOT NULL;
         """,
+        // 5 → 6: a read of a card without a stored value has no balance (a Calypso card: reads.balance
+        // may be NULL, so the table is made again, keeping every read and its id), and each read's
+        // passes (contracts, season tickets, carnets), in the card's order, as the reading's JSON
+        // has them, with their validity for the period a report covers.
+        """
+        CREATE TABLE reads_kept (
+            id INTEGER PRIMARY KEY,
+            card INTEGER NOT NULL REFERENCES cards(id),
+            read_at TEXT NOT NULL,
+            command TEXT NOT NULL,
+            reader TEXT NOT NULL,
+            balance INTEGER,               -- NULL: the card holds no stored value
+            merged INTEGER NOT NULL,
+            note TEXT,
+            reading TEXT NOT NULL
+        );
+        INSERT INTO reads_kept (id, card, read_at, command, reader, balance, merged, note, reading)
+            SELECT id, card, read_at, command, reader, balance, merged, note, reading FROM reads ORDER BY id;
+        DROP TABLE reads;
+        ALTER TABLE reads_kept RENAME TO reads;
+        CREATE INDEX reads_by_card ON reads (card, id);
+        CREATE TABLE passes (
+            id INTEGER PRIMARY KEY,
+            card INTEGER NOT NULL REFERENCES cards(id),
+            read INTEGER NOT NULL REFERENCES reads(id),
+            position INTEGER NOT NULL,     -- the pass's place on the card, from 0
+            valid_from TEXT,               -- its validity, as the reading has it
+            valid_until TEXT,
+            pass TEXT NOT NULL             -- the pass as the reading's JSON has it
+        );
+        CREATE INDEX passes_by_read ON passes (card, read, position);
+        """,
     ]
 
     /// Brings `db` to `current` inside one transaction; throws `Newer` for a newer database.
@@ -104,7 +136,7 @@ package enum ArchiveSchema {
     package static func version(_ db: SQLiteDatabase) throws -> Int64 {
         let v = try db.integer("PRAGMA user_version") ?? 0
         guard v <= current else { throw Newer(found: v) }
-        guard v >= 0 else { throw SQLiteDatabase.Failure(code: 0, description: "unknown schema version \(v)") }
+        guard v >= 0 else { throw SQLiteDatabase.Failure(code: 0, description: "unknown schema version \(v)", file: db.name) }
         return v
     }
 

@@ -17,15 +17,18 @@ extension Archive {
     /// Positions are spaced so that a record found later between two others usually fits.
     package static let spacing: Int64 = 1 << 16
 
+    /// Stores `reading` without its personal data (the archive never keeps it).
     package func store(_ reading: CardReading, command: String, reader: String, at time: Date = Date()) throws -> Stored {
         guard writable else { throw TransitError(.config, "\(path): is read-only") }
+        let reading = reading.withoutPersonalData
         let readingJSON = JSONOutput.encode(reading)
         let records = Array(IncomingRecord.all(reading).reversed()) // oldest first
         return try db.transaction {
             let card = try cardID(reading)
             try db.prepare("INSERT INTO reads (card, read_at, command, reader, balance, merged, reading) VALUES (?, ?, ?, ?, ?, 1, ?)")
-                .run([.integer(card), .text(Self.timestamp(time)), .text(command), .text(reader), .integer(reading.balance), .text(readingJSON)])
+                .run([.integer(card), .text(Self.timestamp(time)), .text(command), .text(reader), .init(reading.balance), .text(readingJSON)])
             var stored = Stored(card: card, read: db.lastInsertedRow)
+            try storePasses(reading.passes, card: card, read: stored.read)
             do {
                 stored.added = try merge(records, card: card, read: stored.read)
             } catch let apart as KeptApart {
@@ -38,6 +41,17 @@ extension Archive {
 
     private struct KeptApart: Error { let reason: String }
 
+    /// The read's passes, in the card's order.
+    private func storePasses(_ passes: [CardPass], card: Int64, read: Int64) throws {
+        guard !passes.isEmpty else { return }
+        let insert = try db.prepare("INSERT INTO passes (card, read, position, valid_from, valid_until, pass) VALUES (?, ?, ?, ?, ?, ?)")
+        let encoder = JSONOutput.makeEncoder()
+        for (i, pass) in passes.enumerated() {
+            try insert.run([.integer(card), .integer(read), .integer(Int64(i)), .init(pass.validFrom?.description),
+                            .init(pass.validUntil?.description), .text(JSONOutput.encode(pass, with: encoder))])
+        }
+    }
+
     /// A record already in the timeline.
     private struct Archived {
         package var id: Int64
@@ -47,7 +61,7 @@ extension Archive {
 
     /// The card's row: the same family, number and IDm, or a new card.
     private func cardID(_ r: CardReading) throws -> Int64 {
-        let idm = r.metadata["idm"] ?? ""
+        let idm = r.metadata[MetadataKey.idm] ?? ""
         let find = try db.prepare("SELECT id FROM cards WHERE family = ? AND serial = ? AND idm = ?")
         try find.bind([.text(r.family), .text(r.serialNumber), .text(idm)])
         let found = try find.step() ? find.integer(0) : nil

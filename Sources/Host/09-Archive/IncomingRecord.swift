@@ -28,7 +28,7 @@ package struct IncomingRecord {
             let text = (try? encoder.encode(t)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             let identity = t.rawPayload.map { "\(t.rawType ?? "")/\($0)" } ?? text
             return IncomingRecord(
-                merge: .init(identity: identity, sequence: t.metadata["sequence"].flatMap { Int64($0) }, date: t.date),
+                merge: .init(identity: identity, sequence: t.metadata[MetadataKey.sequence].flatMap { Int64($0) }, date: t.date),
                 type: t.type, amount: t.amount.map { Int64(clamping: $0) }, balance: t.balance, date: t.date,
                 entry: t.entryStation, entryName: t.entryStationName, exit: t.exitStation, exitName: t.exitStationName,
                 entryNameEnglish: t.entryStationNameEnglish, exitNameEnglish: t.exitStationNameEnglish, json: text)

@@ -1,30 +1,74 @@
 import CSQLite
 import Foundation
+import TransitModel
 
 /// A thin, throwing wrapper over one SQLite connection (Debian's libsqlite3): prepared statements,
 /// typed binds and columns, and transactions. Used only by the history archive.
 package final class SQLiteDatabase {
-    /// An SQLite error: its result code and the connection's message.
-    package struct Failure: Error, CustomStringConvertible {
+    /// An SQLite error: its result code, the connection's message, the file's name as the user
+    /// knows it and the system's errno behind it (`sqlite3_system_errno`: ENOSPC under a "disk
+    /// I/O error"). As a `TransitError` it is `config` (exit 2, README "Errors": an archive that
+    /// cannot be used) naming the file: the disk full said as such, a damaged file as damaged.
+    package struct Failure: Error, CustomStringConvertible, TransitErrorConvertible {
         package let code: Int32
         package let description: String
+        package var file = ""
+        package var systemErrno: Int32 = 0
+
+        package init(code: Int32, description: String, file: String = "", systemErrno: Int32 = 0) {
+            self.code = code; self.description = description; self.file = file; self.systemErrno = systemErrno
+        }
+
         /// Another connection held a lock SQLite would not wait for (opening a database another
         /// process is switching to WAL or closing, for one): worth trying again.
         package var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+        /// No space left: SQLITE_FULL, or an I/O error (a write, the -shm's growth) whose errno is ENOSPC or EDQUOT.
+        package var isDiskFull: Bool {
+            code & 0xFF == SQLITE_FULL || (code & 0xFF == SQLITE_IOERR && (systemErrno == ENOSPC || systemErrno == EDQUOT))
+        }
+
+        /// The file is not the database it should be: pages overwritten (SQLITE_CORRUPT, NOTADB), or
+        /// a table or column of the schema gone (a dropped table: "no such table").
+        package var isDamaged: Bool {
+            code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB
+                || (code & 0xFF == SQLITE_ERROR && (description.hasPrefix("no such table") || description.hasPrefix("no such column")))
+        }
+
+        package var transitError: TransitError {
+            let name = file.isEmpty ? "the history archive" : file
+            if isDiskFull {
+                return TransitError(.config, "\(name): the disk is full (\(description)): free some space and try again")
+            }
+            if isDamaged {
+                return TransitError(.config, "\(name) is damaged (\(description)): move it aside (transit starts a new archive) "
+                                    + "or put back a copy")
+            }
+            if isBusy {
+                return TransitError(.config, "\(name) is busy: another transit held it for longer than it waits (\(description)); try again")
+            }
+            return TransitError(.config, "\(name) cannot be used: \(description)")
+        }
     }
+
+    /// The database's name in messages (the archive's path as the user knows it).
+    package let name: String
 
     private var handle: OpaquePointer?
     /// Prepared statements by their SQL: a read stores twenty records with the same few statements.
     private var statements = [String: Statement]()
 
     /// Opens `path` with `flags` (SQLITE_OPEN_*); SQLITE_OPEN_NOFOLLOW refuses a symlink at `path`.
-    package init(path: String, flags: Int32, busyTimeoutMilliseconds: Int32) throws {
+    /// `name` is what its failures call it.
+    package init(path: String, name: String, flags: Int32, busyTimeoutMilliseconds: Int32) throws {
+        self.name = name
         let rc = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            let system = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
             handle = nil
-            throw Failure(code: rc, description: message)
+            throw Failure(code: rc, description: message, file: name, systemErrno: system)
         }
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
@@ -84,7 +128,7 @@ package final class SQLiteDatabase {
     package func check(_ rc: Int32) throws {
         guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
-            throw Failure(code: rc, description: message)
+            throw Failure(code: rc, description: message, file: name, systemErrno: handle.map { sqlite3_system_errno($0) } ?? 0)
         }
     }
 

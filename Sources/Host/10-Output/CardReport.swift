@@ -9,6 +9,8 @@ package struct CardReport {
     package var period: ReportPeriod
     package var rows: [Row]
     package var totals: Totals
+    /// The card's passes valid on some day of the period (`Archive.passes(card:from:to:)`).
+    package var passes: [CardPass]
 
     /// A record and what tells it from the card's other records in the archive (OFX's FITID).
     package struct Row {
@@ -29,8 +31,8 @@ package struct CardReport {
         package var topups: Int64 = 0
     }
 
-    package init(card: Archive.Card, period: ReportPeriod, rows: [Row]) {
-        self.card = card; self.period = period; self.rows = rows
+    package init(card: Archive.Card, period: ReportPeriod, rows: [Row], passes: [CardPass] = []) {
+        self.card = card; self.period = period; self.rows = rows; self.passes = passes
         var totals = Totals()
         for row in rows {
             let amount = row.record.amount.map { Int64(clamping: $0) } ?? 0

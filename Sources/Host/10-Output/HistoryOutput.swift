@@ -57,7 +57,11 @@ package enum HistoryOutput {
             [c.handle, title(c), number(c), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
              c.lastRead.map(localTime) ?? "", String(c.records)]
         }
-        return table(rows, rightAligned: [3, 5])
+        // Each card's current passes (its latest read's) under the table, a line a pass.
+        let passes = cards.filter { !$0.passes.isEmpty }.flatMap { c in
+            TextOutput.passLines(c.passes, currency: c.currency, today: nil, style: .init()).dropFirst().map { "\(c.handle)\($0)" }
+        }
+        return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\nPasses (as last read)\n" + passes.joined(separator: "\n"))
     }
 
     /// The number as `scan` prints it: grouped in fours, or "IDm …" for a FeliCa transit card.
@@ -67,8 +71,8 @@ package enum HistoryOutput {
 
     /// The card and its records as a reading, for the renderers `scan` uses.
     package static func reading(_ c: Archive.Card, records: [CardReading.TransactionRecord]) -> CardReading {
-        CardReading(family: c.family, cardName: c.name, serialNumber: c.serial, balance: c.lastBalance ?? 0, currency: c.currency,
-                    validFrom: nil, validUntil: nil, metadata: c.idm.isEmpty ? [:] : ["idm": c.idm], transactions: records)
+        CardReading(family: c.family, cardName: c.name, serialNumber: c.serial, balance: c.lastBalance, currency: c.currency,
+                    validFrom: nil, validUntil: nil, metadata: c.idm.isEmpty ? [:] : [MetadataKey.idm: c.idm], transactions: records)
     }
 
     /// `EZ-Link (cepas)`, or the family alone when the card has no name; its nickname after it
@@ -81,11 +85,12 @@ package enum HistoryOutput {
         struct Row: Encodable {
             let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
             let balance: Int64?, lastRead: String?, records: Int, reads: Int, readsApart: Int, nickname: String?
+            let passes: [CardPass]?
         }
         return JSONOutput.encode(cards.map {
             Row(id: $0.handle, family: $0.family, cardName: $0.name, serialNumber: $0.serial, idm: $0.idm.isEmpty ? nil : $0.idm, currency: $0.currency,
                 balance: $0.lastBalance, lastRead: $0.lastRead, records: $0.records, reads: $0.reads, readsApart: $0.readsApart,
-                nickname: $0.nickname)
+                nickname: $0.nickname, passes: $0.passes.isEmpty ? nil : $0.passes)
         })
     }
 
@@ -120,12 +125,15 @@ package enum HistoryOutput {
             package let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
             package let nickname: String?
             package let readsApart: [Apart]
+            /// The card's current passes (its latest read's); absent when none.
+            package let passes: [CardPass]?
         }
         var out = [UInt8](arrayLiteral: UInt8(ascii: "["))
         for (i, h) in histories.enumerated() {
             let c = h.card
             var head = JSONOutput.encode(Head(id: c.handle, family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
-                                              currency: c.currency, nickname: c.nickname, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) }))
+                                              currency: c.currency, nickname: c.nickname, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) },
+                                              passes: c.passes.isEmpty ? nil : c.passes))
             head.removeLast() // "}": the transactions come last, as sorted keys put them
             out.append(contentsOf: ((i == 0 ? "" : ",") + head + ",\"transactions\":[").utf8)
             for (j, r) in h.records.enumerated() {
@@ -183,9 +191,12 @@ package enum HistoryOutput {
 
     /// A text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to a
     /// spreadsheet (`=HYPERLINK(…)`): it is prefixed with `'`, which spreadsheets show as text, and
-    /// quoted (OWASP, "CSV Injection"). Numbers are not text cells: amounts stay negative numbers.
+    /// quoted (OWASP, "CSV Injection"). So is one that begins with their fullwidth forms (＝ ＋ －
+    /// ＠, U+FF1D U+FF0B U+FF0D U+FF20): Japanese Excel, which the SFCard CSV is opened in, takes
+    /// a formula typed in fullwidth as the ASCII one and runs it (LibreOffice 7.4 keeps it text).
+    /// Numbers are not text cells: amounts stay negative numbers.
     package static func spreadsheetSafe(_ field: String) -> String {
-        guard let first = field.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return field }
+        guard let first = field.unicodeScalars.first, "=+-@\t\r\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains(first) else { return field }
         return "'" + field
     }
 

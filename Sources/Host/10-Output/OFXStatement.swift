@@ -1,3 +1,5 @@
+import CardProtocol
+import Foundation
 import TransitModel
 
 /// `transit report --format ofx`: an OFX 2.2 bank statement per card, for GnuCash, KMyMoney,
@@ -46,7 +48,8 @@ package enum OFXStatement {
             used.insert(fitid)
             let amount = t.amount.map { Int64(clamping: $0) } ?? 0
             let signed = t.type.direction == .deducted ? -amount : t.type.direction == .added ? amount : 0
-            let kind = t.type.direction == .deducted ? "DEBIT" : t.type.direction == .added ? "CREDIT" : "OTHER"
+            // An amount the card does not tell moves no money either way: OTHER, as the README says.
+            let kind = t.amount == nil ? "OTHER" : t.type.direction == .deducted ? "DEBIT" : t.type.direction == .added ? "CREDIT" : "OTHER"
             let name = names(t)
             var memo = name
             if t.amount == nil { memo += " (amount not known)" } else if t.type.direction == .unstated { memo += " (amount \(Money.format(amount, c.currency)), direction not known)" }
@@ -70,20 +73,30 @@ package enum OFXStatement {
     }
 
     /// The statement's first and last moments: the period's first day from 00:00 and its last day
-    /// to 23:59:59 in the card's zone, the zone its records are dated in (UTC for a record with a
-    /// date only, posted at noon UTC), so a record of 00:20 on the first day lies inside, and one
-    /// of the day before outside. Records of several zones widen it: it starts in the easternmost
-    /// and ends in the westernmost.
+    /// to 23:59:59 in the card's zone, the zone its timed records are dated in (UTC when none has
+    /// a time: a record with a date only is posted at noon UTC, inside its day in any zone within
+    /// ±11 hours), so a record of 00:20 on the first day lies inside, and one of the day before
+    /// outside. Both are written in one zone (issue 37: DTSTART `[+9]` with DTEND `[+0]` read as a
+    /// mistake): records of several zones widen the period, which starts in the easternmost and ends
+    /// at the westernmost's 23:59:59, said in the easternmost's zone.
     private static func start(_ r: CardReport) -> String {
-        day(r.period.from) + "000000.000[\(offsets(r).max().map(zone) ?? "0:GMT")]"
+        day(r.period.from) + "000000.000[\(zone(offsets(r).max() ?? 0))]"
     }
 
     private static func end(_ r: CardReport) -> String {
-        day(r.period.to) + "235959.000[\(offsets(r).min().map(zone) ?? "0:GMT")]"
+        let offsets = offsets(r)
+        let (east, west) = (offsets.max() ?? 0, offsets.min() ?? 0)
+        let to = r.period.to
+        let seconds = Gregorian.daysFromUnixEpoch(year: to.year, month: to.month, day: to.day) * 86400 + 86399 + (east - west) * 60
+        let civil = Gregorian.civil(fromDays: seconds / 86400)
+        let inDay = seconds % 86400
+        let clock = [inDay / 3600, inDay / 60 % 60, inDay % 60].map { ($0 < 10 ? "0" : "") + String($0) }.joined()
+        let last = CalendarDay(year: civil.year, month: civil.month, day: civil.day).map(day) ?? day(to)
+        return last + clock + ".000[\(zone(east))]"
     }
 
-    /// The UTC offset, in minutes, of each dated record (0 for a date without a time).
-    private static func offsets(_ r: CardReport) -> [Int] { r.rows.compactMap { $0.record.date.map { $0.clock?.utcOffsetMinutes ?? 0 } } }
+    /// The UTC offset, in minutes, of each record with a time of day.
+    private static func offsets(_ r: CardReport) -> [Int] { r.rows.compactMap { $0.record.date?.clock?.utcOffsetMinutes } }
 
     /// A UTC offset as OFX writes it: `+9`, `-3.30`, `+0`.
     private static func zone(_ offsetMinutes: Int) -> String {
@@ -101,10 +114,35 @@ package enum OFXStatement {
     /// The number as the account (OFX allows 22 characters: a longer one keeps its last 22).
     private static func accountID(_ serial: String) -> String { String(serial.suffix(22)) }
 
-    /// XML text: at most `limit` characters, control characters shown escaped (XML 1.0 allows
-    /// none), markup as references (`MarkupText`).
-    private static func text(_ s: String, limit: Int) -> String {
-        MarkupText.escape(String(TerminalText.escape(s).prefix(limit)))
+    /// XML text: composed (NFC: a decomposed station table's text is as long again in code
+    /// points), control characters shown escaped and what XML 1.0 forbids replaced (`MarkupText`),
+    /// then at most `limit` Unicode code points — the unit OFX's lengths count, as ofxtools checks
+    /// them (`len()` of the unescaped text: ofxtools/Types.py `String.enforce_length`) — cut at a
+    /// word with an ellipsis (`cut`), and `&`, `<`, `>` as the references OFX 2.3 names.
+    static func text(_ s: String, limit: Int) -> String {
+        let safe = MarkupText.xmlCharacters(TerminalText.escape(s.precomposedStringWithCanonicalMapping))
+        return MarkupText.escape(cut(safe, limit: limit), quotes: false)
+    }
+
+    /// `s` in at most `limit` code points: whole when it fits; else the longest run of whole
+    /// characters (a base never parted from its combining marks) that leaves room for "…", taken
+    /// back to the last space when one lies in its second half, so no word is cut in two.
+    static func cut(_ s: String, limit: Int) -> String {
+        guard s.unicodeScalars.count > limit else { return s }
+        guard limit > 1 else { return limit == 1 ? "…" : "" }
+        var end = s.startIndex, used = 0, lastSpace: String.Index?
+        while end < s.endIndex {
+            let next = s.index(after: end)
+            let width = s[end ..< next].unicodeScalars.count
+            guard used + width <= limit - 1 else { break }
+            if s[end].isWhitespace { lastSpace = end }
+            used += width
+            end = next
+        }
+        if let lastSpace, s.distance(from: s.startIndex, to: lastSpace) * 2 >= s.distance(from: s.startIndex, to: end) { end = lastSpace }
+        var head = s[..<end]
+        while let last = head.last, last.isWhitespace || last == "→" || last == "-" || last == ":" || last == "," { head = head.dropLast() }
+        return String(head) + "…"
     }
 
     /// FNV-1a, 64 bits, as 16 hex digits: a short, stable name for an identity of any length.

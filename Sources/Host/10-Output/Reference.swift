@@ -96,7 +96,7 @@ package struct Reference: Decodable {
     package func mismatches(_ r: CardReading) -> [String] {
         var out = [String]()
         if r.balance != balance {
-            out.append("balance: the card holds \(Money.format(r.balance, r.currency)), the reference \(Money.format(balance, r.currency))")
+            out.append("balance: the card holds \(r.balance.map { Money.format($0, r.currency) } ?? "no stored value"), the reference \(Money.format(balance, r.currency))")
         }
         if let currency, currency != r.currency { out.append("currency: the card uses \(r.currency), the reference \(currency)") }
         // Each journey must match a transaction of its own.
@@ -156,8 +156,8 @@ extension Reference.Journey {
         if let exitStation, !Self.station(exitStation, is: [t.exitStation, t.exitStationName, t.exitStationNameEnglish]) {
             differ("exit station", exitStation, t.exitStationName ?? t.exitStation)
         }
-        if let busLine, t.metadata["busLineCode"]?.uppercased() != busLine.uppercased() { differ("bus line", busLine, t.metadata["busLineCode"]) }
-        if let busStop, t.metadata["busStopCode"]?.uppercased() != busStop.uppercased() { differ("bus stop", busStop, t.metadata["busStopCode"]) }
+        if let busLine, t.metadata[MetadataKey.busLineCode]?.uppercased() != busLine.uppercased() { differ("bus line", busLine, t.metadata[MetadataKey.busLineCode]) }
+        if let busStop, t.metadata[MetadataKey.busStopCode]?.uppercased() != busStop.uppercased() { differ("bus stop", busStop, t.metadata[MetadataKey.busStopCode]) }
         return out
     }
 

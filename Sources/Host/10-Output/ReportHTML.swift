@@ -7,16 +7,18 @@ import TransitModel
 /// escaped: it is text on the page, never markup. Each card after the first starts a new page.
 package enum ReportHTML {
     package static func render(_ reports: [CardReport], style: TextOutput.Style) -> String {
+        let body = reports.isEmpty ? "<p>No cards kept yet.</p>\n" : reports.map { section($0, style: style) }.joined()
+        let lang = language(of: body, families: reports.map(\.card.family))
         var out = """
             <!DOCTYPE html>
-            <html lang="en">
+            <html lang="\(lang)">
             <head>
             <meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
             <title>\(html(title(reports)))</title>
             <style>
             @page { size: A4; margin: 14mm 12mm; }
-            body { font-family: sans-serif; font-size: 9pt; color: #000; margin: 0; }
+            body { font-family: \(fonts(lang)); font-size: 9pt; color: #000; margin: 0; }
             section + section { break-before: page; }
             h1 { font-size: 14pt; margin: 0 0 2mm; }
             p.card { margin: 0 0 4mm; }
@@ -32,16 +34,46 @@ package enum ReportHTML {
             svg { width: 100%; height: auto; }
             .bar { fill: #3465a4; }
             .axis { stroke: #555; stroke-width: 1; }
-            .label { font-size: 10px; fill: #333; }
+            .label { font-size: \(FareChart.labelSize)px; fill: #333; }
             footer { margin-top: 4mm; color: #555; font-size: 7.5pt; }
             </style>
             </head>
             <body>
 
             """
-        if reports.isEmpty { out += "<p>No cards kept yet.</p>\n" }
-        for report in reports { out += section(report, style: style) }
-        return out + "</body>\n</html>\n"
+        return out + body + "</body>\n</html>\n"
+    }
+
+    /// The page's language, from its text: `ja` where it holds kana (or Han on a Japanese
+    /// family's card), `ko` for Hangul, `zh` for Han on other cards, else `en`. The browser picks
+    /// the CJK glyphs by it (a Han character is drawn differently in each).
+    static func language(of text: String, families: [String]) -> String {
+        var kana = false, hangul = false, han = false
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x3040 ... 0x30FF, 0x31F0 ... 0x31FF, 0xFF66 ... 0xFF9F: kana = true
+            case 0xAC00 ... 0xD7AF, 0x1100 ... 0x11FF, 0x3130 ... 0x318F: hangul = true
+            case 0x4E00 ... 0x9FFF, 0x3400 ... 0x4DBF: han = true
+            default: continue
+            }
+        }
+        if kana { return "ja" }
+        if hangul { return "ko" }
+        guard han else { return "en" }
+        let japanese: Set<String> = ["japan-ic", "edy", "waon", "nanaco"]
+        return families.contains(where: japanese.contains) || families.isEmpty ? "ja" : "zh"
+    }
+
+    /// The font stack: the CJK fonts Debian ships for the page's language (fonts-noto-cjk, the
+    /// IPA and Takao fonts) before the generic family, so no browser guesses.
+    static func fonts(_ lang: String) -> String {
+        let japanese = ["Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAPGothic", "IPAGothic", "TakaoPGothic", "TakaoGothic"]
+        let first: [String] = switch lang {
+        case "ko": ["Noto Sans CJK KR"]
+        case "zh": ["Noto Sans CJK TC", "Noto Sans CJK SC"]
+        default: []
+        }
+        return (first + japanese).map { "\"\($0)\"" }.joined(separator: ", ") + ", sans-serif"
     }
 
     private static func title(_ reports: [CardReport]) -> String {
@@ -62,6 +94,12 @@ package enum ReportHTML {
             + "<tr><th>Purchases</th><td class=\"n\">\(html(Money.format(t.purchases, currency)))</td></tr>"
             + "<tr><th>Top-ups</th><td class=\"n\">\(html(Money.format(t.topups, currency)))</td></tr>"
             + "</tbody></table>\n"
+        if !r.passes.isEmpty {
+            out += "<h2>Passes valid in this period</h2>\n<ul class=\"passes\">"
+                + TextOutput.passLines(r.passes, currency: currency, today: nil, style: style).dropFirst()
+                    .map { "<li>\(html($0.trimmingCharacters(in: .whitespaces)))</li>" }.joined()
+                + "</ul>\n"
+        }
         out += FareChart.svg(r)
         guard !r.rows.isEmpty else { return out + "<p>No records in this period.</p>\n</section>\n" }
         let records = r.reading.transactions

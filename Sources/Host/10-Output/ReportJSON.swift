@@ -25,6 +25,8 @@ package enum ReportJSON {
         let period: Period
         let rows: [Row]
         let totals: CardReport.Totals
+        /// The passes valid on some day of the period; absent when none.
+        let passes: [CardPass]?
     }
 
     /// One object for one card; an array when the report covers every card (`all`).
@@ -46,6 +48,7 @@ package enum ReportJSON {
                        amount: t.amount, balance: t.balance)
         }
         return Report(card: Card(number: c.serial, family: c.family, name: c.name ?? c.family, nickname: c.nickname, currency: c.currency),
-                      period: Period(from: r.period.from, to: r.period.to), rows: rows, totals: r.totals)
+                      period: Period(from: r.period.from, to: r.period.to), rows: rows, totals: r.totals,
+                      passes: r.passes.isEmpty ? nil : r.passes)
     }
 }

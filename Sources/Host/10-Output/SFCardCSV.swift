@@ -58,11 +58,11 @@ package enum SFCardCSV {
     /// and 15h, or on a bus, 17h, whose record holds a bus line too), a bus (its line code), a
     /// purchase or the refund of one, any other top-up.
     static func memo(_ t: CardReading.TransactionRecord) -> Memo {
-        if t.type == .topup, t.metadata["event"] == "auto-charge" { return .autoCharge }
-        if t.metadata["busLineCode"] != nil { return .busOrTram }
+        if t.type == .topup, t.metadata[MetadataKey.event] == MetadataKey.autoChargeEvent { return .autoCharge }
+        if t.metadata[MetadataKey.busLineCode] != nil { return .busOrTram }
         switch t.type {
         case .purchase: return .purchase
-        case .topup: return t.metadata["event"] == "refund" ? .purchase : .charge
+        case .topup: return t.metadata[MetadataKey.event] == MetadataKey.refundEvent ? .purchase : .charge
         case .trip, .unknown: return .none
         }
     }

@@ -27,19 +27,20 @@ package enum TextOutput {
         }
     }
 
-    /// The reading; with `below`, a balance under it gets a line of its own (`LOW BALANCE`).
-    package static func render(_ r: CardReading, style: Style = Style(), below: Int64? = nil) -> String {
+    /// The reading; with `below`, a balance under it gets a line of its own (`LOW BALANCE`). The
+    /// passes come above the records, each said expired against `today` (the card's zone's day).
+    package static func render(_ r: CardReading, style: Style = Style(), below: Int64? = nil, today: CalendarDay? = nil) -> String {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
         var lines = [String]()
         let shown = number(r)
-        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata["medium"] == "phone" ? " on a phone" : "") + "  " + e(shown)
+        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata[MetadataKey.medium] == MetadataKey.phoneMedium ? " on a phone" : "") + "  " + e(shown)
         // FeliCa transit cards print no number: the IDm said is the chip's, and said so.
         if shown.hasPrefix("IDm ") { title += " (the card's chip ID)" }
         if style.verbose { title += "  [\(e(r.family))]" }
         lines.append(title)
-        lines.append("Balance: \(paint.bold(Money.format(r.balance, r.currency)))")
-        if let below, r.balance < below {
+        lines.append("Balance: \(r.balance == nil ? balanceWords(r) : paint.bold(balanceWords(r)))")
+        if let below, let balance = r.balance, balance < below {
             lines.append(paint.bold("LOW BALANCE: under \(Money.format(below, r.currency)); top it up"))
         }
         switch (r.validFrom, r.validUntil) {
@@ -49,10 +50,14 @@ package enum TextOutput {
         default: break
         }
         for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) {
-            if key == "idm", !style.verbose || r.serialNumber == value { continue }
+            if key == MetadataKey.idm, !style.verbose || r.serialNumber == value { continue }
             // How the card was named (Japan IC's markers, card or phone): a detail for --verbose.
-            if key == "issuerMarkers" || key == "medium", !style.verbose { continue }
+            if key == MetadataKey.issuerMarkers || key == MetadataKey.medium, !style.verbose { continue }
             lines.append("\(e(cardKey(key))): \(e(value))")
+        }
+        if !r.passes.isEmpty {
+            lines.append("")
+            lines += passLines(r.passes, currency: r.currency, today: today ?? r.today(), style: style)
         }
         guard !r.transactions.isEmpty else {
             lines.append("No transactions.")
@@ -62,6 +67,37 @@ package enum TextOutput {
         lines += transactionLines(r.transactions, currency: r.currency, style: style)
         let said = notes(r.transactions)
         return (lines + (said.isEmpty ? [] : [""] + said)).joined(separator: "\n")
+    }
+
+    /// The balance as the card's line says it, or that the card holds no stored value.
+    package static func balanceWords(_ r: CardReading) -> String {
+        r.balance.map { Money.format($0, r.currency) } ?? "none (the card holds no stored value)"
+    }
+
+    /// The "Passes" block: a line a pass — its name (or tariff), validity, zones, trips left, what
+    /// the card says of it, and EXPIRED when its last day is before `today`; its metadata with --verbose.
+    package static func passLines(_ passes: [CardPass], currency: String, today: CalendarDay?, style: Style) -> [String] {
+        let e = TerminalText.escape
+        let paint = Paint(on: style.colour)
+        var lines = [paint.bold("Passes")]
+        for p in passes {
+            var parts = [e(p.title) + (p.name != nil && style.verbose ? " [tariff \(e(p.tariff))]" : "")]
+            switch (p.validFrom, p.validUntil) {
+            case let (from?, until?): parts.append("valid \(from.day) to \(until.day)")
+            case let (from?, nil): parts.append("valid from \(from.day)")
+            case let (nil, until?): parts.append("valid until \(until.day)")
+            default: break
+            }
+            if let zones = p.zones { parts.append("zones \(e(zones))") }
+            if let trips = p.remainingTrips { parts.append(trips == 1 ? "1 trip left" : "\(trips) trips left") }
+            if let status = p.status, status != .valid { parts.append(status == .unused ? "not started" : "invalidated") }
+            if let today, p.isExpired(on: today) { parts.append(paint.bold("EXPIRED")) }
+            lines.append("  " + parts.joined(separator: "  ·  "))
+            if style.verbose {
+                for (key, value) in p.metadata.sorted(by: { $0.key < $1.key }) { lines.append("      \(e(cardKey(key))): \(e(value))") }
+            }
+        }
+        return lines
     }
 
     /// What a table of records shows that a person cannot place without a word: an amount the
@@ -113,7 +149,7 @@ package enum TextOutput {
     /// transit cards) is said as such.
     package static func number(_ r: CardReading) -> String {
         let s = r.serialNumber
-        if r.metadata["idm"] == s { return "IDm \(s)" }
+        if r.metadata[MetadataKey.idm] == s { return "IDm \(s)" }
         guard s.utf8.count >= 8, s.utf8.count % 4 == 0, s.utf8.allSatisfy({ (0x30 ... 0x39).contains($0) }) else { return s }
         return stride(from: 0, to: s.count, by: 4).map { i in
             String(s.dropFirst(i).prefix(4))
@@ -122,7 +158,7 @@ package enum TextOutput {
 
     /// Card metadata keys as words: `points` → `Points`, `lastUseDate` → `Last use date`, `idm` → `IDm`.
     package static func cardKey(_ key: String) -> String {
-        if key == "idm" { return "IDm" }
+        if key == MetadataKey.idm { return "IDm" }
         let words = TransactionDetails.words(key)
         return (words.first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "") + words.dropFirst().map { " " + $0 }.joined()
     }

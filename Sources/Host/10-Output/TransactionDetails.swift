@@ -5,7 +5,8 @@ import TransitModel
 package enum TransactionDetails {
     /// Metadata said elsewhere (stations) or only when verbose.
     private static let stationKeys: Set<String> = ["entryLine", "exitLine", "entryOperator", "exitOperator"]
-    private static let verboseKeys: Set<String> = ["entryRegion", "exitRegion", "usageAmount", "chargeAmount", "sequence"]
+    private static let verboseKeys: Set<String> = [MetadataKey.entryRegion, MetadataKey.exitRegion, MetadataKey.usageAmount, MetadataKey.chargeAmount, MetadataKey.sequence,
+                                                    MetadataKey.network]
 
     /// `stations` false leaves the stations out (the CSV export has columns of its own for them).
     package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style, stations: Bool = true) -> String {
@@ -24,12 +25,12 @@ package enum TransactionDetails {
             }
         }
         var metadata = t.metadata
-        if let line = metadata.removeValue(forKey: "busLineCode") {
-            parts.append("bus line \(e(line))" + (metadata.removeValue(forKey: "busStopCode").map { ", stop \(e($0))" } ?? ""))
+        if let line = metadata.removeValue(forKey: MetadataKey.busLineCode) {
+            parts.append("bus line \(e(line))" + (metadata.removeValue(forKey: MetadataKey.busStopCode).map { ", stop \(e($0))" } ?? ""))
         }
-        if let stop = metadata.removeValue(forKey: "busStopCode") { parts.append("bus stop \(e(stop))") }
-        if let event = metadata.removeValue(forKey: "event") { parts.append(e(event)) }
-        if let data = metadata.removeValue(forKey: "userData") { parts.append(e(data)) }
+        if let stop = metadata.removeValue(forKey: MetadataKey.busStopCode) { parts.append("bus stop \(e(stop))") }
+        if let event = metadata.removeValue(forKey: MetadataKey.event) { parts.append(e(event)) }
+        if let data = metadata.removeValue(forKey: MetadataKey.userData) { parts.append(e(data)) }
         // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
         if t.type == .unknown, let raw = t.rawType, !style.verbose {
             let said = "(record type \(e(raw)), not one transit knows)"
@@ -37,7 +38,7 @@ package enum TransactionDetails {
         }
         for key in stationKeys { metadata.removeValue(forKey: key) }
         if style.verbose {
-            let entryRegion = metadata.removeValue(forKey: "entryRegion"), exitRegion = metadata.removeValue(forKey: "exitRegion")
+            let entryRegion = metadata.removeValue(forKey: MetadataKey.entryRegion), exitRegion = metadata.removeValue(forKey: MetadataKey.exitRegion)
             if let entryRegion { parts.append("region \(e(entryRegion))" + (exitRegion.map { " → \(e($0))" } ?? "")) }
         }
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where style.verbose || !verboseKeys.contains(key) {

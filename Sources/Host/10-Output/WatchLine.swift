@@ -14,7 +14,7 @@ package enum WatchLine {
             if json { return JSONOutput.encode(Line(time: stamp(time), reader: reader, card: card, nickname: nickname, error: nil)) }
             let low = card.lowBalance == true ? "  LOW BALANCE: under \(Money.format(below ?? 0, r.currency))" : ""
             return TerminalText.escape("\(local(time)) \(reader): \(r.cardName ?? r.family)\(nickname.map { " “\($0)”" } ?? "") "
-                + "\(TextOutput.number(r)) \(Money.format(r.balance, r.currency))\(low)")
+                + "\(TextOutput.number(r)) \(TextOutput.balanceWords(r))\(low)")
         case .failure(let e):
             if json { return JSONOutput.encode(Line(time: stamp(time), reader: reader, card: nil, nickname: nil, error: .init(e))) }
             return TerminalText.escape("\(local(time)) \(reader): \(e.kind.reported): \(e.message)")

@@ -18,7 +18,7 @@ extension TransitCommand {
                 ?? "\(card.handle) \(card.displayName) \(card.serial) has no nickname now."))
             return
         }
-        let cards = try openArchive()?.cards() ?? []
+        let cards = try openArchive(reading: true)?.cards() ?? []
         if a.has(.json) { standardOutput(HistoryOutput.cardsJSON(cards)); return }
         standardOutput(cards.isEmpty ? Self.nothingKept : HistoryOutput.cardsText(cards))
     }
@@ -35,11 +35,11 @@ extension TransitCommand {
         finalOutput(histories.isEmpty ? Self.nothingKept : text.joined(separator: "\n\n"))
     }
 
-    /// `transit export [CARD] --format csv|json [--out FILE]`: the timeline for a spreadsheet or a
-    /// program; a file is written 0600 through `PrivateFile`.
+    /// `transit export [CARD] --format csv|json|ledger [--out FILE]`: the timeline for a spreadsheet,
+    /// a program or a plain-text accounting book; a file is written 0600 through `PrivateFile`.
     func export(_ a: Arguments) throws {
         let format = a.value(.format) ?? "csv"
-        guard format == "csv" || format == "json" else { throw TransitError(.usage, "--format must be csv or json") }
+        guard ["csv", "json", "ledger"].contains(format) else { throw TransitError(.usage, "--format must be csv, json or ledger") }
         // `--out -` is standard output, as no --out is.
         let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
         try Self.refuseUnwritable(out)
@@ -54,6 +54,7 @@ extension TransitCommand {
         // gets the exact text. JSON is escaped by its encoder either way.
         let onTerminal = out == nil && isatty(1) != 0
         let text = format == "csv" ? HistoryOutput.csv(histories, names: names, forTerminal: onTerminal)
+            : format == "ledger" ? LedgerJournal.journal(histories, names: names)
             : HistoryOutput.historyJSON(histories) + "\n"
         guard let out else {
             Termination.shared.write(text, to: stdout, final: true)
@@ -87,13 +88,15 @@ extension TransitCommand {
         "No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath)))."
     }
 
-    func openArchive() throws -> Archive? {
-        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false) }
+    /// The archive, when there is one; `reading`: for a command that only reads it, which then
+    /// reads it on a full disk too (`Archive.open`).
+    func openArchive(reading: Bool = false) throws -> Archive? {
+        try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false, reading: reading) }
     }
 
     /// The timelines of the card named (every card without a name), from `since` on.
     private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false) throws -> [HistoryOutput.CardHistory] {
-        guard let archive = try openArchive() else {
+        guard let archive = try openArchive(reading: true) else {
             if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             return []
         }

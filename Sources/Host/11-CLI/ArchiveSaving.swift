@@ -20,7 +20,8 @@ extension TransitCommand {
                     + "it is kept as a read of its own, apart from the card's timeline")
             }
         } catch {
-            standardError("transit: the read was not saved to the history: \((error as? TransitError)?.message ?? "\(error)")")
+            // Which file, and why: an archive's SQLite failure says its file (`SQLiteDatabase.Failure`).
+            standardError("transit: the read was not saved to the history: \(TransitError(error, while: "saving to the history").message)")
         }
     }
 }

@@ -53,7 +53,8 @@ extension TransitCommand {
     /// returns it as printed (what the archive keeps).
     @discardableResult
     func show(_ reading: CardReading, _ a: Arguments, stations: StationLibrary, below: Int64? = nil) -> CardReading {
-        let named = Self.named(reading, stations)
+        // The holder's personal data only when asked (scan --personal); the archive never keeps it.
+        let named = Self.named(a.has(.personal) ? reading : reading.withoutPersonalData, stations)
         finalOutput(a.has(.json) ? JSONOutput.encode(FlaggedReading(named, below: below))
             : TextOutput.render(named, style: .forOutput(verbose: a.has(.verbose)), below: below))
         return named
@@ -90,7 +91,7 @@ extension TransitCommand {
     /// or in this process with `TRANSIT_PLUGIN_WORKER=0` (benchmarks only).
     func readEngine(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> ReadEngine {
         let specs = try plugins ?? pluginSpecs(a.value(.config))
-        let log = verboseLog(a), problem = { [standardError] (line: String) in standardError("transit: \(line)") }
+        let log = verboseLog(a, plugins: specs.map(\.entry.name)), problem = { [standardError] (line: String) in standardError("transit: \(line)") }
         let runner: PluginRunner
         if PluginWorker.enabled {
             let worker = PluginWorker(plugins: specs)
@@ -123,9 +124,10 @@ extension TransitCommand {
         return limits
     }
 
-    func verboseLog(_ a: Arguments) -> (String) -> Void {
+    /// Log lines on stderr with --verbose; a plugin's warnings (TRANSIT_LOG_WARNING) always.
+    func verboseLog(_ a: Arguments, plugins: [String] = []) -> (String) -> Void {
         let verbose = a.has(.verbose), err = standardError
-        return { line in if verbose { err("transit: \(line)") } }
+        return { line in if verbose || PluginLogLevel.isWarning(line, plugins: plugins) { err("transit: \(line)") } }
     }
 
     /// A number of seconds given with `--name`.

@@ -40,11 +40,13 @@ struct OptionSpec: Equatable {
     static let readers = OptionSpec(name: "reader", value: "NAME", repeatable: true)
     static let exec = OptionSpec(name: "exec", value: "CMD")
     static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS")
-    static let format = OptionSpec(name: "format", value: "csv|json")
+    static let format = OptionSpec(name: "format", value: "csv|json|ledger")
     static let yes = OptionSpec(name: "yes", value: nil)
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
     static let below = OptionSpec(name: "below", value: "AMOUNT")
-    static let month = OptionSpec(name: "month", value: "YYYY-MM")
+    /// `scan`: show the holder's personal data (a Calypso card's name and birth date) too.
+    static let personal = OptionSpec(name: "personal", value: nil)
+    static let month = OptionSpec(name: "month", value: "YYYY-MM|last")
     static let from = OptionSpec(name: "from", value: "YYYY-MM-DD")
     static let to = OptionSpec(name: "to", value: "YYYY-MM-DD")
     static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"))
@@ -110,7 +112,7 @@ enum CommandTable {
     static let commands: [CommandSpec] = [
         CommandSpec(name: "scan", operands: .none,
                     options: [.reader, .dialect, .config, .wait, .json, .verbose, .card, .index, .log, .noSave,
-                              .exchangeTimeout, .readTimeout, .stations, .below],
+                              .exchangeTimeout, .readTimeout, .stations, .below, .personal],
                     reads: true, help: HelpText.scan) { try $0.scan($1) },
         CommandSpec(name: "decode", operands: .many("FILE"), options: [.config, .readTimeout, .stations, .save],
                     reads: true, help: HelpText.decode) { try $0.decode($1) },

@@ -67,6 +67,8 @@ enum HelpText {
       --below AMOUNT    flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000;
                         500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default:
                         below = AMOUNT in transit.conf, else none)
+      --personal        show the holder's personal data the card holds (name, birth date), which
+                        is otherwise left out; it is never kept in the history archive
     """
 
     static let decode = """
@@ -218,9 +220,12 @@ enum HelpText {
     entry_station, entry_station_name, exit_station, exit_station_name, currency, nickname, details
     (bus line and stop, CEPAS location: what scan shows besides the stations); amounts and
     balances in major units (trips and purchases negative). JSON: what history --json prints.
-    CARD as for history (its nickname too). A period's totals: transit report.
+    Ledger: a journal hledger and ledger read, one transaction a record (the card an asset
+    account, expenses by kind, its stored balances as assertions, an opening balance first; a
+    record without an amount is a comment). CARD as for history (its nickname too). A period's
+    totals: transit report.
 
-      --format csv|json default csv
+      --format csv|json|ledger  default csv
       --out FILE        write to FILE (created 0600, never through a symlink, in a folder of
                         root's or yours; a device or FIFO there is refused) instead of stdout;
                         - is stdout
@@ -236,7 +241,9 @@ enum HelpText {
     card's id (#3), nickname, number, a prefix of it, or its IDm. An empty period prints the
     header and zero totals.
 
-      --month YYYY-MM   the period: that month (default: this month, by this machine's clock)
+      --month YYYY-MM|last  the period: that month, or last: the previous calendar month in the
+                        card's zone (default: this month, by this machine's clock; an empty one
+                        names the last month that has records)
       --from YYYY-MM-DD the period's first day, with --to
       --to YYYY-MM-DD   the period's last day (included), with --from
       --format text|json|sfcard|ofx|html

@@ -11,8 +11,8 @@ extension TransitCommand {
     /// and nothing written to it.
     func report(_ a: Arguments) throws {
         let format = try ReportFormat.named(a.value(.reportFormat))
-        let period = try Self.reportPeriod(a)
-        let archive = try openArchive()
+        let choice = try Self.reportPeriod(a)
+        let archive = try openArchive(reading: true)
         let cards: [Archive.Card]
         if let name = a.operands.first {
             guard let archive else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
@@ -22,12 +22,19 @@ extension TransitCommand {
         }
         if format == .sfcard { try Self.checkSFCard(cards, named: a.operands.first) }
         let stations = stationLibrary(a)
+        var notes = [Int64: String]()
         let reports = try cards.map { card -> CardReport in
+            let dates = try archive?.newestDates(card: card.id) ?? (newest: nil, timed: nil)
+            let period = try choice.period(zone: dates.timed?.clock?.utcOffsetMinutes)
             let records = try archive?.timeline(card: card.id, metadata: true, period: period) ?? []
+            if records.isEmpty, case .thisMonth = choice, let newest = dates.newest {
+                notes[card.id] = Self.emptyMonthNote(newest: newest.day, zone: dates.timed?.clock?.utcOffsetMinutes)
+            }
             // Names from the tables there are now (as history names them); the stored ones otherwise.
             let named = Self.named(HistoryOutput.reading(card, records: records.map(\.transaction)), stations)
             return CardReport(card: card, period: period,
-                              rows: zip(named.transactions, records).map { CardReport.Row(record: $0, identity: $1.identity) })
+                              rows: zip(named.transactions, records).map { CardReport.Row(record: $0, identity: $1.identity) },
+                              passes: try archive?.passes(card: card.id, from: period.from, to: period.to) ?? [])
         }
         let style = TextOutput.Style.forOutput(verbose: false)
         let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
@@ -35,7 +42,7 @@ extension TransitCommand {
         switch format {
         case .text:
             let plain = TextOutput.Style(verbose: false, colour: out == nil && style.colour, englishNames: style.englishNames)
-            bytes = Array(((cards.isEmpty ? Self.nothingKept : ReportText.render(reports, style: plain)) + "\n").utf8)
+            bytes = Array(((cards.isEmpty ? Self.nothingKept : ReportText.render(reports, style: plain, notes: notes)) + "\n").utf8)
         case .json:
             bytes = Array((ReportJSON.render(reports, all: a.operands.isEmpty, english: style.englishNames) + "\n").utf8)
         case .sfcard:
@@ -50,6 +57,10 @@ extension TransitCommand {
             bytes = Array(OFXStatement.render(reports) { Self.describe($0, style: plain) }.utf8)
         case .html:
             bytes = Array(ReportHTML.render(reports, style: TextOutput.Style(verbose: false, colour: false, englishNames: style.englishNames)).utf8)
+        }
+        // The text says it under the card's title; every other format on stderr, its output unchanged.
+        if format != .text {
+            for card in cards { if let note = notes[card.id] { standardError(TerminalText.escape("transit: \(card.handle) \(card.displayName): \(note)")) } }
         }
         guard let out else {
             Termination.shared.write(bytes: bytes, to: stdout, final: true)
@@ -83,28 +94,59 @@ extension TransitCommand {
         }
     }
 
-    /// `--month YYYY-MM`, or `--from DAY --to DAY` (both days included); the current month of
-    /// this machine's clock without either.
-    static func reportPeriod(_ a: Arguments) throws -> ReportPeriod {
+    /// The period a report asks for: given (`--month YYYY-MM`, `--from DAY --to DAY`), the
+    /// previous calendar month (`--month last`), or this month without either.
+    enum PeriodChoice {
+        case given(ReportPeriod), lastMonth, thisMonth
+
+        /// The period for a card whose records are in `zone` (minutes east of UTC; this machine's
+        /// zone when the card's records carry no time). This month is this machine's, as before.
+        func period(zone: Int?, now: time_t = time(nil)) throws -> ReportPeriod {
+            switch self {
+            case .given(let period): return period
+            case .thisMonth: return try TransitCommand.month(at: now, zone: nil, back: 0)
+            case .lastMonth: return try TransitCommand.month(at: now, zone: zone, back: 1)
+            }
+        }
+    }
+
+    /// The calendar month `back` months before the one `now` falls in, in `zone` (minutes east of
+    /// UTC), or in this machine's zone when nil.
+    static func month(at now: time_t, zone: Int?, back: Int) throws -> ReportPeriod {
+        var parts = tm(), clock = now
+        localtime_r(&clock, &parts)
+        guard let period = ReportPeriod(monthOf: Int64(now), zone: zone ?? Int(parts.tm_gmtoff) / 60, back: back) else {
+            throw TransitError(.internal, "this machine's clock gives no month")
+        }
+        return period
+    }
+
+    /// What an empty default month says: the last month that has records, and how to ask for it.
+    static func emptyMonthNote(newest: CalendarDay, zone: Int?, now: time_t = time(nil)) -> String {
+        let month = String(newest.description.prefix(7))
+        let previous = try? TransitCommand.month(at: now, zone: zone, back: 1)
+        let ask = previous?.from.description.hasPrefix(month) == true ? "transit report --month last" : "transit report --month \(month)"
+        return "No records this month yet; the last month with records is \(month) (\(ask))."
+    }
+
+    /// `--month YYYY-MM` or `--month last`, or `--from DAY --to DAY` (both days included); the
+    /// current month of this machine's clock without either.
+    static func reportPeriod(_ a: Arguments) throws -> PeriodChoice {
         let from = try a.value(.from).map { try day($0, "--from") }, to = try a.value(.to).map { try day($0, "--to") }
         if let month = a.value(.month) {
             guard from == nil, to == nil else { throw TransitError(.usage, "give --month or --from with --to, not both") }
+            if month == "last" { return .lastMonth }
             guard let period = ReportPeriod(month: month) else {
-                throw TransitError(.usage, "--month takes a month that exists, YYYY-MM (2026-11), not \"\(month)\"")
+                throw TransitError(.usage, "--month takes a month that exists, YYYY-MM (2026-11), or last, not \"\(month)\"")
             }
-            return period
+            return .given(period)
         }
         switch (from, to) {
         case let (from?, to?):
             guard let period = ReportPeriod(from: from, to: to) else { throw TransitError(.usage, "--from \(from) is after --to \(to)") }
-            return period
+            return .given(period)
         case (nil, nil):
-            var now = time(nil), parts = tm()
-            localtime_r(&now, &parts)
-            guard let period = ReportPeriod(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1) else {
-                throw TransitError(.internal, "this machine's clock gives no month")
-            }
-            return period
+            return .thisMonth
         default:
             throw TransitError(.usage, "--from and --to go together: the first and the last day of the period (or --month YYYY-MM)")
         }

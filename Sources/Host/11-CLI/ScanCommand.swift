@@ -83,7 +83,7 @@ extension TransitCommand {
                 }
                 switch result {
                 case .success(let raw):
-                    let r = Self.named(raw, stations)
+                    let r = Self.named(raw.withoutPersonalData, stations)
                     standardOutput(JSONOutput.encode(Line(file: path, index: several ? index : nil, card: r, error: nil)))
                     save(r, command: "decode", reader: "Card image", save: a.has(.save), settings: settings)
                 case .failure(let e):

@@ -27,7 +27,7 @@ extension TransitCommand {
         let exec = a.value(.exec).map { TapCommand(command: $0, timeout: execTimeout, problem: { [standardError] in standardError("transit: \($0)") }) }
         /// A tap's line, its --exec and its place in the archive, for a reader of either kind.
         let report = { (reader: String, result: Result<CardReading, TransitError>) in
-            let named = result.map { Self.named($0, stations) }
+            let named = result.map { Self.named($0.withoutPersonalData, stations) }
             let nickname = (try? named.get()).flatMap { Self.nickname(of: $0, settings) }
             standardOutput(WatchLine.text(reader, named, json: a.has(.json), nickname: nickname, below: below))
             exec?.run(json: WatchLine.text(reader, named, json: true, nickname: nickname, below: below), reader: reader)

@@ -18,7 +18,7 @@ enum CEPASPlugin: CardFamilyPlugin {
         // GET PURSE, the five-byte form: 90 32 <purse> 00 00.
         let answer = try card.transmit([0x90, 0x32, purse, 0x00, 0x00])
         if notCEPAS.contains(answer.sw) { throw PluginError.notThisCard }
-        guard answer.isSuccess else { throw PluginError.cardRefused("GET PURSE answered \(answer.swHex)") }
+        try answer.require("GET PURSE")
         let purseRecord = try CEPASPurse(answer.data)
         let log = try readLog(card, records: purseRecord.logRecordCount)
         return CardResult(cardName: purseRecord.issuerName ?? "CEPAS", serialNumber: purseRecord.can, balance: purseRecord.balance,
@@ -32,7 +32,7 @@ enum CEPASPlugin: CardFamilyPlugin {
         var out = [Bytes]()
         while out.count < records {
             let answer = try card.transmit([0x90, 0x32, purse, 0x00, 0x01, UInt8(out.count), 0x00])
-            guard answer.isSuccess else { throw PluginError.cardRefused("reading the transaction log answered \(answer.swHex)") }
+            try answer.require("reading the transaction log")
             guard answer.data.count % 16 == 0, !answer.data.isEmpty else {
                 throw PluginError.malformedResponse("transaction log of \(answer.data.count) bytes is not whole 16-byte records")
             }

@@ -22,7 +22,7 @@ enum CEPASTransaction {
         let userData = try r.slice(8, 8).storage
         let text = String(decoding: userData.filter { (0x20 ... 0x7E).contains($0) }, as: UTF8.self)
         let trimmed = text.trimmingSpaces
-        if !trimmed.isEmpty { t.metadata["userData"] = trimmed }
+        if !trimmed.isEmpty { t.metadata[MetadataKey.userData] = trimmed }
         return t
     }
 

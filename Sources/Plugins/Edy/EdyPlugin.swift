@@ -23,7 +23,7 @@ enum EdyPlugin: CardFamilyPlugin {
         return CardResult(cardName: "Rakuten Edy", serialNumber: try info?.slice(2, 8).hex ?? purse.idm,
                           balance: Int64(try purse.balanceBlock.le(0, 4)), currency: "JPY",
                           validFrom: try info.flatMap { try EdyRecord.time(UInt32($0.be(10, 4)))?.dateOnly },
-                          metadata: ["idm": purse.idm],
+                          metadata: [MetadataKey.idm: purse.idm],
                           transactions: try purse.blocks(historyService).compactMap(EdyRecord.decode))
     }
 }

@@ -54,17 +54,17 @@ enum JapanICHistory {
             // purchase (C7h/4Ah, 800 → 1000) is a refund, never a deduction (issue 12).
             if balance > olderBalance, t.type != .topup {
                 t.type = .topup
-                t.metadata["event"] = "refund"
+                t.metadata[MetadataKey.event] = MetadataKey.refundEvent
             }
         }
-        if autoCharges.contains(process), t.type == .topup { t.metadata["event"] = "auto-charge" }
+        if autoCharges.contains(process), t.type == .topup { t.metadata[MetadataKey.event] = MetadataKey.autoChargeEvent }
         t.date = try date(b, withTime: isProductSale)
-        t.metadata["sequence"] = String(try b.be(13, 2))
+        t.metadata[MetadataKey.sequence] = String(try b.be(13, 2))
 
         let region = try b.u8(15)
         if console == busConsole {
-            t.metadata["busLineCode"] = try b.slice(6, 2).hex
-            t.metadata["busStopCode"] = try b.slice(8, 2).hex
+            t.metadata[MetadataKey.busLineCode] = try b.slice(6, 2).hex
+            t.metadata[MetadataKey.busStopCode] = try b.slice(8, 2).hex
         } else if isProductSale || process == plainCharge {
             // Product sales and the plain charge carry no stations (spec). Auto-charges at a gate
             // (14h, 15h) and a new card issued at a ticket machine (07h) keep theirs.
@@ -72,11 +72,11 @@ enum JapanICHistory {
             // Station code 0000 is no station.
             if try b.be(6, 2) != 0 {
                 t.entryStation = try b.slice(6, 2).hex
-                t.metadata["entryRegion"] = String(region >> 6 & 0x03)
+                t.metadata[MetadataKey.entryRegion] = String(region >> 6 & 0x03)
             }
             if !ticketMachineConsoles.contains(console), !gateAutoCharges.contains(process), try b.be(8, 2) != 0 {
                 t.exitStation = try b.slice(8, 2).hex
-                t.metadata["exitRegion"] = String(region >> 4 & 0x03)
+                t.metadata[MetadataKey.exitRegion] = String(region >> 4 & 0x03)
             }
         }
         return t

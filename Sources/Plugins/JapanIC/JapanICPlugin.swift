@@ -27,15 +27,15 @@ enum JapanICPlugin: CardFamilyPlugin {
         if read[historyService]?.refused == true { card.log("history: \(history.count) of \(historySlots) blocks readable") }
         let balance = try balanceBlock.le(11, 2)
         let idm = Hex.string(system.idm)
-        var metadata = ["idm": idm]
+        var metadata = [MetadataKey.idm: idm]
         // Which card it is (Suica, PASMO, ICOCA…): one Request Service of each issuer's marker node,
         // after the reads (the IDm is confirmed by then, so silence costs nothing more).
         let issuer = JapanICIssuer.identify(system)
         if let issuer {
             if !issuer.present.isEmpty {
-                metadata["issuerMarkers"] = issuer.present.map { Hex.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }.joined(separator: " ")
+                metadata[MetadataKey.issuerMarkers] = issuer.present.map { Hex.string([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }.joined(separator: " ")
             }
-            metadata["medium"] = issuer.onPhone ? "phone" : "card"
+            metadata[MetadataKey.medium] = issuer.onPhone ? MetadataKey.phoneMedium : "card"
         }
         return CardResult(cardName: issuer?.name ?? "Japan IC", serialNumber: idm, balance: Int64(balance), currency: "JPY", metadata: metadata,
                           transactions: try JapanICHistory.decode(history))

@@ -31,7 +31,7 @@ enum KSX6924Plugin: CardFamilyPlugin {
         }
         let info = try KSX6924PurseInfo(purseInfo)
         let answer = try card.transmit(getBalance)
-        guard answer.isSuccess else { throw PluginError.cardRefused("GET BALANCE answered \(answer.swHex)") }
+        try answer.require("GET BALANCE")
         guard answer.data.count == 4 else { throw PluginError.malformedResponse("GET BALANCE returned \(answer.data.count) bytes") }
         let balance = Int64(try answer.data.be(0, 4))
         let records = try ISOApplication.readRecords(card, sfi: transactionSFI, limit: recordLimit)

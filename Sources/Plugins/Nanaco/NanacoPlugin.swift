@@ -21,7 +21,7 @@ enum NanacoPlugin: CardFamilyPlugin {
         let purse = try FeliCaPurse(card, systemCode: 0xFE00, balanceService: balanceService,
                                     others: [(numberService, [0]), (pointsService, [0, 1]),
                                              (historyService, Array(0 ..< historyBlocks))])
-        var metadata = ["idm": purse.idm]
+        var metadata = [MetadataKey.idm: purse.idm]
         let points = purse.blocks(pointsService)
         if points.count == 2 { metadata["points"] = String(try points[1].be(0, 3) + points[1].be(5, 3)) }
         return CardResult(cardName: "nanaco", serialNumber: try purse.block(numberService)?.slice(0, 8).hex ?? purse.idm,

@@ -19,7 +19,7 @@ enum NanacoRecord {
         var t = Transaction(type: kinds[type] ?? .unknown, date: date, rawType: Hex.string([type]), rawPayload: b.hex)
         if t.type != .unknown { t.amount = try b.be(1, 4) }
         t.balance = Int64(try b.be(5, 4))
-        if type == transfer { t.metadata["event"] = "transfer" }
+        if type == transfer { t.metadata[MetadataKey.event] = "transfer" }
         return t
     }
 }

@@ -31,7 +31,7 @@ enum OctopusPlugin: CardFamilyPlugin {
         let idm = Hex.string(system.idm)
         // No printed card number is readable without keys (Metrodroid: serial unknown): the IDm stands in.
         return CardResult(cardName: "Octopus", serialNumber: idm, balance: (raw - offset) * 10, currency: "HKD",
-                          metadata: ["idm": idm])
+                          metadata: [MetadataKey.idm: idm])
     }
 
     static func balanceOffset(_ option: String?) throws -> Int64 {

@@ -5,6 +5,15 @@ public struct APDUResponse: Equatable, Sendable {
     public var isSuccess: Bool { sw == 0x9000 }
     public var swHex: String { Hex.string(sw) }
 
+    /// The answer's data when the card said 9000; otherwise `cardRefused` naming the command and the
+    /// status word (`"GET BALANCE answered 6A88"`), as OpenSC's `sc_check_sw` does for its drivers.
+    /// Once an application is selected, a refusal ends the read (spec, "Detection Fallback").
+    @discardableResult
+    public func require(_ command: String) throws -> Bytes {
+        guard isSuccess else { throw PluginError.cardRefused("\(command) answered \(swHex)") }
+        return data
+    }
+
     /// Splits a raw answer; fewer than two bytes is malformed.
     public init(_ raw: [UInt8]) throws {
         guard raw.count >= 2 else { throw PluginError.malformedResponse("APDU answer of \(raw.count) bytes has no status word") }

@@ -1,6 +1,18 @@
+import ReaderABI
+
 /// Direction of a transaction: top-ups add to the balance, trips and purchases deduct.
 public enum TransactionType: String, Sendable {
     case trip, topup, purchase, unknown
+
+    /// The ABI's word for it (TRANSIT_TYPE_*).
+    var abiValue: String {
+        switch self {
+        case .trip: return TRANSIT_TYPE_TRIP
+        case .topup: return TRANSIT_TYPE_TOPUP
+        case .purchase: return TRANSIT_TYPE_PURCHASE
+        case .unknown: return TRANSIT_TYPE_UNKNOWN
+        }
+    }
 }
 
 /// One history record as a plugin decoded it.
@@ -34,6 +46,15 @@ public enum PassStatus: String, Sendable {
     case unused
     /// The card marks it invalidated, refunded or blocked.
     case invalid
+
+    /// The ABI's word for it (TRANSIT_PASS_STATUS_*).
+    var abiValue: String {
+        switch self {
+        case .valid: return TRANSIT_PASS_STATUS_VALID
+        case .unused: return TRANSIT_PASS_STATUS_UNUSED
+        case .invalid: return TRANSIT_PASS_STATUS_INVALID
+        }
+    }
 }
 
 /// A pass the card holds: a contract, a season ticket, a carnet.

@@ -61,6 +61,16 @@ final class HostCardLink: CardLink {
         api.pointee.log?(api.pointee.context, TRANSIT_LOG_INFO, message)
     }
 
+    func log(_ message: String, level: LogLevel) {
+        api.pointee.log?(api.pointee.context, level.abiValue, message)
+    }
+
+    /// True when the host's table carries `begin_pass` and the pass calls after it (release 4).
+    var hostTakesPasses: Bool {
+        guard let offset = MemoryLayout<transit_host_api>.offset(of: \.add_pass_metadata) else { return false }
+        return Int(api.pointee.struct_size) >= offset + MemoryLayout<UnsafeRawPointer>.size
+    }
+
     /// Hands the result to the host's builder, field by field.
     func publish(_ result: CardResult) throws {
         let a = api.pointee, ctx = a.context
@@ -71,13 +81,21 @@ final class HostCardLink: CardLink {
             guard let value else { return }
             try check(a.set_field?(ctx, key, value), "field \(key)")
         }
-        try field("family", result.family)
-        try field("cardName", result.cardName)
-        try field("serialNumber", result.serialNumber)
-        try field("currency", result.currency)
-        try field("validFrom", result.validFrom?.iso8601)
-        try field("validUntil", result.validUntil?.iso8601)
-        if let balance = result.balance { try check(a.set_balance?(ctx, balance), "balance") }
+        try field(TRANSIT_FIELD_FAMILY, result.family)
+        try field(TRANSIT_FIELD_CARD_NAME, result.cardName)
+        try field(TRANSIT_FIELD_SERIAL_NUMBER, result.serialNumber)
+        try field(TRANSIT_FIELD_CURRENCY, result.currency)
+        try field(TRANSIT_FIELD_VALID_FROM, result.validFrom?.iso8601)
+        try field(TRANSIT_FIELD_VALID_UNTIL, result.validUntil?.iso8601)
+        let passes = hostTakesPasses
+        if let balance = result.balance {
+            try check(a.set_balance?(ctx, balance), "balance")
+        } else if !passes {
+            // A host before release 4 refuses a reading without a balance: the card's lack of one
+            // is said as 0 there, and in the log.
+            log("this host predates cards without a stored value (ABI 1 release 4): balance given as 0", level: .warning)
+            try check(a.set_balance?(ctx, 0), "balance")
+        }
         for (key, value) in result.metadata.sorted(by: { $0.key < $1.key }) {
             try check(a.add_metadata?(ctx, key, value), "metadata \(key)")
         }
@@ -87,16 +105,46 @@ final class HostCardLink: CardLink {
                 guard let value else { return }
                 try check(a.set_transaction_field?(ctx, key, value), "transaction field \(key)")
             }
-            try tfield("type", t.type.rawValue)
-            try tfield("date", t.date?.iso8601)
-            try tfield("entryStation", t.entryStation)
-            try tfield("exitStation", t.exitStation)
-            try tfield("rawType", t.rawType)
-            try tfield("rawPayload", t.rawPayload)
-            try tfield("balance", t.balance.map { String($0) })
+            try tfield(TRANSIT_TX_TYPE, t.type.abiValue)
+            try tfield(TRANSIT_TX_DATE, t.date?.iso8601)
+            try tfield(TRANSIT_TX_ENTRY_STATION, t.entryStation)
+            try tfield(TRANSIT_TX_EXIT_STATION, t.exitStation)
+            try tfield(TRANSIT_TX_RAW_TYPE, t.rawType)
+            try tfield(TRANSIT_TX_RAW_PAYLOAD, t.rawPayload)
+            try tfield(TRANSIT_TX_BALANCE, t.balance.map { String($0) })
             if let amount = t.amount { try check(a.set_transaction_amount?(ctx, amount), "amount") }
             for (key, value) in t.metadata.sorted(by: { $0.key < $1.key }) {
                 try check(a.add_transaction_metadata?(ctx, key, value), "transaction metadata \(key)")
+            }
+        }
+        if passes {
+            try publishPasses(result.passes)
+        } else if !result.passes.isEmpty {
+            log("this host predates passes (ABI 1 release 4): \(result.passes.count) passes left out", level: .warning)
+        }
+    }
+
+    /// The passes through begin_pass, set_pass_field and add_pass_metadata (release 4).
+    private func publishPasses(_ passes: [Pass]) throws {
+        let a = api.pointee, ctx = a.context
+        func check(_ status: transit_status?, _ what: String) throws {
+            guard status == TRANSIT_STATUS_OK else { throw PluginError.internal("host refused \(what)") }
+        }
+        for p in passes {
+            try check(a.begin_pass?(ctx), "pass")
+            func pfield(_ key: String, _ value: String?) throws {
+                guard let value else { return }
+                try check(a.set_pass_field?(ctx, key, value), "pass field \(key)")
+            }
+            try pfield(TRANSIT_PASS_NAME, p.name)
+            try pfield(TRANSIT_PASS_TARIFF, p.tariff)
+            try pfield(TRANSIT_PASS_VALID_FROM, p.validFrom?.iso8601)
+            try pfield(TRANSIT_PASS_VALID_UNTIL, p.validUntil?.iso8601)
+            try pfield(TRANSIT_PASS_REMAINING_TRIPS, p.remainingTrips.map { String($0) })
+            try pfield(TRANSIT_PASS_ZONES, p.zones)
+            try pfield(TRANSIT_PASS_STATUS, p.status?.abiValue)
+            for (key, value) in p.metadata.sorted(by: { $0.key < $1.key }) {
+                try check(a.add_pass_metadata?(ctx, key, value), "pass metadata \(key)")
             }
         }
     }

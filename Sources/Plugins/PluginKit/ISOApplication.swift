@@ -19,10 +19,7 @@ public enum ISOApplication {
         while out.count < limit {
             let answer = try card.transmit(APDU.readRecord(UInt8(out.count + 1), sfi: sfi))
             if answer.sw == 0x6A83 { break }
-            guard answer.isSuccess else {
-                throw PluginError.cardRefused("READ RECORD \(out.count + 1) of SFI \(Hex.string([sfi])) answered \(answer.swHex)")
-            }
-            out.append(answer.data)
+            out.append(try answer.require("READ RECORD \(out.count + 1) of SFI \(Hex.string([sfi]))"))
         }
         return out
     }

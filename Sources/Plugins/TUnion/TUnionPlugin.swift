@@ -10,16 +10,12 @@ enum TUnionPlugin: CardFamilyPlugin {
     static let aid: [UInt8] = [0xA0, 0x00, 0x00, 0x06, 0x32, 0x01, 0x01, 0x05]
     /// GET BALANCE of the primary purse (P1 00) and the negative purse (P1 01), P2 02, Le 4; the top bit
     /// of the answer is not part of the amount (Metrodroid TUnionTransitData).
-    static let primaryBalance: [UInt8] = [0x80, 0x5C, 0x00, 0x02, 0x04]
+    static let primaryBalance = ChinaPurse.getBalance
     static let negativeBalance: [UInt8] = [0x80, 0x5C, 0x01, 0x02, 0x04]
     /// File 0x15 from offset 10, 18 bytes: the card number (10 bytes) and validity (2 × 4 BCD bytes),
     /// as the social-security seed reads it; cards that refuse that form get the whole file.
     static let cardNumberRead: [UInt8] = [0x00, 0xB0, 0x95, 0x0A, 0x12]
     static let wholeFile15: [UInt8] = [0x00, 0xB0, 0x95, 0x00, 0x00]
-    /// Transaction log: SFI 0x18, up to 10 records of 23 bytes, record 1 newest.
-    static let logSFI: UInt8 = 0x18
-    static let logLimit = 10
-
     /// Tag of the FCI's copy of file 0x15 (card type, city, card number, validity), inside the
     /// proprietary template A5 (T-Union Master t_union_decode_app_meta, NFSee BasicInfoFile).
     static let fileCopyTag: [UInt8] = [0x9F, 0x0C]
@@ -28,7 +24,7 @@ enum TUnionPlugin: CardFamilyPlugin {
         let (_, fci) = try ISOApplication.selectFirst(card, [aid])
         // Once selected, a rejected GET BALANCE or any other failure ends the read.
         let primary = try card.transmit(primaryBalance)
-        guard primary.isSuccess else { throw PluginError.cardRefused("GET BALANCE answered \(primary.swHex)") }
+        try primary.require("GET BALANCE")
         // A card that rejects the negative-purse command with a status word has no negative purse.
         let negative = try card.transmit(negativeBalance)
         let owed = negative.isSuccess ? try purse(negative) : 0
@@ -40,25 +36,22 @@ enum TUnionPlugin: CardFamilyPlugin {
         } else {
             file = try issuerFile(card)
         }
-        let log = try ISOApplication.readRecords(card, sfi: logSFI, limit: logLimit)
+        let log = try ChinaPurse.log(card)
         return CardResult(cardName: "T-Union", serialNumber: try file.slice(0, 10).hex, balance: try purse(primary) - owed,
                           currency: "CNY", validFrom: BCD.civilTime(try file.slice(10, 4), utcOffset: Zone.china),
                           validUntil: BCD.civilTime(try file.slice(14, 4), utcOffset: Zone.china),
-                          transactions: try log.compactMap(TUnionRecord.decode))
+                          transactions: try log.compactMap { try PBOCLogRecord.decode($0) })
     }
 
-    /// A purse value in fen: 4 bytes big-endian without the top bit.
-    static func purse(_ answer: APDUResponse) throws -> Int64 {
-        guard answer.data.count == 4 else { throw PluginError.malformedResponse("GET BALANCE returned \(answer.data.count) bytes") }
-        return Int64(try answer.data.be(0, 4) & 0x7FFF_FFFF)
-    }
+    /// A purse value in fen (ChinaPurse).
+    static func purse(_ answer: APDUResponse) throws -> Int64 { try ChinaPurse.amount(answer) }
 
     /// Bytes 10–27 of file 0x15: the 18-byte read, or the whole file from byte 10.
     static func issuerFile(_ card: CardLink) throws -> Bytes {
         let short = try card.transmit(cardNumberRead)
         if short.isSuccess, short.data.count >= 18 { return short.data }
         let whole = try card.transmit(wholeFile15)
-        guard whole.isSuccess else { throw PluginError.cardRefused("reading file 0x15 answered \(whole.swHex)") }
+        try whole.require("reading file 0x15")
         guard whole.data.count >= 28 else { throw PluginError.malformedResponse("file 0x15 of \(whole.data.count) bytes") }
         return try whole.data.slice(10, 18)
     }

@@ -22,7 +22,7 @@ enum WAONPlugin: CardFamilyPlugin {
         let purse = try FeliCaPurse(card, systemCode: 0xFE00, balanceService: balanceService,
                                     others: [(numberService, [0]), (pointsService, [0]),
                                              (historyService, Array(0 ..< historyBlocks))])
-        var metadata = ["idm": purse.idm]
+        var metadata = [MetadataKey.idm: purse.idm]
         if let points = purse.block(pointsService) { metadata["points"] = String(try points.be(0, 3)) }
         return CardResult(cardName: "WAON", serialNumber: try purse.block(numberService)?.slice(0, 8).hex ?? purse.idm,
                           balance: Int64(try purse.balanceBlock.le(0, 2)), currency: "JPY", metadata: metadata,

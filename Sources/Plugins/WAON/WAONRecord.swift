@@ -43,7 +43,7 @@ enum WAONRecord {
         let kind = kinds[type] ?? .unknown
         var t = Transaction(type: kind, date: CivilTime(year: year, month: month, day: day, hour: hour, minute: minute,
                                                          utcOffset: Zone.japan),
-                            metadata: ["usageAmount": String(usage), "chargeAmount": String(charge)],
+                            metadata: [MetadataKey.usageAmount: String(usage), MetadataKey.chargeAmount: String(charge)],
                             rawType: Hex.string([type]), rawPayload: data.hex, balance: Int64(balance))
         switch kind {
         case .purchase: t.amount = usage

@@ -30,9 +30,12 @@ package enum FeliCaCommand {
     /// Request System Code (0C).
     package static func requestSystemCode(idm: [UInt8]) -> [UInt8] { frame([0x0C] + idm) }
 
-    /// The IDm a Polling answer (01) carries: length, code, IDm, PMm; nil for any other answer.
+    /// The IDm a Polling answer (01) carries: length, code, IDm, PMm, and the system code when
+    /// the Polling asked for it — 18 bytes, or 20 (FeliCa's Polling response: LEN 12h without
+    /// request data, 14h with it) — its length byte its length exactly (a 274-byte answer whose
+    /// length byte says 18 is none); nil for any other answer.
     package static func polledIDm(_ answer: [UInt8]) -> [UInt8]? {
-        guard answer.count >= 18, answer[0] == UInt8(truncatingIfNeeded: answer.count), answer[1] == 0x01 else { return nil }
+        guard answer.count == 18 || answer.count == 20, Int(answer[0]) == answer.count, answer[1] == 0x01 else { return nil }
         return Array(answer[2 ..< 10])
     }
 

@@ -78,28 +78,128 @@ typedef uint32_t transit_technology;
 /** ISO/IEC 7816-4 APDUs over ISO 14443-4. */
 #define TRANSIT_TECHNOLOGY_ISO7816 2u
 
-/** Log levels for transit_host_api.log. */
+/**
+ * Log levels for transit_host_api.log. The host labels each line with its level; DEBUG and INFO
+ * lines are shown with --verbose and kept in the log bundle, WARNING lines are shown always
+ * (release 4; before, the level was dropped). Another value is logged as INFO.
+ */
 #define TRANSIT_LOG_DEBUG 0
 #define TRANSIT_LOG_INFO 1
 #define TRANSIT_LOG_WARNING 2
 
-/*
- * Result fields, set with transit_host_api.set_field (card) and
- * set_transaction_field (the transaction begun last). Values are strings.
- *
- * Card fields:
- *   "family"        family name, e.g. "japan-ic" (defaults to the plugin's family)
- *   "cardName"      e.g. "EZ-Link" (optional)
- *   "serialNumber"  the number printed on the card, or the UID/IDm
- *   "currency"      ISO 4217 code, e.g. "JPY"
- *   "validFrom", "validUntil"  YYYY-MM-DD
- * Transaction fields:
- *   "type"          "trip", "topup", "purchase" or "unknown"
- *   "date"          YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS+HH:MM in the card's zone
- *   "entryStation", "exitStation", "rawType", "rawPayload" (hex)
- *   "balance"       the balance the card stored with the record, decimal minor units, optionally
- *                   negative ("-120"); only where the card stores one
+/**
+ * The release of ABI 1 this header describes. Fields appended to a struct are marked with the
+ * release that added them: release 1 (the first), 2 (the card's ATR, ATS and historical bytes;
+ * the descriptor's options), 3 (max_felica_frame), 4 (passes; a reading without a balance; log
+ * levels honoured). A plugin checks TRANSIT_HOST_HAS for a field, never this number.
  */
+#define TRANSIT_ABI_RELEASE 4
+
+/*
+ * The ABI's vocabulary. Values are strings; every key a host function takes, and every metadata
+ * key or value the host interprets, is named here, so a typo is a compile error. A key the host
+ * does not know is refused (set_field and the like answer TRANSIT_STATUS_INTERNAL); metadata
+ * keys are free, and those below are the ones the host gives a meaning to.
+ */
+
+/* Card fields (set_field). */
+/** Family name, e.g. "japan-ic" (defaults to the plugin's family). */
+#define TRANSIT_FIELD_FAMILY "family"
+/** What the card is called, e.g. "EZ-Link" (optional). */
+#define TRANSIT_FIELD_CARD_NAME "cardName"
+/** The number printed on the card, or the UID/IDm. */
+#define TRANSIT_FIELD_SERIAL_NUMBER "serialNumber"
+/** ISO 4217 code, e.g. "JPY": the unit of the balance and of every amount and price. */
+#define TRANSIT_FIELD_CURRENCY "currency"
+/** The card's validity, YYYY-MM-DD. */
+#define TRANSIT_FIELD_VALID_FROM "validFrom"
+#define TRANSIT_FIELD_VALID_UNTIL "validUntil"
+
+/* Transaction fields (set_transaction_field), of the transaction begun last. */
+/** One of the TRANSIT_TYPE_* values. */
+#define TRANSIT_TX_TYPE "type"
+/** YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS+HH:MM in the card's zone. */
+#define TRANSIT_TX_DATE "date"
+/** Station or location codes as the card stores them (the user's tables name them). */
+#define TRANSIT_TX_ENTRY_STATION "entryStation"
+#define TRANSIT_TX_EXIT_STATION "exitStation"
+/** The record's type and bytes as the card holds them (hex). */
+#define TRANSIT_TX_RAW_TYPE "rawType"
+#define TRANSIT_TX_RAW_PAYLOAD "rawPayload"
+/**
+ * The balance the card stored with the record, decimal minor units, optionally negative ("-120");
+ * only where the card stores one.
+ */
+#define TRANSIT_TX_BALANCE "balance"
+
+/* Transaction types (TRANSIT_TX_TYPE). Top-ups add to the balance, trips and purchases deduct. */
+#define TRANSIT_TYPE_TRIP "trip"
+#define TRANSIT_TYPE_TOPUP "topup"
+#define TRANSIT_TYPE_PURCHASE "purchase"
+#define TRANSIT_TYPE_UNKNOWN "unknown"
+
+/*
+ * Pass fields (set_pass_field), of the pass begun last (release 4). A pass is a contract, a
+ * season ticket or a carnet the card holds.
+ */
+/** What the card or the network calls it, where known (optional). */
+#define TRANSIT_PASS_NAME "name"
+/** The raw tariff / product code as the card stores it (required). */
+#define TRANSIT_PASS_TARIFF "tariff"
+/** YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS+HH:MM in the card's zone where the card stores a time. */
+#define TRANSIT_PASS_VALID_FROM "validFrom"
+#define TRANSIT_PASS_VALID_UNTIL "validUntil"
+/** Trips left on a carnet, a decimal integer (0 to 4294967295). */
+#define TRANSIT_PASS_REMAINING_TRIPS "remainingTrips"
+/** The zones it covers, as the network writes them: "1-5", "1,3". */
+#define TRANSIT_PASS_ZONES "zones"
+/** One of the TRANSIT_PASS_STATUS_* values: what the card says of the pass. */
+#define TRANSIT_PASS_STATUS "status"
+
+/* Pass statuses (TRANSIT_PASS_STATUS). Whether a pass has expired the host tells from its dates. */
+/** The card marks it usable. */
+#define TRANSIT_PASS_STATUS_VALID "valid"
+/** Bought but not started (a pass that starts at its first validation). */
+#define TRANSIT_PASS_STATUS_UNUSED "unused"
+/** The card marks it invalidated, refunded or blocked. */
+#define TRANSIT_PASS_STATUS_INVALID "invalid"
+
+/* Metadata keys the host interprets (add_metadata, add_transaction_metadata, add_pass_metadata). */
+/** Card: the FeliCa IDm in hex; the archive tells cards apart by it. */
+#define TRANSIT_META_IDM "idm"
+/** Card: "phone" when the card is a phone's (Mobile FeliCa); text output says so. */
+#define TRANSIT_META_MEDIUM "medium"
+/** Card value of TRANSIT_META_MEDIUM. */
+#define TRANSIT_MEDIUM_PHONE "phone"
+/** Card: what named the issuer (shown with --verbose only). */
+#define TRANSIT_META_ISSUER_MARKERS "issuerMarkers"
+/** Transaction: the region ("0"-"3") of the entry / exit station: a code is unique only with it. */
+#define TRANSIT_META_ENTRY_REGION "entryRegion"
+#define TRANSIT_META_EXIT_REGION "exitRegion"
+/** Transaction: a bus record's line and stop codes. */
+#define TRANSIT_META_BUS_LINE_CODE "busLineCode"
+#define TRANSIT_META_BUS_STOP_CODE "busStopCode"
+/** Transaction: the network whose location codes entryStation/exitStation are, e.g. "250901";
+ *  the user's station tables are looked up by network and code (release 4). */
+#define TRANSIT_META_NETWORK "network"
+/** Transaction: what happened, beyond the type (one of TRANSIT_EVENT_* or the family's own word). */
+#define TRANSIT_META_EVENT "event"
+/** TRANSIT_META_EVENT values the host gives a meaning to (reports, SFCard Viewer's columns). */
+#define TRANSIT_EVENT_AUTO_CHARGE "auto-charge"
+#define TRANSIT_EVENT_REFUND "refund"
+/** Transaction: the card's record counter: the archive merges reads by it. */
+#define TRANSIT_META_SEQUENCE "sequence"
+/** Transaction: free text the card stores with the record, shown with it. */
+#define TRANSIT_META_USER_DATA "userData"
+/** Transaction: raw amounts of a record that stores two (shown with --verbose only). */
+#define TRANSIT_META_USAGE_AMOUNT "usageAmount"
+#define TRANSIT_META_CHARGE_AMOUNT "chargeAmount"
+/**
+ * Any key starting with this prefix is personal data (a holder's name, birth date): the host
+ * leaves it out of every output unless the user asks (`--personal`) and never stores it in the
+ * archive (release 4).
+ */
+#define TRANSIT_META_PERSONAL_PREFIX "personal."
 
 /** Value types of plugin options (transit_option_spec.type). */
 /** Any text. */
@@ -176,23 +276,27 @@ typedef struct transit_host_api {
      */
     const char *(*option)(void *context, const char *key);
 
-    /** Sets a card field (see "Result fields"). */
+    /** Sets a card field (TRANSIT_FIELD_*). */
     transit_status (*set_field)(void *context, const char *key, const char *value);
-    /** Sets the balance in minor units of the currency (may be negative). */
+    /**
+     * Sets the balance in minor units of the currency (may be negative). A card that holds no
+     * stored value (most Calypso cards) leaves it unset: from release 4 the reading then has no
+     * balance; an older host refuses a reading without one.
+     */
     transit_status (*set_balance)(void *context, int64_t minor_units);
     /** Adds one string entry to the card's metadata. */
     transit_status (*add_metadata)(void *context, const char *key, const char *value);
 
     /** Starts a new transaction; the transaction calls below fill it. Add newest first. */
     transit_status (*begin_transaction)(void *context);
-    /** Sets a field of the current transaction (see "Result fields"). */
+    /** Sets a field of the current transaction (TRANSIT_TX_*). */
     transit_status (*set_transaction_field)(void *context, const char *key, const char *value);
     /** Sets the unsigned amount of the current transaction in minor units. */
     transit_status (*set_transaction_amount)(void *context, uint64_t minor_units);
     /** Adds one string entry to the current transaction's metadata. */
     transit_status (*add_transaction_metadata)(void *context, const char *key, const char *value);
 
-    /* Appended in ABI 1: check TRANSIT_HOST_HAS(host, field) before use. */
+    /* Appended in ABI 1 release 2: check TRANSIT_HOST_HAS(host, field) before use. */
 
     /** The ATR the reader built for the card (PC/SC Part 3, 3.1.3.2.3), or NULL. */
     const uint8_t *atr;
@@ -210,7 +314,7 @@ typedef struct transit_host_api {
     /** Length of historical_bytes in bytes. */
     size_t historical_bytes_length;
 
-    /* Appended in ABI 1, after the ATR fields: check TRANSIT_HOST_HAS(host, max_felica_frame). */
+    /* Appended in ABI 1 release 3: check TRANSIT_HOST_HAS(host, max_felica_frame). */
 
     /**
      * FeliCa: the longest FeliCa frame, length byte included, that the reader
@@ -220,6 +324,18 @@ typedef struct transit_host_api {
      * 13 + 16 n bytes: name no more blocks than fit.
      */
     size_t max_felica_frame;
+
+    /* Appended in ABI 1 release 4: check TRANSIT_HOST_HAS(host, begin_pass) before use. */
+
+    /**
+     * Starts a new pass (a contract, a season ticket, a carnet); the pass calls below fill it.
+     * Add them in the card's order. A pass must have a TRANSIT_PASS_TARIFF.
+     */
+    transit_status (*begin_pass)(void *context);
+    /** Sets a field of the current pass (TRANSIT_PASS_*). */
+    transit_status (*set_pass_field)(void *context, const char *key, const char *value);
+    /** Adds one string entry to the current pass's metadata. */
+    transit_status (*add_pass_metadata)(void *context, const char *key, const char *value);
 } transit_host_api;
 
 /**
@@ -255,7 +371,7 @@ typedef struct transit_plugin_descriptor {
     /** Reads the card through the host table and builds the result. */
     transit_status (*read)(const transit_host_api *host);
 
-    /* Appended in ABI 1: read by a host only when struct_size covers them. */
+    /* Appended in ABI 1 release 2: read by a host only when struct_size covers them. */
 
     /**
      * The plugins.conf options the plugin takes; NULL/0: none (any option on

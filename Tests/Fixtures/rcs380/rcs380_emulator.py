@@ -40,7 +40,13 @@ Options
   --as-nobody            run COMMAND as user nobody (setpriv --reuid=65534 --regid=65534
                          --clear-groups), with PATH cut to the directories nobody can search
                          (a pyenv python3 under /root drops out: /usr/bin/python3 is used)
-  --kernel-driver port100  the interface starts bound to the kernel's port100 driver
+  --kernel-driver NAME    the interface starts bound to the kernel's NAME driver: port100, or
+                         usbhid / usb-storage (what a gadget with the RC-S380's ids may get)
+  --detach-delay-ms N    a DISCONNECT (detach) returns N ms after it unbound the kernel driver: a
+                         slow claim, for a signal that comes between a detach and what follows it
+  --interrupt-endpoints  the interface's two endpoints are interrupt ones: no bulk endpoint at all
+  --garbage-answers      every command is ACKed, then answered with 8 random bytes that are no
+                         frame (other bytes each time): a reader failing every open with new garbage
   --damage LIST          the card's answers to these InCommRF commands come back damaged: LIST is
                          numbers and N- ranges (1,3 or 2- or 3,4,7-), counting the InCommRF
                          commands the card answered, the sense's Polling included, from 1. The card
@@ -117,7 +123,7 @@ Behaviour (what the device model does)
   RESET, CLEAR_HALT, RESETEP, DROP_PRIVILEGES, and the synchronous BULK and CONTROL ioctls; any other
   ioctl: ENOTTY. Interface claims follow the kernel: a bulk URB claims the interface implicitly;
   another open file's claim or a bound kernel driver gives EBUSY.
-* --kernel-driver port100: GETDRIVER answers "port100" until a DISCONNECT (libusb_detach_kernel_driver)
+* --kernel-driver NAME: GETDRIVER answers NAME until a DISCONNECT (libusb_detach_kernel_driver)
   or DISCONNECT_CLAIM (auto-detach) unbinds it; CONNECT (libusb_attach_kernel_driver) binds it again.
   The interface's sysfs `driver` link and DRIVER= property follow. As the kernel driver would have
   done at probe, the chip starts with command type 1.
@@ -219,10 +225,14 @@ def device_descriptor(product):
                        BCD_DEVICE, 1, 2, 0, 1)
 
 
+# bmAttributes of the two endpoints: 2 bulk (USB 2.0, 9.6.6); --interrupt-endpoints makes them 3.
+ENDPOINT_TYPE = [2]
+
+
 def config_descriptor():
     interface = struct.pack("<BBBBBBBBB", 9, 4, 0, 0, 2, 0xFF, 0, 0, 0)
-    ep_in = struct.pack("<BBBBHB", 7, 5, EP_IN, 2, MAX_PACKET, 0)
-    ep_out = struct.pack("<BBBBHB", 7, 5, EP_OUT, 2, MAX_PACKET, 0)
+    ep_in = struct.pack("<BBBBHB", 7, 5, EP_IN, ENDPOINT_TYPE[0], MAX_PACKET, 0 if ENDPOINT_TYPE[0] == 2 else 1)
+    ep_out = struct.pack("<BBBBHB", 7, 5, EP_OUT, ENDPOINT_TYPE[0], MAX_PACKET, 0 if ENDPOINT_TYPE[0] == 2 else 1)
     body = interface + ep_in + ep_out
     return struct.pack("<BBHBBBBB", 9, 2, 9 + len(body), 1, 1, 0, 0x80, MAX_POWER_2MA) + body
 
@@ -655,6 +665,9 @@ class Port100:
             GET_PD_DATA_VERSION: lambda d, g: (PD_DATA_VERSION, 0),
             GET_COMMAND_TYPE: lambda d, g: (COMMAND_TYPE_MASK, 0), SET_COMMAND_TYPE: self._set_command_type,
         }
+        if self.opts.garbage_answers:
+            self._emit(generation, b"\x12" + os.urandom(7))
+            return
         handler = handlers.get(cmd)
         if handler is None:
             self.log.note("command %02x not emulated: err frame" % cmd)
@@ -796,7 +809,7 @@ class UsbDevice:
         self.files = {}
         self.pending_in = collections.deque()
         self.claimed_by = None                  # the OpenFile holding interface 0 through usbfs
-        self.kernel_driver = "port100" if opts.kernel_driver else None
+        self.kernel_driver = opts.kernel_driver
         self.unplugged = False
         self.chip = None
 
@@ -974,6 +987,8 @@ class UsbDevice:
                     return 0, 0
             if self.kernel_driver:
                 self._unbind("USBDEVFS_DISCONNECT from open file %d" % f.n)
+                if self.opts.detach_delay_ms:
+                    time.sleep(self.opts.detach_delay_ms / 1000.0)
                 return 0, 0
             return -1, errno.ENODATA
         if code == USBDEVFS_CONNECT:
@@ -1344,7 +1359,10 @@ def parse_args(argv):
     p.add_argument("--unplug-after", type=int)
     p.add_argument("--node-mode", type=lambda s: int(s, 8), default=0o666)
     p.add_argument("--as-nobody", action="store_true")
-    p.add_argument("--kernel-driver", choices=["port100"])
+    p.add_argument("--kernel-driver", choices=["port100", "usbhid", "usb-storage"])
+    p.add_argument("--detach-delay-ms", type=int, default=0)
+    p.add_argument("--interrupt-endpoints", action="store_true")
+    p.add_argument("--garbage-answers", action="store_true")
     p.add_argument("--damage")
     p.add_argument("--damage-status", choices=sorted(DAMAGE_STATUS), default="crc")
     p.add_argument("--card-slack-ms", type=int, default=500)
@@ -1371,6 +1389,8 @@ def parse_args(argv):
 def main(argv):
     opts, command = parse_args(argv)
     product = int(opts.product, 16)
+    if opts.interrupt_endpoints:
+        ENDPOINT_TYPE[0] = 3
     log = TransferLog(opts.log, opts.verbose)
     sysfs = card = chip = None
     status = 2

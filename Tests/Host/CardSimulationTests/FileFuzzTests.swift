@@ -59,7 +59,7 @@ final class FileFuzzTests: XCTestCase {
         let ezlink = try CardImages.sample("ezlink.json"), tmoney = try CardImages.sample("tmoney.json")
         let zip = dir.appendingPathComponent("seed.zip").path
         try ExportTexts.zip([("Metrodroid-012e4cd8a1b2c3d4-20261101-000000.json", try ExportTexts.metrodroid(suica))], to: zip)
-        return try samples.map { ($0, try Data(contentsOf: URL(fileURLWithPath: BuildProducts.sample($0)))) }
+        return try (samples + ["clipper.nfc"]).map { ($0, try Data(contentsOf: URL(fileURLWithPath: BuildProducts.sample($0)))) }
             + [("suica.nfc", Data(DumpTexts.flipper(suica).utf8)), ("suica-metrodroid.json", try DumpTexts.metrodroid(suica)),
                ("suica-keys.nfc", Data(DumpTexts.flipper(suica, keyVersions: true).utf8)),
                ("suica-metrodroid-map.json", try ExportTexts.metrodroid(suica)), ("ezlink-metrodroid.json", try ExportTexts.metrodroid(ezlink)),

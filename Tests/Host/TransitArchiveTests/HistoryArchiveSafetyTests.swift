@@ -80,6 +80,78 @@ final class HistoryArchiveSafetyTests: XCTestCase {
         XCTAssertEqual(try archive.transit(["history"]).status, 2)
     }
 
+    // MARK: Every archive failure a kind with the file's name (issue 36 §6)
+
+    /// Every command that uses the archive, as a person would run them on card 012E4CD8A1B2C3D4.
+    private let archiveCommands: [[String]] = [["cards"], ["history"], ["report", "--month", "2026-11"], ["export"],
+                                               ["forget", "012E4CD8A1B2C3D4"], ["cards", "--name", "012E4CD8A1B2C3D4", "Mine"]]
+
+    private func assertEveryCommandSaysTheFileIsDamaged(_ how: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        for command in archiveCommands {
+            let run = try archive.transit(command)
+            XCTAssertEqual(run.status, 2, "\(how): \(command) is config, not internal: \(run.stderr)", file: file, line: line)
+            XCTAssertTrue(run.stderr.contains(archive.database) && run.stderr.contains("damaged"), "\(how): \(command): \(run.stderr)",
+                          file: file, line: line)
+            XCTAssertFalse(run.stderr.contains("please report"), "\(how): \(command): \(run.stderr)", file: file, line: line)
+        }
+        let scan = try archive.scan(suica)
+        assertReadPrintedDespite(scan, "damaged", file: file, line: line)
+        XCTAssertTrue(scan.stderr.contains(archive.database), "scan's \"not saved\" names the file: \(scan.stderr)", file: file, line: line)
+    }
+
+    func testRandomBytesOverThePagesPastTheHeaderAreADamagedArchiveNamedByEveryCommand() throws {
+        XCTAssertEqual(try archive.scan(suica).status, 0)
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("edy.json")).status, 0)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: archive.database))
+        let size = try handle.seekToEnd()
+        XCTAssertGreaterThan(size, 8192, "more than the first page")
+        var random = SplitMix64(seed: 36)
+        // The first page (the header and the schema) kept: every page after it overwritten.
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data((4096 ..< Int(size)).map { _ in random.byte() }))
+        try handle.close()
+        try assertEveryCommandSaysTheFileIsDamaged("random pages")
+    }
+
+    func testADroppedTableIsADamagedArchiveNamedByEveryCommand() throws {
+        XCTAssertEqual(try archive.scan(suica).status, 0)
+        _ = try archive.sql("DROP TABLE records")
+        try assertEveryCommandSaysTheFileIsDamaged("no records table")
+    }
+
+    /// A full filesystem (a tmpfs of 1 MB filled up, root only): a scan says "the disk is full" with
+    /// the file's name and loses nothing it printed; the listings still read the archive.
+    func testOnAFullDiskAScanSaysSoAndTheListingsStillRead() throws {
+        try XCTSkipUnless(geteuid() == 0, "mounting a small tmpfs needs root")
+        try archive.makeFolder()
+        let mounted = try CommandRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", archive.folder.path])
+        try XCTSkipUnless(mounted.status == 0, "no tmpfs here: \(mounted.stderr)")
+        defer { _ = try? CommandRun.run("/bin/umount", [archive.folder.path]) }
+        XCTAssertEqual(try archive.scan(suica).status, 0)
+        let fill = archive.folder.appendingPathComponent("filler").path
+        _ = try CommandRun.run("/bin/dd", ["if=/dev/zero", "of=\(fill)", "bs=4k"])
+        let full = try CommandRun.run("/bin/df", ["--output=avail", archive.folder.path])
+        XCTAssertTrue(full.stdout.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) == "0", full.stdout)
+
+        let scan = try archive.scan(BuildProducts.sample("edy.json"))
+        XCTAssertEqual(scan.status, 0, scan.stderr)
+        XCTAssertTrue(scan.stdout.contains("Balance:"), "the read is printed: \(scan.stdout)")
+        XCTAssertTrue(scan.stderr.contains("not saved") && scan.stderr.contains("the disk is full") && scan.stderr.contains(archive.database),
+                      scan.stderr)
+        for command in [["cards"], ["history"], ["report", "--month", "2026-11"], ["export"]] {
+            let run = try archive.transit(command)
+            XCTAssertEqual(run.status, 0, "\(command) reads on a full disk: \(run.stderr)")
+            XCTAssertFalse(run.stderr.contains("disk I/O error"), "\(command): \(run.stderr)")
+        }
+        XCTAssertTrue(try archive.transit(["cards"]).stdout.contains("012E4CD8A1B2C3D4"), "the card is listed")
+        let history = try archive.transit(["history", "--json"])
+        XCTAssertTrue(history.stdout.contains("012E4CD8A1B2C3D4"), history.stdout)
+        // Space again: the archive takes the next read, none lost.
+        try FileManager.default.removeItem(atPath: fill)
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("edy.json")).stderr, "")
+        XCTAssertEqual(try archive.history().count, 2)
+    }
+
     func testAnEmptyFileAndAVersionZeroDatabaseAreMigrated() throws {
         try archive.makeFolder()
         for prepare in ["", "CREATE TABLE IF NOT EXISTS unrelated_but_harmless (x)"] {
@@ -87,7 +159,7 @@ final class HistoryArchiveSafetyTests: XCTestCase {
             _ = FileManager.default.createFile(atPath: archive.database, contents: Data(), attributes: [.posixPermissions: 0o600])
             if !prepare.isEmpty { _ = try archive.sql(prepare) }
             XCTAssertEqual(try archive.scan(suica).stderr, "")
-            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "5\n")
+            XCTAssertEqual(try archive.sql("PRAGMA user_version"), "6\n")
             XCTAssertEqual(try archive.sql("SELECT COUNT(*) FROM records"), "5\n")
         }
     }

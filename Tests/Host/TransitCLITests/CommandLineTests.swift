@@ -63,7 +63,7 @@ final class CommandLineTests: XCTestCase {
         let run = try CommandRun.transit(["plugins", "--json"])
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try XCTUnwrap((try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [[String: Any]])
-        XCTAssertEqual(rows.map { $0["name"] as? String }, ["japan-ic", "edy", "waon", "nanaco", "octopus", "cepas", "ksx6924", "tunion"])
+        XCTAssertEqual(rows.map { $0["name"] as? String }, ["japan-ic", "edy", "waon", "nanaco", "octopus", "cepas", "ksx6924", "tunion", "desfire", "china-city", "calypso"])
         XCTAssertEqual(Set(rows.map { $0["state"] as? String }), ["loaded"])
         XCTAssertEqual(Set(rows.map { $0["abiVersion"] as? Int }), [1])
         XCTAssertEqual(rows.first?["path"] as? String, BuildProducts.plugin("TransitJapanIC"))

@@ -59,6 +59,7 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(try field("Package"), "transit")
         XCTAssertEqual(try field("Maintainer"), "Test Maintainer <maintainer@example.org>")
         XCTAssertEqual(try field("Recommends"), "pcscd")
+        XCTAssertEqual(try field("Suggests"), "fonts-noto-cjk", "the report page's Japanese names need a CJK font")
         let depends = try field("Depends")
         for package in ["libpcsclite1", "libc6", "libsqlite3-0"] { XCTAssertTrue(depends.contains(package), depends) }
         XCTAssertFalse(depends.contains("pcscd"), "decode needs no pcscd: \(depends)")

@@ -116,7 +116,7 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(Set(installed), Set(manifest))
         // The RC-S380's udev rule, where udev reads it (udev reads no rules under /usr/local).
         let rule = try String(contentsOf: stage.appendingPathComponent("etc/udev/rules.d/60-transit-rcs380.rules"), encoding: .utf8)
-        for words in [#"ATTRS{idVendor}=="054c", ATTRS{idProduct}=="06c1""#, #"ATTRS{idProduct}=="06c3""#, #"TAG+="uaccess""#, #"GROUP="transit""#] {
+        for words in [#"ATTR{idVendor}=="054c", ATTR{idProduct}=="06c1""#, #"ATTR{idProduct}=="06c3""#, #"TAG+="uaccess""#, #"GROUP="transit""#] {
             XCTAssertTrue(rule.contains(words), "the rule lacks \(words)")
         }
         // What an administrator added stays.

@@ -167,7 +167,7 @@ final class ReportHostileInputTests: XCTestCase {
     // MARK: OFX's statement period in the card's zone
 
     func testEveryOFXTransactionPostsWithinTheStatementsStartAndEnd() throws {
-        try XCTSkipUnless((try? CommandRun.run("/usr/bin/python3", ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/setup.sh)")
+        try XCTSkipUnless((try? CommandRun.run(BuildProducts.python, ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/test-setup.sh)")
         // Singapore time (UTC+8): 00:20 on 1 November is 16:20 UTC on 31 October; 23:50 on 30 November is 15:50 UTC.
         let records = [W(sequence: 1, kind: "topup", month: 10, day: 31, time: "23:50:00", amount: 2000, memo: "", stations: false),
                        W(sequence: 2, kind: "trip", month: 11, day: 1, time: "00:20:00", amount: 128, memo: "", stations: false),
@@ -187,7 +187,7 @@ final class ReportHostileInputTests: XCTestCase {
               'posted': [x.dtposted.isoformat() for x in s.transactions],
               'inside': [s.banktranlist.dtstart <= x.dtposted <= s.banktranlist.dtend for x in s.transactions]}))
             """
-        let parsed = try CommandRun.run("/usr/bin/python3", ["-c", script, file])
+        let parsed = try CommandRun.run(BuildProducts.python, ["-c", script, file])
         XCTAssertEqual(parsed.status, 0, parsed.stderr)
         let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(result["posted"] as? [String], ["2026-10-31T16:20:00+00:00", "2026-11-30T15:50:00+00:00"], "November's two trips")
@@ -195,5 +195,81 @@ final class ReportHostileInputTests: XCTestCase {
         // The statement covers November in Singapore, not a day more: 31 October's 23:50 and 1 December's 00:10 lie outside.
         XCTAssertEqual(result["start"] as? String, "2026-10-31T16:00:00+00:00")
         XCTAssertEqual(result["end"] as? String, "2026-11-30T15:59:59+00:00")
+    }
+
+    // MARK: OFX a parser takes (issue 36 §3, issue 37 §4)
+
+    func testOFXWithNoncharactersAndDecomposedLongNamesParsesInExpatOfxtoolsAndLibofx() throws {
+        try XCTSkipUnless((try? CommandRun.run(BuildProducts.python, ["-c", "import ofxtools"]))?.status == 0, "ofxtools is not installed (scripts/test-setup.sh)")
+        // A decomposed (NFD) Japanese name, as text from macOS often is: 40 kana with a voicing mark each, 80 code points.
+        let decomposed = String(repeating: "\u{304B}\u{3099}", count: 40)
+        let entry = "Shinjuku Sanchome Higashiguchi Exit\u{FFFF}"
+        let exit = "\u{FFFE}" + decomposed
+        let stations = archive.directory.appendingPathComponent("stations.csv").path
+        try "area,line,station,operator,line_name,station_name\n2,E3,3B,JR,Line,\(entry)\n1,E6,21,JR,Line,\(exit)\n"
+            .write(toFile: stations, atomically: true, encoding: .utf8)
+        // Three trips (the oldest with no amount the card tells) and a purchase the card dates with a time (+9).
+        try scanJapanIC(Self.trips + [W(sequence: 4, kind: "purchase", month: 11, day: 20, time: "13:45:00", balance: 4370,
+                                          amount: 150, memo: "物販", stations: false)])
+        let file = archive.directory.appendingPathComponent("hostile.ofx").path
+        let run = try archive.transit(["report", "--month", "2026-11", "--format", "ofx", "--stations", stations, "--out", file])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        // Expat (Python's XML parser) takes the whole statement.
+        let parsed = try CommandRun.run("/usr/bin/python3", ["-c", """
+            import json,sys
+            import xml.parsers.expat
+            import xml.etree.ElementTree as E
+            p=xml.parsers.expat.ParserCreate(); p.Parse(open(sys.argv[1],'rb').read(), True)
+            root=E.parse(sys.argv[1]).getroot()
+            l=next(root.iter('BANKTRANLIST'))
+            print(json.dumps({'start': l.findtext('DTSTART'), 'end': l.findtext('DTEND'),
+              'txs': [[t.findtext('TRNTYPE'), t.findtext('TRNAMT'), t.findtext('NAME'), t.findtext('MEMO')] for t in root.iter('STMTTRN')]}))
+            """, file])
+        XCTAssertEqual(parsed.status, 0, "expat refused it: \(parsed.stderr)")
+        let result = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any], parsed.stdout)
+        let txs = try XCTUnwrap(result["txs"] as? [[String]])
+        XCTAssertEqual(txs.count, 4, "\(txs)")
+        XCTAssertEqual(txs.first?[0], "OTHER", "an amount the card does not tell moves no money: \(txs)")
+        XCTAssertEqual(txs.dropFirst().map { $0[0] }, ["DEBIT", "DEBIT", "DEBIT"])
+        for t in txs {
+            XCTAssertLessThanOrEqual(t[2].unicodeScalars.count, 32, "NAME in code points: \(t[2])")
+            XCTAssertLessThanOrEqual(t[3].unicodeScalars.count, 255, "MEMO in code points: \(t[3])")
+            XCTAssertFalse(t[2].unicodeScalars.contains { $0.value == 0xFFFF || $0.value == 0xFFFE } || t[3].unicodeScalars.contains { $0.value == 0xFFFF || $0.value == 0xFFFE })
+        }
+        // The trips' NAME, too long, is cut after a whole word, with an ellipsis.
+        let name = try XCTUnwrap(txs.first?[2])
+        XCTAssertTrue(name.hasSuffix("…"), name)
+        let words = "Trip: \(entry)".split(separator: " ").map(String.init)
+        let kept = String(name.dropLast()).split(separator: " ").map(String.init)
+        XCTAssertEqual(kept, Array(words.prefix(kept.count)), "whole words: \(name)")
+        // The decomposed name composed: 40 code points of it in the MEMO, not 80.
+        XCTAssertTrue(txs.first?[3].contains(String(repeating: "\u{304C}", count: 40)) == true, "\(txs.first?[3] ?? "")")
+        // DTSTART and DTEND in one zone, the card's (+9: the purchase's), covering November there.
+        XCTAssertEqual(result["start"] as? String, "20261101000000.000[+9]")
+        XCTAssertEqual(result["end"] as? String, "20261130235959.000[+9]")
+        // ofxtools (beancount's and ledger's importers), strict, takes every length.
+        let strict = try CommandRun.run(BuildProducts.python, ["-W", "error", "-c", """
+            import sys
+            from ofxtools.Parser import OFXTree
+            t=OFXTree(); t.parse(sys.argv[1]); s=t.convert().statements[0]
+            print(len(s.transactions), s.banktranlist.dtstart.isoformat(), s.banktranlist.dtend.isoformat())
+            """, file])
+        XCTAssertEqual(strict.status, 0, strict.stderr)
+        XCTAssertEqual(strict.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "4 2026-10-31T15:00:00+00:00 2026-11-30T14:59:59+00:00")
+        // libofx (GnuCash, KMyMoney, HomeBank) reads every transaction: Tests/Fixtures/ofx_read.c, built against Debian's libofx-dev.
+        if FileManager.default.fileExists(atPath: "/usr/include/libofx/libofx.h") {
+            let reader = archive.directory.appendingPathComponent("ofx_read").path
+            let source = BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/ofx_read.c").path
+            let built = try CommandRun.run("/usr/bin/gcc", ["-o", reader, source, "-lofx"])
+            XCTAssertEqual(built.status, 0, built.stderr)
+            let read = try CommandRun.run(reader, [file])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            let rows = read.stdout.split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+            XCTAssertEqual(rows.map { $0.first ?? "" }, ["16", "1", "1", "1"], "OFX_OTHER, then three OFX_DEBIT (libofx.h): \(read.stdout)")
+            XCTAssertEqual(rows.map { $0.count > 1 ? $0[1] : "" }, ["0.00", "-160.00", "-160.00", "-150.00"], read.stdout)
+            XCTAssertEqual(rows.first.map { $0.count > 3 ? $0[3] : "" }, txs.first?[2], "libofx reads the NAME expat read")
+        } else if ProcessInfo.processInfo.environment["CI"] == "true" {
+            XCTFail("libofx-dev is needed to build the libofx reader; scripts/setup.sh installs it")
+        }
     }
 }

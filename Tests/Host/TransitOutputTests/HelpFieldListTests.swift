@@ -81,14 +81,14 @@ final class HelpFieldListTests: XCTestCase {
         assertMatch(FieldList.all(in: try help("history")), objects(history.stdout), "transit history --help")
     }
 
-    func testTheREADMEListsTheFieldsOfHistoryAndErrors() throws {
-        let readme = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    func testTheGuidesListTheFieldsOfHistoryAndErrors() throws {
+        let readme = DocCommands.documents.map(DocCommands.text).joined(separator: "\n")
         XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
         XCTAssertEqual(try archive.transit(["cards", "--name", "#1", "通勤"]).status, 0)
         XCTAssertEqual(try archive.scan(BuildProducts.sample("ezlink.json")).status, 0)
         let history = try archive.transit(["history", "--json"])
         let listed = FieldList.all(in: readme).filter { $0.keys.contains("readsApart") }
-        XCTAssertEqual(listed.count, 1, "one list of history --json's fields in the README")
+        XCTAssertEqual(listed.count, 1, "one list of history --json's fields in the guides")
         assertMatch(listed, objects(history.stdout), "the README's history --json")
 
         let failed = try archive.transit(["scan", "--card", "/nonexistent.json", "--json"])

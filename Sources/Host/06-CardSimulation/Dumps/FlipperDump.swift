@@ -13,12 +13,13 @@ enum FlipperDump {
     private typealias Line = ArraySlice<UInt8>
 
     static func parse(_ text: String) throws -> CardImage {
+        if FlipperDESFireDump.isDESFire(text) { return try FlipperDESFireDump.parse(text) }
         var idm: String?
         var systems = [CardImage.FeliCaSystemImage]()
         for raw in Array(text.utf8).split(separator: UInt8(ascii: "\n")) {
             let line = trimmed(raw)
             if line.starts(with: "Device type:".utf8) {
-                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa Flipper dumps are supported, not \(CardImageError.quote(string(line)))") }
+                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa and MIFARE DESFire Flipper dumps are supported, not \(CardImageError.quote(string(line)))") }
             } else if line.starts(with: "UID:".utf8) {
                 idm = hex(line.dropFirst(4))
             } else if let cells = entry(line, "System ") {

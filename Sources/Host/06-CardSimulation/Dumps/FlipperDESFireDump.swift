@@ -1,0 +1,94 @@
+import CardProtocol
+
+/// Flipper Zero "NFC device" files of MIFARE DESFire cards (`Device type: Mifare DESFire`), as the
+/// firmware writes them (lib/nfc/protocols/mf_desfire/mf_desfire_i.c): `Application IDs: 31 45 53`,
+/// then per application `Application 314553 File IDs: 07 …` and per file, its id in decimal,
+/// `Application 314553 File 7 Type: 00`, `… Access Rights: 31 E3` (the wire's two bytes),
+/// `… Size: 16` (data files; record files: the record size, with `… Max:` and `… Cur:`) and
+/// `Application 314553 File 7: <bytes>` (the contents the Flipper could read: none for a locked
+/// file; a value file's 4 bytes little-endian). The card image answers as the card: files the
+/// dump holds no data for answer `91 AE`, as the card did to the Flipper.
+enum FlipperDESFireDump {
+    /// The `Device type:` line is in the file's header (its third line): only the first lines are
+    /// looked at, so a huge FeliCa dump costs no further pass.
+    static func isDESFire(_ text: String) -> Bool {
+        text.utf8.split(separator: UInt8(ascii: "\n"), maxSplits: headerLines).prefix(headerLines).contains { line in
+            line.starts(with: "Device type:".utf8) && String(decoding: line, as: UTF8.self).contains("Mifare DESFire")
+        }
+    }
+    static let headerLines = 16
+
+    static func parse(_ text: String) throws -> CardImage {
+        var values = [String: String]()
+        var order = [String]()
+        for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = raw.trimmingSuffix()
+            guard !line.hasPrefix("#"), let colon = line.firstIndex(of: ":") else { continue }
+            let key = String(line[..<colon]), value = String(line[line.index(after: colon)...]).trimmingPrefix()
+            if values[key] == nil { order.append(key) }
+            values[key] = value
+        }
+        guard let uid = values["UID"].map({ $0.replacingSpaces() }), !uid.isEmpty else { throw CardImageError("Flipper DESFire dump without a UID") }
+        let aids = try hexBytes(values["Application IDs"] ?? "", "Application IDs")
+        guard aids.count % 3 == 0 else { throw CardImageError("Flipper DESFire dump: application IDs of \(aids.count) bytes") }
+        var applications = [CardImage.DESFireApplicationImage]()
+        for start in stride(from: 0, to: aids.count, by: 3) {
+            let aid = HexFormat.string(Array(aids[start ..< start + 3]))
+            let prefix = "Application \(aid.lowercased())"
+            let ids = try hexBytes(values["\(prefix) File IDs"] ?? "", "file IDs")
+            var files = [CardImage.DESFireFileImage]()
+            for id in ids {
+                let file = "\(prefix) File \(id)"
+                guard let typeText = values["\(file) Type"], let type = try hexBytes(typeText, "file type").first else { continue }
+                let access = try hexBytes(values["\(file) Access Rights"] ?? "", "access rights")
+                guard access.count == 2 else { throw CardImageError("Flipper DESFire dump: access rights of \(CardImageError.quote(file))") }
+                let data = try values[file].map { try hexBytes($0, "file data") }
+                // A file the Flipper could not read is locked: its Read and Read&Write keys become key 0.
+                let readWrite: UInt8 = access[0] >> 4 == 0xE ? access[0] & 0x0F : access[0]
+                let rights: [UInt8] = data == nil ? [readWrite, access[1] & 0x0F] : access
+                var image = CardImage.DESFireFileImage(id: HexFormat.string([id]), type: "standard", access: HexFormat.string(rights))
+                switch type {
+                case 0x00, 0x01:
+                    image.type = type == 0 ? "standard" : "backup"
+                    image.data = HexFormat.string(data ?? [])
+                case 0x02:
+                    image.type = "value"
+                    if let d = data, d.count == 4 { image.value = Int32(bitPattern: UInt32(d[0]) | UInt32(d[1]) << 8 | UInt32(d[2]) << 16 | UInt32(d[3]) << 24) }
+                case 0x03, 0x04:
+                    image.type = type == 3 ? "linear-record" : "cyclic-record"
+                    guard let size = values["\(file) Size"].flatMap({ Int($0) }), size > 0, size <= 1 << 16 else {
+                        throw CardImageError("Flipper DESFire dump: record size of \(CardImageError.quote(file))")
+                    }
+                    let bytes = data ?? []
+                    image.recordSize = size
+                    image.maxRecords = values["\(file) Max"].flatMap { Int($0) }
+                    image.records = stride(from: 0, to: bytes.count - bytes.count % size, by: size).map { HexFormat.string(Array(bytes[$0 ..< $0 + size])) }
+                default:
+                    continue
+                }
+                files.append(image)
+            }
+            applications.append(.init(aid: aid, files: files))
+        }
+        return CardImage(description: "Flipper Zero MIFARE DESFire dump",
+                         iso7816: .init(uid: uid, historicalBytes: values["T1...Tk"]?.replacingSpaces(), applications: [],
+                                        desfire: .init(applications: applications)))
+    }
+
+    private static func hexBytes(_ s: String, _ what: String) throws -> [UInt8] {
+        guard let b = HexFormat.bytes(s, ignoringSpaces: true) else {
+            throw CardImageError("Flipper DESFire dump: unreadable \(what) \(CardImageError.quote(s))")
+        }
+        return b
+    }
+}
+
+private extension StringProtocol {
+    func trimmingSuffix() -> String {
+        var s = Substring(self)
+        while let c = s.last, c == " " || c == "\t" || c == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+    func trimmingPrefix() -> String { String(drop { $0 == " " || $0 == "\t" }) }
+    func replacingSpaces() -> String { String(filter { $0 != " " }) }
+}

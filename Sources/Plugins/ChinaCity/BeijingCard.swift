@@ -1,0 +1,23 @@
+import PluginKit
+
+/// Beijing's non-interoperable BMAC card (北京一卡通): its identity is MF file SFI 04, read while the MF
+/// is current, then DF 1001 holds the purse (NFSee read.js ReadTransBeijing and its probe; Metrodroid
+/// BeijingTransitData). SFI 04: card number bytes 0–7 (hex digits as printed), issue date 24–27,
+/// expiry 28–31 (BCD). NFSee takes the card as Beijing's only when the file starts `10 00`.
+enum BeijingCard {
+    static let readMFFile04: [UInt8] = [0x00, 0xB0, 0x84, 0x00, 0x20]
+    static let selectPurseDF = APDU.selectFile(0x1001)
+    static let numberPrefix: [UInt8] = [0x10, 0x00]
+
+    /// The reading, or nil when the card is not a Beijing card (then the MF is still current).
+    static func read(_ card: CardLink) throws -> CardResult? {
+        let mf = try card.transmit(readMFFile04)
+        guard mf.isSuccess, mf.data.count >= 32, mf.data.storage.starts(with: numberPrefix) else { return nil }
+        guard try card.transmit(selectPurseDF).isSuccess else { return nil }
+        let balance = try ChinaPurse.balance(card)
+        return CardResult(cardName: "Beijing Yikatong", serialNumber: try mf.data.slice(0, 8).hex, balance: balance, currency: "CNY",
+                          validFrom: BCD.civilTime(try mf.data.slice(24, 4), utcOffset: Zone.china),
+                          validUntil: BCD.civilTime(try mf.data.slice(28, 4), utcOffset: Zone.china),
+                          transactions: try ChinaPurse.log(card).compactMap { try PBOCLogRecord.decode($0) })
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `transit export --format ledger` read by Debian's hledger (scripts/test-setup.sh installs it):
+/// the journal passes `hledger check` (it parses, every transaction balances, every balance
+/// assertion holds) and its balances are the card's, worked out here from the sample's records.
+final class LedgerExportTests: XCTestCase {
+    private var archive = ArchiveFixture()
+    override func tearDown() { archive.remove() }
+
+    private func hledger() throws -> String {
+        let path = "/usr/bin/hledger"
+        let works = FileManager.default.isExecutableFile(atPath: path)
+        if !works, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("hledger is missing: scripts/test-setup.sh installs it") }
+        try XCTSkipUnless(works, "hledger is not installed (scripts/test-setup.sh)")
+        return path
+    }
+
+    private func journal(_ arguments: [String] = []) throws -> String {
+        let file = archive.directory.appendingPathComponent("card.journal").path
+        let run = try archive.transit(["export", "--format", "ledger", "--out", file] + arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return file
+    }
+
+    /// `hledger balance --flat -N`'s lines as account → amount text.
+    private func balances(_ file: String) throws -> [String: String] {
+        let run = try CommandRun.run(try hledger(), ["-f", file, "balance", "--flat", "-N"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        var out = [String: String]()
+        for line in run.stdout.split(separator: "\n") {
+            let parts = line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ").filter { !$0.isEmpty }
+            if parts.count == 2 { out[parts[1].trimmingCharacters(in: .whitespaces)] = parts[0] }
+        }
+        return out
+    }
+
+    func testTheSuicasJournalPassesHledgersChecksWithTheCardsBalances() throws {
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
+        let file = try journal()
+        let check = try CommandRun.run(try hledger(), ["-f", file, "check"])
+        XCTAssertEqual(check.status, 0, "hledger check: \(check.stderr)")
+        // The sample (docs/command-line.md): 11-01 trip, amount unknown, ¥500 after it; 11-02 top-up
+        // ¥2,000 (¥2,500); 11-03 trip ¥210; 11-04 purchase ¥120; 11-05 trip ¥160 (¥2,010).
+        let b = try balances(file)
+        XCTAssertEqual(b["Assets:Transit:Suica 012E4CD8A1B2C3D4"], "2010 JPY", "\(b)")
+        XCTAssertEqual(b["Equity:Opening Balances"], "-500 JPY", "the balance before the first record with an amount")
+        XCTAssertEqual(b["Expenses:Transit:Fares"], "370 JPY", "¥210 + ¥160; the oldest trip's amount is unknown")
+        XCTAssertEqual(b["Expenses:Transit:Purchases"], "120 JPY")
+        XCTAssertEqual(b["Equity:Transit:Top-ups"], "-2000 JPY")
+        // One transaction a record with an amount, the card's stored balance asserted on each.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for asserted in ["= 2500 JPY", "= 2290 JPY", "= 2170 JPY", "= 2010 JPY"] { XCTAssertTrue(text.contains(asserted), asserted) }
+        XCTAssertTrue(text.contains("; 2026-11-01 trip: 0101 → 0203: no amount"), "the record with no amount is said, not posted")
+    }
+
+    func testAWrongStoredBalanceFailsHledgersAssertion() throws {
+        // The assertions are checked, not decoration: one changed by hand fails hledger check.
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
+        let file = try journal()
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "= 2290 JPY", with: "= 2291 JPY").write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertNotEqual(try CommandRun.run(try hledger(), ["-f", file, "check"]).status, 0)
+    }
+
+    func testACardThatStoresNoBalanceAfterItsRecordsEndsAtItsReadBalance() throws {
+        // EZ-Link: CEPAS logs keep amounts only; the read's balance (S$8.97) is asserted last.
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("ezlink.json")).status, 0)
+        let file = try journal()
+        XCTAssertEqual(try CommandRun.run(try hledger(), ["-f", file, "check"]).status, 0)
+        let b = try balances(file)
+        XCTAssertEqual(b["Assets:Transit:EZ-Link 1009123456789012"], "8.97 SGD", "\(b)")
+        XCTAssertEqual(b["Expenses:Transit:Fares"], "2.27 SGD", "S$1.28 + S$0.99")
+        XCTAssertEqual(b["Equity:Transit:Top-ups"], "-20.00 SGD")
+    }
+
+    func testAStationNameCannotBreakTheJournal() throws {
+        // A table's name with a comment mark and two spaces (which end an account name) stays one description.
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("suica.json")).status, 0)
+        let table = archive.directory.appendingPathComponent("stations.csv")
+        try "area,line,station,operator,line_name,station_name\n2,E3,3B,JR,Yamanote,Shin;juku  x\n".write(to: table, atomically: true, encoding: .utf8)
+        let file = try journal(["--stations", table.path])
+        XCTAssertEqual(try CommandRun.run(try hledger(), ["-f", file, "check"]).status, 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(text.contains("2026-11-05 trip: Shin,juku x → E621"), text)
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what the tests need besides what reading cards needs (scripts/setup.sh, run first):
+#   vsmartcard-vpcd             the virtual reader of the simulator and the end-to-end tests
+#   gcc                         the ABI tests build plugins in plain C
+#   python3-pyscard             the benchmark's independent PC/SC client
+#   umockdev, gir1.2-umockdev-1.0, python3-gi   the emulated RC-S380
+#   lintian, systemd            the package tests (lintian, systemd-analyze security)
+#   strace, time                threads a read starts; what a hostile file costs
+#   chromium, poppler-utils, fonts-dejavu-core  report --format html printed to PDF and read back
+#   hledger                     the ledger export checked by hledger itself
+#   libofx-dev                  the report tests build a libofx reader of the OFX file (Debian ships no ofxdump)
+#   zsh, fish, man-db, groff-base   the completion and man page checks
+#   python3-venv                the tests' Python environment (below)
+# Python tools from PyPI (ofxtools, the independent OFX parser of the report tests) go into a
+# virtual environment, $TRANSIT_TEST_VENV (default .build/venv), never into the system Python;
+# the tests run Python from it when it is there (BuildProducts.python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+packages=(vsmartcard-vpcd gcc python3-pyscard umockdev gir1.2-umockdev-1.0 python3-gi lintian systemd strace time
+          chromium poppler-utils fonts-dejavu-core hledger libofx-dev zsh fish man-db groff-base python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    echo "test-setup: installing ${missing[*]}" >&2
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The venv sees Debian's Python packages (pyscard, gi) and adds PyPI's; made as the caller, no sudo.
+venv=${TRANSIT_TEST_VENV:-.build/venv}
+python=${PYTHON:-/usr/bin/python3}
+if ! "$venv/bin/python3" -c 'import ofxtools' 2>/dev/null; then
+    "$python" -m venv --system-site-packages "$venv"
+    "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check ofxtools
+fi
