@@ -27,13 +27,15 @@ let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 
 /// Every Swift module of the host, for the tests that drive it whole.
-let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats", "TransitTransport", "TransitUSB", "TransitPluginHost",
+let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats", "TransitTransport", "TransitPCSC", "TransitUSB",
+                                        "TransitPluginHost",
                                         "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive", "TransitOutput"]
 /// One test target a host module, in Tests/Host/<name>.
 let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitModelTests", ["TransitModel"]),
     ("TransitFilesTests", ["TransitModel", "TransitFiles"]),
-    ("TransitTransportTests", ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport"]),
+    ("TransitTransportTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitPCSC"]),
+    ("TransitPCSCTests", ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport", "TransitPCSC"]),
     ("TransitUSBTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitUSB"]),
     ("TransitPluginHostTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
     ("CardSimulationTests", ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitTransport", "TransitEngine"]),
@@ -47,7 +49,9 @@ let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
 
 /// The host's modules, each in its layer's folder of Sources/Host and depending only on the modules
 /// of the layers before it (docs/ARCHITECTURE.md): 01 system libraries → 02 model → 03 files →
-/// 04 transport (04-Transport: PC/SC; 04-TransportUSB: readers driven over USB) → 05 plugin host →
+/// 04 transport (04-Transport: the core every reader shares; beside it, as swift-nio puts NIOPosix
+/// beside NIOCore, 04-TransportPCSC: pcscd's readers, the one module that links libpcsclite, and
+/// 04-TransportUSB: readers driven over USB) → 05 plugin host →
 /// 06 card simulation → 07 engine → 08 stations → 09 archive → 10 output → 11 the `transit`
 /// executable, 12 the `transit-sim` executable.
 let host = "Sources/Host"
@@ -76,8 +80,13 @@ let package = Package(
         .target(name: "TransitFiles", dependencies: ["TransitModel", "CTransitShims"], path: "\(host)/03-Files", swiftSettings: v5),
         // The project's own readers of XML and zip: small, bounded, in one place.
         .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v5),
-        .target(name: "TransitTransport", dependencies: ["CPCSCLite", "CardProtocol", "TransitModel"],
+        // The transport's core: a card on a reader as APDUs (ReaderChannel), the card session and
+        // FeliCa pass-through, the reader table, recording and replay. No reader library.
+        .target(name: "TransitTransport", dependencies: ["CardProtocol", "TransitModel"],
                 path: "\(host)/04-Transport", swiftSettings: v5),
+        // pcscd's readers (libpcsclite).
+        .target(name: "TransitPCSC", dependencies: ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport"],
+                path: "\(host)/04-TransportPCSC", swiftSettings: v5),
         // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
         .target(name: "TransitUSB", dependencies: ["CLibUSB", "CardProtocol", "TransitModel", "TransitTransport"],
                 path: "\(host)/04-TransportUSB", swiftSettings: v5),
@@ -88,14 +97,17 @@ let package = Package(
                                                       "TransitTransport", "TransitPluginHost", "CardSimulation"],
                 path: "\(host)/07-Engine", swiftSettings: v5),
         // Finding the card a command reads on any reader, and watching readers for taps.
-        .target(name: "TransitWatch", dependencies: ["CTransitShims", "TransitModel", "TransitFiles", "TransitTransport", "TransitUSB", "TransitEngine"],
+        .target(name: "TransitWatch", dependencies: ["CTransitShims", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC", "TransitUSB",
+                                                     "TransitEngine"],
                 path: "\(host)/07-Watch", swiftSettings: v5),
         .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
         .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles", "TransitStations"],
                 path: "\(host)/09-Archive", swiftSettings: v5),
-        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitEngine", "TransitStations", "TransitArchive"],
+        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitPCSC", "TransitEngine", "TransitStations",
+                                                      "TransitArchive"],
                 path: "\(host)/10-Output", swiftSettings: v5),
-        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitUSB",
+        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC",
+                                                            "TransitUSB",
                                                             "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations",
                                                             "TransitArchive", "TransitOutput"],
                           path: "\(host)/11-CLI", swiftSettings: v5),

@@ -5,7 +5,8 @@
 #   lib/transit/lib*.so                                the Swift runtime they need, RUNPATH $ORIGIN
 #   etc/transit/plugins.conf (/etc/transit when PREFIX is /usr), plugins.conf.d/
 #   60-transit-rcs380.rules, the udev rule for Sony's RC-S380, where udev reads it: /usr/lib/udev/rules.d
-#   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local)
+#   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local); and
+#   the group it names, transit, as the .deb creates it (not for a staged install: DESTDIR)
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
 #   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
 #   the plugin example of ABI.md)
@@ -97,8 +98,30 @@ printf '%s\n' "${manifest[@]}" > "$list"
 install -D -m 0644 "$list" "$DESTDIR$PREFIX/lib/transit/install-manifest"
 rm -f "$list"
 echo "installed transit into ${DESTDIR}${PREFIX} (configuration in ${DESTDIR}${SYSCONFDIR}/transit)"
-if [ -z "$DESTDIR" ] && [ "${UDEVRULESDIR#/etc/udev}" != "$UDEVRULESDIR" -o "${UDEVRULESDIR#/usr/lib/udev}" != "$UDEVRULESDIR" ] \
-    && [ -d /run/udev ] && command -v udevadm >/dev/null; then
+# Whether the rule went where udev reads it, on this machine (not staged, not an UDEVRULESDIR of
+# a test's own).
+system_rule=no
+if [ -z "$DESTDIR" ] && [ "${UDEVRULESDIR#/etc/udev}" != "$UDEVRULESDIR" -o "${UDEVRULESDIR#/usr/lib/udev}" != "$UDEVRULESDIR" ]; then
+    system_rule=yes
+fi
+# The group the udev rule names (GROUP="transit"), created as the .deb's postinst does: the
+# system user transit with its group, from the .deb's sysusers.d file (systemd-sysusers), else
+# useradd. Only for a real install by root of the rule where udev reads it; a staged one (DESTDIR)
+# leaves it to its package.
+if [ "$system_rule" = yes ] && [ "$(id -u)" -eq 0 ] && ! getent group transit >/dev/null; then
+    if command -v systemd-sysusers >/dev/null; then
+        systemd-sysusers - < packaging/debian/transit.sysusers
+    elif ! getent passwd transit >/dev/null; then
+        useradd --system --user-group --home-dir /var/lib/transit --no-create-home \
+            --shell /usr/sbin/nologin --comment "transit card reader" transit
+    else
+        groupadd --system transit
+    fi
+    echo "created group transit (the RC-S380's udev rule names it: sudo usermod -aG transit USER gives a user the reader)"
+elif [ "$system_rule" = yes ] && ! getent group transit >/dev/null; then
+    echo "group transit, which the RC-S380's udev rule names, does not exist: run make install as root, or sudo groupadd --system transit" >&2
+fi
+if [ "$system_rule" = yes ] && [ -d /run/udev ] && command -v udevadm >/dev/null; then
     # The RC-S380 already plugged in gets the rule's access now (udev reads new rules by itself).
     udevadm trigger --subsystem-match=usb --attr-match=idVendor=054c >/dev/null 2>&1 || true
 fi

@@ -22,13 +22,29 @@ class RCS380TestCase: EndToEndTestCase {
     }
 
     /// `command` (the built `transit` with `arguments` unless given) under the emulated RC-S380,
-    /// with `options` for the emulator; `usbLog` gets one line per USB transfer.
+    /// with `options` for the emulator; `usbLog` gets one line per USB transfer. The emulator and
+    /// the command see no pcscd of the machine's (`withoutTheMachinesPCSCD`): a desktop's pcscd
+    /// with vpcd readers would add readers the test did not make.
     func emulated(_ options: [String], _ arguments: [String], usbLog: String? = nil, command: [String]? = nil,
                   timeout: Double = 60) throws -> CommandRun {
         let log = usbLog.map { ["--log", $0] } ?? []
-        return try CommandRun.run("/usr/bin/python3", [Self.emulator, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
-                                  + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments,
-                                  currentDirectory: BuildProducts.packageRoot, timeout: timeout + 10)
+        let run = Self.withoutTheMachinesPCSCD(["/usr/bin/python3", Self.emulator, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
+                                               + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments)
+        return try CommandRun.run(run.command[0], Array(run.command.dropFirst()), currentDirectory: BuildProducts.packageRoot,
+                                  environment: run.environment, timeout: timeout + 10)
+    }
+
+    /// `command` in a mount namespace of its own with an empty tmpfs on /run/pcscd (as root, as
+    /// `VirtualReaderHarness` does), so it finds no pcscd unless it enters one (`nsenter`); not
+    /// as root, pcsc-lite is pointed at a socket that does not exist (PCSCLITE_CSOCK_NAME).
+    static func withoutTheMachinesPCSCD(_ command: [String]) -> (command: [String], environment: [String: String]?) {
+        guard getuid() == 0 else {
+            var environment = ProcessInfo.processInfo.environment
+            environment["PCSCLITE_CSOCK_NAME"] = FileManager.default.temporaryDirectory.appendingPathComponent("no-pcscd-\(getpid())/pcscd.comm").path
+            return (command, environment)
+        }
+        let script = "mkdir -p /run/pcscd && mount -t tmpfs -o mode=0755 tmpfs /run/pcscd && exec \"$0\" \"$@\""
+        return (["/usr/bin/unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script] + command, nil)
     }
 
     /// The Port-100 commands the host sent: OUT transfers that are frames (the ACK is not a command).
@@ -38,7 +54,7 @@ class RCS380TestCase: EndToEndTestCase {
     }
 }
 
-/// The RC-S380 alone: no pcscd, no `--reader`.
+/// The RC-S380 alone: no pcscd (not even the machine's: `withoutTheMachinesPCSCD`), no `--reader`.
 final class RCS380EndToEndTests: RCS380TestCase {
     /// Reads need no pcscd here: this class starts none.
     override class func setUp() {}
@@ -118,6 +134,79 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start): the silent reader's field is not switched off by a command that would wait too")
     }
 
+    func testCRCErrorsOnTwoAnswersInARowAndTheSuicaIsReadRight() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = dir.appendingPathComponent("read.json").path
+        // The card's 1st answer is the sense's Polling, the 2nd Request System Code, the 3rd the
+        // first read: that one comes back with a CRC error twice, as a card set down may give.
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "3,4"],
+                               ["scan", "--json", "--no-save", "--verbose", "--log", bundle])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010, run.stdout)
+        XCTAssertEqual(run.json?["serialNumber"] as? String, "012E4CD8A1B2C3D4")
+        XCTAssertEqual((run.json?["transactions"] as? [Any])?.count, 5, "the whole history: \(run.stdout)")
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("CRC error") && $0.contains("sending it again") }
+        XCTAssertEqual(said.count, 2, "each retry said with --verbose: \(run.stderr)")
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any]
+        XCTAssertEqual(log?["retries"] as? Int, 2, "counted in the log bundle")
+        XCTAssertEqual((log?["exchanges"] as? [Any])?.count, 5, "each command once in the bundle, as the plugin saw it")
+        let replayed = try CommandRun.transit(["replay", bundle, "--json"])
+        XCTAssertEqual(replayed.json?["balance"] as? Int, 2010, replayed.stderr)
+    }
+
+    func testAnswersThatStayDamagedEndTheReadAsCommunicationInTime() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let started = Date()
+        // Every answer after the sense's Polling damaged.
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "2-"],
+                               ["scan", "--json", "--no-save", "--read-timeout", "3"], usbLog: usb)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start)")
+        XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertEqual(error?["kind"] as? String, "communication", "never sessionLost: the card never left: \(run.stdout)")
+        XCTAssertTrue((error?["message"] as? String ?? "").contains("CRC error"), run.stdout)
+        let sent = commands(usb)
+        let cardFrames = sent.filter { $0.dropFirst(16).hasPrefix("d604") && !$0.contains("0600ffff0100") }
+        XCTAssertEqual(cardFrames.count, 3, "the damaged command tried three times in all, then no more: \(cardFrames)")
+        // SwitchRF 00 (usb-readers.md V1), then the ACK, as the reader is let go.
+        let outs = ((try? String(contentsOfFile: usb, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("OUT ") }
+        XCTAssertEqual(outs.suffix(2).map { String($0.dropFirst(4)) }, ["0000ffffff0300fdd606002400", "0000ff00ff00"], "\(outs.suffix(3))")
+    }
+
+    func testAnOptionalExchangeTheReaderFailsIsSaidAndTheCardStillReads() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bundle = dir.appendingPathComponent("read.json").path
+        // The card's answers: 1 Polling, 2 Request System Code, 3 and 4 the reads, 5 the issuer's
+        // Request Service (JapanICIssuer), here damaged on all three tries.
+        let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "5,6,7"],
+                               ["scan", "--json", "--no-save", "--verbose", "--log", bundle])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010, run.stdout)
+        XCTAssertEqual(run.json?["cardName"] as? String, "Japan IC", "unnamed: the issuer's exchange failed")
+        XCTAssertTrue(run.stderr.contains("japan-ic: issuer not named: Request Service failed in the reader"), "said with --verbose: \(run.stderr)")
+        let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any]
+        let plugin = (log?["plugins"] as? [[String: Any]])?.first { ($0["name"] as? String) == "japan-ic" }
+        XCTAssertTrue((plugin?["log"] as? [String] ?? []).contains { $0.hasPrefix("issuer not named") }, "in the log bundle: \(String(describing: plugin))")
+        // A card that answers names its issuer, and nothing is said.
+        let plain = try emulated(["--card", BuildProducts.sample("suica.json")], ["scan", "--json", "--no-save", "--verbose"])
+        XCTAssertEqual(plain.json?["cardName"] as? String, "Suica", plain.stdout)
+        XCTAssertFalse(plain.stderr.contains("issuer not named"), plain.stderr)
+    }
+
+    func testAWatchReadsACardOnceThoughAPollingAnswerComesBackDamaged() throws {
+        // The card's answers 1–5 are the first look's Polling and the read; 6 and 7 the next look's
+        // Pollings (212, then 424 kbit/s), damaged: the card did not leave, so it is not a second tap.
+        let watch = try emulated(["--card", BuildProducts.sample("suica.json"), "--damage", "6,7"], [],
+                                 command: ["/usr/bin/timeout", "--signal=INT", "3", BuildProducts.transit, "watch", "--json", "--no-save"], timeout: 8)
+        let lines = watch.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        XCTAssertEqual(lines.count, 1, "one tap: \(watch.stdout) \(watch.stderr)")
+        XCTAssertEqual((lines.first?["card"] as? [String: Any])?["balance"] as? Int, 2010, watch.stdout)
+    }
+
     func testAReaderUnpluggedMidReadEndsTheRead() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--unplug-after", "8"], ["scan", "--json", "--no-save"])
         XCTAssertTrue([5, 6].contains(run.status), "sessionLost or communication: \(run.status) \(run.stdout) \(run.stderr)")
@@ -171,6 +260,46 @@ final class RCS380EndToEndTests: RCS380TestCase {
         let events = ((try? String(contentsOfFile: usb, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("#") }
         XCTAssertNotNil(events.firstIndex { $0.contains("port100 unbound") }, events.joined(separator: "\n"))
         XCTAssertNotNil(events.lastIndex { $0.contains("port100 bound") }, "the driver given back on Ctrl-C: \(events.joined(separator: "\n"))")
+    }
+
+    /// No pcscd and no RC-S380: only an RC-S330 (054c:02e1) on the bus, which transit does not drive.
+    func testWithNoReaderFoundReadersScanAndDoctorSayWhatTheyLookedForOnEachTransport() throws {
+        let words = ["no PC/SC reader (pcscd is not running: only PC/SC readers need it)", "no RC-S380 on USB",
+                     "SONY RC-S330/360/370 (USB 1:13) is on the bus: not supported yet"]
+        for command in [["readers"], ["scan", "--no-save"]] {
+            let run = try emulated(["--product", "02e1"], command)
+            XCTAssertEqual(run.status, 3, "\(command): noReader: \(run.stderr)")
+            for w in words { XCTAssertTrue(run.stderr.contains(w), "\(command) lacks \(w): \(run.stderr)") }
+        }
+        let doctor = try emulated(["--product", "02e1"], ["doctor", "--json"])
+        XCTAssertEqual(doctor.status, 1, doctor.stderr)
+        let checks = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [[String: Any]] ?? []
+        func check(_ name: String) -> [String: Any]? { checks.first { ($0["check"] as? String) == name } }
+        let readers = check("readers")
+        XCTAssertEqual(readers?["ok"] as? Bool, false, doctor.stdout)
+        for w in words.prefix(2) { XCTAssertTrue((readers?["detail"] as? String ?? "").contains(w), "doctor lacks \(w): \(doctor.stdout)") }
+        XCTAssertEqual(check("libusb")?["ok"] as? Bool, true, "the USB section is there: \(doctor.stdout)")
+        XCTAssertTrue((check("RC-S380")?["detail"] as? String ?? "").contains("none on USB"), doctor.stdout)
+        XCTAssertNotNil(check("udev rule"), doctor.stdout)
+        XCTAssertTrue((check("reader SONY RC-S330/360/370 (USB 1:13)")?["detail"] as? String ?? "").contains("does not drive yet"), doctor.stdout)
+    }
+
+    func testDoctorHasAUSBSectionWithTheRuleAndItsFixForAReaderItCannotOpen() throws {
+        let doctor = try emulated(["--node-mode", "0600", "--as-nobody"], ["doctor", "--json"])
+        let checks = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [[String: Any]] ?? []
+        let reader = checks.first { ($0["check"] as? String) == "reader \(Self.readerName)" }
+        let rule = checks.first { ($0["check"] as? String) == "udev rule" }
+        XCTAssertEqual(reader?["ok"] as? Bool, false, doctor.stdout)
+        let installed = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
+            .first { FileManager.default.fileExists(atPath: $0 + "/60-transit-rcs380.rules") }
+        if installed == nil {
+            XCTAssertEqual(rule?["ok"] as? Bool, false, "not installed, and it keeps the reader closed: \(doctor.stdout)")
+            XCTAssertTrue((rule?["detail"] as? String ?? "").contains("not installed"), doctor.stdout)
+            XCTAssertTrue((reader?["fix"] as? String ?? "").hasPrefix("install transit's udev rule"), doctor.stdout)
+        } else {
+            XCTAssertTrue((rule?["detail"] as? String ?? "").contains(installed ?? ""), "where it is: \(doctor.stdout)")
+            XCTAssertFalse((reader?["fix"] as? String ?? "").hasPrefix("install"), "never install what is installed: \(doctor.stdout)")
+        }
     }
 
     /// The events of the emulator's log (`# …` lines).

@@ -9,4 +9,7 @@ package struct ReadLimits: Codable, Equatable {
     package var maxExchanges = 1000
 
     package init() {}
+
+    /// "5 s", "0.5 s": a time limit as messages say it.
+    package static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
 }

@@ -14,9 +14,13 @@ package protocol ReaderChannel: AnyObject {
     /// From now on no exchange outlasts `deadline` (the read's own), even within its exchange
     /// timeout: `--read-timeout 5` ends a read at 5 s, not at 5 s plus the exchange under way.
     func limit(to deadline: Deadline)
+    /// Card commands the host sent again after a damaged answer, for the log bundle; nil for a
+    /// reader whose driver retries unseen (PC/SC).
+    var retries: Int? { get }
 }
 
 extension ReaderChannel {
     package var maxCommand: Int? { nil }
     package func limit(to deadline: Deadline) {}
+    package var retries: Int? { nil }
 }

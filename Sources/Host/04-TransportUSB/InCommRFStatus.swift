@@ -26,6 +26,15 @@ package struct InCommRFStatus: OptionSet, Sendable, CustomStringConvertible {
         (.receiveLength, "receive length error"),
     ]
 
+    /// The faults of an answer that came back damaged (a card being placed or moved, two cards):
+    /// the card heard the command, and the same command sent again may well be answered whole.
+    package static let damage: InCommRFStatus = [.protocolError, .parity, .crc, .collision]
+
+    /// True when every fault is damage (`damage`): the command is worth sending again, as nfcpy
+    /// sends a Type 3 command up to three times (tt3.py l.704, usb-readers.md §1.4). RF off, a
+    /// timeout or an overflow are not: the same command would meet the same fault.
+    package var isDamage: Bool { !isEmpty && isSubset(of: Self.damage) }
+
     /// The status of the answer's first four bytes, least significant first; nil when shorter.
     package init?(answer: [UInt8]) {
         guard answer.count >= 4 else { return nil }

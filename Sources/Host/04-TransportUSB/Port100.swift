@@ -46,6 +46,12 @@ package final class Port100 {
         drain()
     }
 
+    /// An ACK alone: nothing is left under way in the chip (a close, as nfcpy's).
+    package func sendACK() throws(TransitError) {
+        try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: commandTimeout))
+        acksSent += 1
+    }
+
     /// Sends `command` with `parameters` and returns the answer after `D7 <code + 1>`. `deadline`
     /// (default: `commandTimeout` from now) bounds the whole round trip; past it the command is
     /// cancelled and `communication` thrown.

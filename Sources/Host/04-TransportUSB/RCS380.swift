@@ -57,6 +57,9 @@ package final class RCS380 {
     /// Seconds the USB wait adds to an InCommRF's own timeout before the command is cancelled: the
     /// chip's timeout normally ends a silent exchange (usb-readers.md §1.4, a GUESS there as here).
     package static let usbMargin = 0.1
+    /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3
+    /// command three times (tt3.py l.704, usb-readers.md §1.4).
+    package static let tries = 3
     /// A Polling's timeout: nfcpy's 10 ms, `6E 00` on the wire (usb-readers.md §1.4, V5).
     package static let pollingTimeout = 0.010
 
@@ -113,13 +116,27 @@ package final class RCS380 {
     /// nfcpy's sense does: usb-readers.md §1.4, V5).
     package func sense(bitRate: FeliCaBitRate = .kbps212, systemCode: UInt16 = 0xFFFF, requestSystemCode: Bool = true,
                        deadline: Deadline? = nil) throws(TransitError) -> Target? {
+        let reception = try poll(bitRate: bitRate, systemCode: systemCode, requestSystemCode: requestSystemCode, deadline: deadline)
+        return Self.target(reception, bitRate: bitRate, requestSystemCode: requestSystemCode)
+    }
+
+    /// One Polling at `bitRate` and what came back, the radio set up first when it is not yet:
+    /// `sense` without its reading of the answer, for a caller that tells a damaged answer from none.
+    package func poll(bitRate: FeliCaBitRate = .kbps212, systemCode: UInt16 = 0xFFFF, requestSystemCode: Bool = true,
+                      timeout: Double = RCS380.pollingTimeout, deadline: Deadline? = nil) throws(TransitError) -> Reception {
         try configure(bitRate, deadline: deadline)
         sensed = bitRate
         let polling = FeliCaCommand.polling(systemCode: systemCode, requestCode: requestSystemCode ? 0x01 : 0x00)
-        guard case .frame(let answer) = try exchange(polling, timeout: Self.pollingTimeout, deadline: deadline) else { return nil }
+        return try exchange(polling, timeout: timeout, deadline: deadline)
+    }
+
+    /// The card a Polling's answer names; nil for no answer, a damaged one or a frame that is no
+    /// Polling's answer.
+    package static func target(_ reception: Reception, bitRate: FeliCaBitRate, requestSystemCode: Bool = true) -> Target? {
+        guard case .frame(let answer) = reception else { return nil }
         // LEN 01 IDm PMm [system code]: accepted as nfcpy does, LEN ≥ 18, LEN = the length, code 01
         // (rcs380.py l.489–517, usb-readers.md §1.4).
-        guard let idm = FeliCaCommand.polledIDm(answer) else { return nil }
+        guard let idm = FeliCaCommand.polledIDm(answer), answer.count >= 18 else { return nil }
         let code = requestSystemCode && answer.count >= 20 ? UInt16(answer[18]) << 8 | UInt16(answer[19]) : nil
         return Target(idm: idm, pmm: Array(answer[10 ..< 18]), systemCode: code, bitRate: bitRate)
     }
@@ -157,6 +174,14 @@ package final class RCS380 {
     package func rfOff() throws(TransitError) {
         framing = nil
         try port.expectSuccess(.switchRF, [0x00])
+    }
+
+    /// What a reader let go is sent while it still answers, as nfcpy closes it (rcs380.py
+    /// `Chipset.close`, usb-readers.md §1.4): the field off (SwitchRF 00), then an ACK, so that no
+    /// command is left under way. The ACK is sent even when SwitchRF failed.
+    package func close() throws(TransitError) {
+        defer { try? port.sendACK() }
+        try rfOff()
     }
 
     /// Sends InSetRF and InSetProtocol for `bitRate` unless the radio is already so.

@@ -22,11 +22,17 @@ package final class RCS380Channel: ReaderChannel {
     package let frameTimeout: Double
     /// Presence checks made (a Polling after a silence or a radio error), counted in the reader's commands too.
     package private(set) var presenceChecks = 0
+    /// Frames sent again after a damaged answer (`RCS380.tries`), counted in the log bundle.
+    package private(set) var retryCount = 0
+    /// `--verbose` lines: each retry.
+    package var log: (String) -> Void
     private var readDeadline: Deadline?
+    /// How often the last frame went (`tried`).
+    private var lastTries = 0
 
     package init(reader: RCS380, target: RCS380.Target, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
-                 frameTimeout: Double = 0.1) {
-        self.reader = reader; self.target = target; self.readerName = readerName
+                 frameTimeout: Double = 0.1, log: @escaping (String) -> Void = { _ in }) {
+        self.reader = reader; self.target = target; self.readerName = readerName; self.log = log
         self.exchangeTimeout = exchangeTimeout; self.frameTimeout = frameTimeout
     }
 
@@ -49,6 +55,8 @@ package final class RCS380Channel: ReaderChannel {
 
     package func limit(to deadline: Deadline) { readDeadline = deadline }
 
+    package var retries: Int? { retryCount }
+
     /// Answers `FF CA` from the sense, passes a frame to the card, refuses anything else as a
     /// reader refuses what it does not know (`6D 00`, `6E 00`: `FeliCaFraming.refusals`).
     package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
@@ -70,12 +78,13 @@ package final class RCS380Channel: ReaderChannel {
     }
 
     private func frame(_ frame: [UInt8]) throws(TransitError) -> [UInt8] {
-        let left = readDeadline.map { $0.secondsLeft } ?? .infinity
-        guard left > 0 else { throw overDeadline() }
-        let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
+        guard (readDeadline?.secondsLeft ?? .infinity) > 0 else { throw overDeadline() }
         let reception: RCS380.Reception
         do throws(TransitError) {
-            reception = try reader.exchange(frame, timeout: timeout, deadline: readDeadline)
+            reception = try tried(frame) { (left: Double) throws(TransitError) -> RCS380.Reception in
+                let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
+                return try reader.exchange(frame, timeout: timeout, deadline: readDeadline)
+            }
         } catch {
             if let readDeadline, readDeadline.hasPassed, error.kind == .communication { throw overDeadline() }
             throw error
@@ -88,17 +97,56 @@ package final class RCS380Channel: ReaderChannel {
             // card gone, which one Polling tells.
             if frame[1] != 0x00 { try checkPresence() }
             return [0x63, 0x00]
+        case .radioError(let status) where status.isDamage:
+            // The card is there (something came back): never "removed", however often.
+            throw TransitError(.communication, "\(readerName) received the card's answer damaged (\(status)) \(tries(of: frame)): hold the card still, flat on the reader, and read again")
         case .radioError(let status):
             try checkPresence()
             throw TransitError(.communication, "\(readerName) reported \(status) receiving the card's answer")
         }
     }
 
-    /// Throws `sessionLost` when no card, or another card, answers a Polling for any system.
+    /// Sends a frame with `send` (given the seconds left of the read) and sends it again while
+    /// its answer comes back damaged (`InCommRFStatus.isDamage`), up to `RCS380.tries` in all and
+    /// never past the read's deadline. Every FeliCa command transit sends may be repeated: they
+    /// read, or poll. Each retry is logged and counted (`retries`, in the log bundle).
+    private func tried(_ frame: [UInt8], _ send: (Double) throws(TransitError) -> RCS380.Reception) throws(TransitError) -> RCS380.Reception {
+        var reception = try send(readDeadline.map { $0.secondsLeft } ?? .infinity)
+        var count = 1
+        while case .radioError(let status) = reception, status.isDamage, count < RCS380.tries {
+            let left = readDeadline.map { $0.secondsLeft } ?? .infinity
+            guard left > 0 else { break }
+            count += 1
+            retryCount += 1
+            log("\(readerName): the card's answer to \(Self.command(frame)) came back damaged (\(status)); sending it again (try \(count) of \(RCS380.tries))")
+            reception = try send(left)
+        }
+        lastTries = count
+        return reception
+    }
+
+    /// "3 times", "once": how often the last frame went.
+    private func tries(of frame: [UInt8]) -> String { lastTries == 1 ? "once (the read's deadline came)" : "\(lastTries) times" }
+
+    /// "command 06": a frame's command code, for the log.
+    private static func command(_ frame: [UInt8]) -> String {
+        frame.count >= 2 ? "command " + HexFormat.string([frame[1]]) : "a frame"
+    }
+
+    /// Throws `sessionLost` when no card, or another card, answers a Polling for any system; a
+    /// Polling whose answer stays damaged is a card there, `communication`.
     private func checkPresence() throws(TransitError) {
         presenceChecks += 1
-        let now = try reader.sense(bitRate: target.bitRate, deadline: readDeadline)
-        guard now?.idm == target.idm else { throw TransitError(.sessionLost, "the card was removed during the read") }
+        let polling = FeliCaCommand.polling(systemCode: 0xFFFF, requestCode: 0x01)
+        let reception = try tried(polling) { (left: Double) throws(TransitError) -> RCS380.Reception in
+            try reader.poll(bitRate: target.bitRate, timeout: min(RCS380.pollingTimeout, left), deadline: readDeadline)
+        }
+        if case .radioError(let status) = reception, status.isDamage {
+            throw TransitError(.communication, "\(readerName) received the card's answer to a Polling damaged (\(status)) \(tries(of: polling))")
+        }
+        guard RCS380.target(reception, bitRate: target.bitRate)?.idm == target.idm else {
+            throw TransitError(.sessionLost, "the card was removed during the read")
+        }
     }
 
     private func overDeadline() -> TransitError {

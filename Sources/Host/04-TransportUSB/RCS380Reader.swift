@@ -40,10 +40,27 @@ package final class RCS380Reader: @unchecked Sendable {
     /// A FeliCa card on the reader now: a Polling at 212 kbit/s, then at 424; nil when none
     /// answers. The first call opens the reader (three commands, once).
     package func sense(by deadline: Deadline) throws(TransitError) -> RCS380.Target? {
+        guard case .card(let card) = try look(by: deadline) else { return nil }
+        return card
+    }
+
+    /// What one look at the reader saw: a card, none, or an answer that came back damaged (a card
+    /// being placed or moved: there is a card, not yet read), which a watch takes as no change.
+    package enum Sight: Equatable, Sendable {
+        case card(RCS380.Target), none, damaged
+    }
+
+    /// `sense`, telling a damaged answer from no card: a Polling at 212 kbit/s, then at 424.
+    package func look(by deadline: Deadline) throws(TransitError) -> Sight {
         let reader = try opened(by: deadline)
         do throws(TransitError) {
-            if let card = try reader.sense(bitRate: .kbps212, deadline: deadline) { return card }
-            return try reader.sense(bitRate: .kbps424, deadline: deadline)
+            var damaged = false
+            for rate in [FeliCaBitRate.kbps212, .kbps424] {
+                let reception = try reader.poll(bitRate: rate, deadline: deadline)
+                if let card = RCS380.target(reception, bitRate: rate) { return .card(card) }
+                if case .radioError(let status) = reception, status.isDamage { damaged = true }
+            }
+            return damaged ? .damaged : .none
         } catch {
             close() // a reader that failed is opened anew at the next look
             throw error
@@ -53,11 +70,11 @@ package final class RCS380Reader: @unchecked Sendable {
     /// The card a sense found, as a reader channel of the bare-frame dialect.
     package func channel(_ card: RCS380.Target, exchangeTimeout: Double) throws(TransitError) -> RCS380Channel {
         RCS380Channel(reader: try opened(by: Deadline(secondsFromNow: exchangeTimeout)), target: card, readerName: name,
-                      exchangeTimeout: exchangeTimeout)
+                      exchangeTimeout: exchangeTimeout, log: log)
     }
 
-    /// Field off (unless the reader just stopped answering: the wait would be for nothing),
-    /// interface released, kernel driver given back; the next sense opens it again.
+    /// Field off and an ACK (unless the reader just stopped answering: the wait would be for
+    /// nothing), interface released, kernel driver given back; the next sense opens it again.
     package func close() {
         lock.lock()
         let (device, driver) = (self.device, self.driver)
@@ -65,7 +82,7 @@ package final class RCS380Reader: @unchecked Sendable {
         self.driver = nil
         lock.unlock()
         if let device { Self.forget(device) }
-        if let driver, !driver.port.silent { try? driver.rfOff() }
+        if let driver, !driver.port.silent { try? driver.close() }
         device?.close()
     }
 

@@ -32,7 +32,7 @@ package enum USBReaderModel: UInt16, CaseIterable, Sendable {
         switch self {
         case .rcs380S: return "RC-S380/S"
         case .rcs380P: return "RC-S380/P"
-        case .rcs956: return "RC-S330/S360/S370"
+        case .rcs956: return "RC-S330/360/370"
         }
     }
 

@@ -28,6 +28,9 @@ package struct LogBundle: Codable, Equatable {
     package var initialAID: String?
     package var plugins: [PluginOutcome]
     package var exchanges: [Exchange]
+    /// Card commands sent again after a damaged answer (an RC-S380's; absent for a PC/SC reader,
+    /// whose driver retries unseen). `exchanges` holds each command once, as the plugin saw it.
+    package var retries: Int?
     /// "read" or the error kind.
     package var outcome: String
     package var result: CardReading?

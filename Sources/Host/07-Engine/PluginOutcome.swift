@@ -13,8 +13,13 @@ package struct PluginOutcome: Codable, Equatable, Sendable {
 
     package var name: String
     package var outcome: Verdict
+    /// What the plugin's turn logged (the plugin's own lines, a best-effort exchange the reader
+    /// failed, the host's transport lines); absent when nothing.
+    package var log: [String]?
 
-    package init(name: String, outcome: Verdict) { self.name = name; self.outcome = outcome }
+    package init(name: String, outcome: Verdict, log: [String] = []) {
+        self.name = name; self.outcome = outcome; self.log = log.isEmpty ? nil : log
+    }
 }
 
 /// Written as one word, as logs have always held it: read, notThisCard, skipped, or the error kind.

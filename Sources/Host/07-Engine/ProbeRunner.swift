@@ -62,13 +62,13 @@ package struct ProbeRunner {
             let status = invocation.run(uid: uid, systemCodes: systems)
             switch StatusTranslation.outcome(of: status, invocation) {
             case .read(let reading):
-                outcome(PluginOutcome(name: plugin.name, outcome: .read))
+                outcome(PluginOutcome(name: plugin.name, outcome: .read, log: invocation.logLines))
                 return (reading, plugin.name)
             case .nextPlugin:
                 log("\(plugin.name): not this card")
-                outcome(PluginOutcome(name: plugin.name, outcome: .notThisCard))
+                outcome(PluginOutcome(name: plugin.name, outcome: .notThisCard, log: invocation.logLines))
             case .failed(let error):
-                outcome(PluginOutcome(name: plugin.name, outcome: .failed(error.kind)))
+                outcome(PluginOutcome(name: plugin.name, outcome: .failed(error.kind), log: invocation.logLines))
                 throw error
             }
         }

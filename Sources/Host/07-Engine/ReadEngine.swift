@@ -60,6 +60,7 @@ package final class ReadEngine {
                                refusedDialects: report.refusedDialects.isEmpty ? nil : report.refusedDialects.map(\.rawValue),
                                atr: HexFormat.string(channel.atr), uid: recorder.uid, initialAID: recorder.initialAID,
                                plugins: report.outcomes, exchanges: recorder.exchanges, outcome: "read")
+        bundle.retries = channel.retries
         switch result {
         case .success(let r): bundle.result = r
         case .failure(let e):

@@ -2,6 +2,7 @@ import Foundation
 import TransitEngine
 import TransitModel
 import TransitTransport
+import TransitPCSC
 import TransitUSB
 
 /// Where a read finds its card: the first reader with one, among pcscd's readers and the Sony
@@ -109,15 +110,14 @@ package struct CardFinder {
     }
 
     /// Why no card was found, most useful first: an RC-S380 that could not be used (no access, busy:
-    /// `communication`, said whatever other reader there is), pcscd not running with no other
-    /// reader, no reader, none that matches, no card.
+    /// `communication`, said whatever other reader there is), no reader on either transport
+    /// (`NoReaderFound`), none that matches, no card.
     private func failure(pcscd: TransitError?, seen: (all: [String], candidates: [String]), usb: [String],
                          usbProblem: TransitError?) -> TransitError {
         if let usbProblem, usbProblem.kind == .communication || seen.candidates.isEmpty { return usbProblem }
-        if let pcscd, usb.isEmpty { return pcscd }
         let all = seen.all + usb
         let candidates = seen.candidates + usb
-        if all.isEmpty { return TransitError(.noReader, "no reader is connected") }
+        if all.isEmpty { return NoReaderFound(pcscdRunning: pcscd == nil).error }
         if candidates.isEmpty, let filter {
             return TransitError(.noReader, "no reader matches \"\(filter)\" (readers: \(all.joined(separator: ", ")))")
         }

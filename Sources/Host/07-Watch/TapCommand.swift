@@ -2,6 +2,7 @@ import CTransitShims
 import Foundation
 import TransitFiles
 import TransitTransport
+import TransitPCSC
 import TransitEngine
 
 /// `watch --exec CMD`: runs CMD (through /bin/sh) for each tap with the watch line's JSON on its

@@ -4,7 +4,8 @@ import TransitModel
 import TransitUSB
 
 /// One RC-S380 of a watch, on a thread of its own: polled for a card about four times a second,
-/// each new card read once (one left on the reader is not read again until it has gone), and a
+/// each new card read once (one left on the reader is not read again until it has gone; a damaged
+/// answer to the Polling is not its going), and a
 /// reader that fails said once for each kind of failure (`failureKind`); one unplugged ends its
 /// lane, to be found again if it comes back.
 package final class USBReaderLane: @unchecked Sendable {
@@ -38,12 +39,13 @@ package final class USBReaderLane: @unchecked Sendable {
         var lastProblem: String?
         while true {
             do {
-                if let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) {
-                    if card.idm != present {
-                        present = card.idm
-                        report(reader.name, engine.read(try reader.channel(card, exchangeTimeout: exchangeTimeout)).result)
-                    }
-                } else {
+                switch try reader.look(by: Deadline(secondsFromNow: exchangeTimeout)) {
+                case .card(let card) where card.idm != present:
+                    present = card.idm
+                    report(reader.name, engine.read(try reader.channel(card, exchangeTimeout: exchangeTimeout)).result)
+                case .card, .damaged:
+                    break // the same card, or one whose answer came back damaged: not a new tap, not gone
+                case .none:
                     present = nil
                 }
                 lastProblem = nil

@@ -21,7 +21,7 @@ package final class WaitSpeaker {
     package func say(_ what: String) {
         guard speaks else { return }
         let left = max(0, Int(deadline.timeIntervalSinceNow.rounded(.up)))
-        let line = "transit: waiting up to \(PCSCCard.seconds(seconds)) \(TerminalText.escape(what))… \(left) s left; Ctrl-C stops"
+        let line = "transit: waiting up to \(ReadLimits.seconds(seconds)) \(TerminalText.escape(what))… \(left) s left; Ctrl-C stops"
         guard line != shown else { return }
         shown = line
         Termination.shared.write("\r" + line + "\u{1B}[K", to: stderr)

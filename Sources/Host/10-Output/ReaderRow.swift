@@ -1,5 +1,6 @@
 import CardProtocol
 import TransitTransport
+import TransitPCSC
 /// One reader as `transit readers` and `doctor` show it.
 package struct ReaderRow: Encodable {
     package let name: String
@@ -34,27 +35,19 @@ package struct ReaderRow: Encodable {
         }
     }
 
-    package init(_ state: ReaderState) {
-        name = state.reader
-        card = state.present
-        atr = state.present ? HexFormat.string(state.atr) : nil
-        technology = state.present ? ATRVerdict(atr: state.atr).word : nil
-        samInterface = ReaderProfile.isSAMSlot(state.reader)
-        transport = "pcsc"
-        problem = nil
-        profile = Profile(.matching(state.reader))
+    /// A reader as its source listed it.
+    package init(_ listed: ListedReader) {
+        name = listed.name
+        card = listed.atr != nil
+        atr = listed.atr.map(HexFormat.string)
+        technology = listed.atr.map { ATRVerdict(atr: $0).word }
+        samInterface = listed.transport == .pcsc && ReaderProfile.isSAMSlot(listed.name)
+        transport = listed.transport.rawValue
+        problem = listed.problem
+        profile = Profile(.matching(listed.name))
     }
 
-    /// A reader on USB: the ATR its channel shows for the card a sense found (nil: none), or the
-    /// problem that kept transit from looking.
-    package init(usbReader name: String, atr: [UInt8]?, problem: String?) {
-        self.name = name
-        card = atr != nil
-        self.atr = atr.map(HexFormat.string)
-        technology = atr.map { ATRVerdict(atr: $0).word }
-        samInterface = false
-        transport = "usb"
-        self.problem = problem
-        profile = Profile(.matching(name))
+    package init(_ state: ReaderState) {
+        self.init(ListedReader(name: state.reader, transport: .pcsc, atr: state.present ? state.atr : nil))
     }
 }

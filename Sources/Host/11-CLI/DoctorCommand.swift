@@ -5,22 +5,30 @@ import TransitOutput
 import TransitTransport
 import TransitPluginHost
 import TransitStations
-import TransitUSB
+import TransitWatch
 
 extension TransitCommand {
-    /// `transit doctor`: checks what a read needs — pcscd, readers, the conf and each plugin — and
+    /// `transit doctor`: checks what a read needs — each kind of reader (`ReaderSource.check`: pcscd
+    /// and its readers, USB's section), the conf and each plugin — and
     /// what it keeps and names with — the history archive, the station tables — and says what to
     /// fix. Exit 1 when something is wrong.
     func doctor(_ a: Arguments) throws {
         var checks = [DoctorCheck]()
-        let usb = Self.usbChecks()
-        var pcsc = Self.pcscChecks()
+        let usb = ReaderSources.usb.check()
+        var pcsc = ReaderSources.pcsc.check().findings.map(DoctorCheck.init)
+        let pcscdDown = pcsc.firstIndex { $0.check == "pcscd" && !$0.ok }
         // With an RC-S380 on USB, pcscd is needed only for the PC/SC readers: not running is no problem.
-        if !usb.isEmpty, let i = pcsc.firstIndex(where: { $0.check == "pcscd" && !$0.ok }) {
+        if usb.readers > 0, let i = pcscdDown {
             pcsc[i] = DoctorCheck(check: "pcscd", ok: true, detail: "not running: the RC-S380 needs none, PC/SC readers do (\(pcsc[i].fix ?? ""))",
                                   fix: nil)
         }
-        checks += pcsc + usb
+        // No reader on either transport: one line says what was looked for on each.
+        if usb.readers == 0, !pcsc.contains(where: { $0.check == "readers" && $0.ok }) {
+            let none = NoReaderFound(pcscdRunning: pcscdDown == nil, unsupported: usb.unsupported)
+            pcsc.removeAll { $0.check == "readers" }
+            pcsc.append(DoctorCheck(check: "readers", ok: false, detail: "none found: \(none.pcsc); \(none.usb)", fix: NoReaderFound.advice))
+        }
+        checks += pcsc + usb.findings.map(DoctorCheck.init)
         checks += Self.pluginChecks(a.value(.config))
         checks.append(Self.archiveCheck())
         checks.append(Self.stationCheck())
@@ -33,73 +41,6 @@ extension TransitCommand {
             }
         }
         if checks.contains(where: { !$0.ok }) { throw QuietExit(code: 1) }
-    }
-
-    /// Each Sony RC-S380 on USB: present, openable by this user (opened alone, nothing claimed or
-    /// detached), and which kernel driver holds it (port100 is detached while transit reads and
-    /// given back after); an RC-S330/360/370 is said to be a reader transit does not drive yet.
-    private static func usbChecks() -> [DoctorCheck] {
-        let found = (try? LibUSBDevice.list()) ?? []
-        return found.map { reader in
-            let check = "reader \(reader.readerName)"
-            guard reader.model.chipset == .port100 else {
-                return DoctorCheck(check: check, ok: false, detail: "an RC-S956 reader, which transit does not drive yet (only the RC-S380)",
-                                   fix: "read FeliCa cards with an RC-S380, an RC-S300 or another PC/SC reader (docs/readers.md)")
-            }
-            let bound = reader.boundDriver.map { "the kernel's \($0) driver holds it (transit detaches it while it reads and gives it back)" }
-                ?? "no kernel driver holds it"
-            do throws(TransitError) {
-                try LibUSBDevice.checkAccess(reader)
-                return DoctorCheck(check: check, ok: true,
-                                   detail: "USB, read without pcscd; \(reader.node) is accessible; \(bound); FeliCa cards only", fix: nil)
-            } catch {
-                let fix = error.message.contains("bulk IN and OUT")
-                    ? "this device is no reader transit can drive (its descriptors have no bulk endpoints); unplug it"
-                    : error.message.contains("no write access")
-                    ? "install transit's udev rule 60-transit-rcs380.rules (make install or the .deb put it in place) and replug the reader"
-                    : error.kind == .noReader ? "plug the reader in again" : "close the program that holds the reader (nfcpy…) and try again"
-                return DoctorCheck(check: check, ok: false, detail: "\(error.message); \(bound)", fix: fix)
-            }
-        }
-    }
-
-    private static func pcscChecks() -> [DoctorCheck] {
-        // Each call has a deadline: a stuck pcscd is a finding, not a hang.
-        let calls = CallThread(name: "doctor")
-        defer { calls.close() }
-        guard let connected = calls.run(by: Deadline(secondsFromNow: 5), { Result { try PCSCContext() } }) else {
-            return [.init(check: "pcscd", ok: false, detail: "did not answer within 5 s", fix: "restart it: systemctl restart pcscd")]
-        }
-        let context: PCSCContext
-        switch connected {
-        case .success(let c): context = c
-        case .failure(let e):
-            return [.init(check: "pcscd", ok: false, detail: (e as? TransitError)?.message ?? "\(e)",
-                          fix: PCSCStatus.startPcscd)]
-        }
-        var checks = [DoctorCheck(check: "pcscd", ok: true, detail: "reachable", fix: nil)]
-        let readers = calls.run(by: Deadline(secondsFromNow: 5), { Result { try context.states(try context.readers()) } })
-        switch readers {
-        case .success(let states)? where !states.isEmpty:
-            checks.append(.init(check: "readers", ok: true,
-                                detail: states.map { "\($0.reader) (\($0.present ? "card" : "no card"))" }.joined(separator: ", "), fix: nil))
-            // Each reader's line of the reader table: how FeliCa cards will be read on it.
-            for row in states.map(ReaderRow.init) where !row.samInterface {
-                let p = row.profile
-                checks.append(.init(check: "reader \(row.name)", ok: true,
-                                    detail: p.summary + " (\(p.source))"
-                                        + (p.dialects.isEmpty ? "; it reads ISO 14443-4 cards only: FeliCa cards need a reader that passes FeliCa frames (docs/readers.md)" : ""),
-                                    fix: nil))
-            }
-        case .success?:
-            checks.append(.init(check: "readers", ok: false, detail: "none connected",
-                                fix: "plug in a reader; if it is connected, check `pcsc_scan` and the reader's driver (libccid)"))
-        case .failure(let e)?:
-            checks.append(.init(check: "readers", ok: false, detail: (e as? TransitError)?.message ?? "\(e)", fix: "restart pcscd"))
-        case nil:
-            checks.append(.init(check: "readers", ok: false, detail: "pcscd did not list them within 5 s", fix: "restart pcscd"))
-        }
-        return checks
     }
 
     private static func pluginChecks(_ configPath: String?) -> [DoctorCheck] {
@@ -181,4 +122,8 @@ struct DoctorCheck: Encodable {
     let ok: Bool
     let detail: String
     let fix: String?
+
+    init(check: String, ok: Bool, detail: String, fix: String?) { self.check = check; self.ok = ok; self.detail = detail; self.fix = fix }
+
+    init(_ finding: ReaderFinding) { self.init(check: finding.check, ok: finding.ok, detail: finding.detail, fix: finding.fix) }
 }

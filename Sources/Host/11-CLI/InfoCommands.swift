@@ -3,30 +3,20 @@ import TransitModel
 import TransitOutput
 import TransitTransport
 import TransitPluginHost
-import TransitUSB
+import TransitWatch
 extension TransitCommand {
-    /// `transit readers`: the readers pcscd knows and the RC-S380s on USB, the card on each, and
+    /// `transit readers`: every reader source's readers (pcscd's, the RC-S380s on USB), the card on each, and
     /// each reader's line of the reader table (docs/readers.md). With only RC-S380s, pcscd need not run.
     func readers(_ a: Arguments) throws {
-        let usb = RCS380Reader.connected(matching: [])
         var rows = [ReaderRow]()
-        do {
-            let context = try PCSCContext()
-            rows = try context.states(try context.readers()).map(ReaderRow.init)
-        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code && !usb.isEmpty {
-            // pcscd is not running: the RC-S380s need none.
+        var pcscdRunning = true
+        for source in ReaderSources.all {
+            let listing = try source.list(by: Deadline(secondsFromNow: ReadLimits().exchangeTimeout))
+            rows += listing.readers.map(ReaderRow.init)
+            // pcscd not running: only PC/SC readers need it, said below when nothing else is found either.
+            pcscdRunning = pcscdRunning && listing.serviceRunning
         }
-        let exchangeTimeout = ReadLimits().exchangeTimeout
-        for reader in usb {
-            do {
-                let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout))
-                rows.append(ReaderRow(usbReader: reader.name, atr: card.map { _ in RCS380Channel.atr }, problem: nil))
-            } catch {
-                rows.append(ReaderRow(usbReader: reader.name, atr: nil, problem: TransitError(error, while: "looking at \(reader.name)").message))
-            }
-            reader.close()
-        }
-        guard !rows.isEmpty else { throw TransitError(.noReader, "no reader is connected") }
+        guard !rows.isEmpty else { throw NoReaderFound(pcscdRunning: pcscdRunning).error }
         if a.has(.json) { standardOutput(JSONOutput.encode(rows)); return }
         for r in rows {
             let card = r.problem.map { "cannot look: \($0)" } ?? (r.card ? "card (\(r.technology ?? "")), ATR \(r.atr ?? "")" : "no card")

@@ -1,7 +1,6 @@
 import Foundation
 import TransitTransport
 import TransitEngine
-import TransitUSB
 import TransitWatch
 
 // A worker that died must not take the host with it through a write to its pipe.
@@ -11,7 +10,7 @@ if let command = arguments.first, CommandTable.readingCommands.contains(command)
     WorkerSpawn.forkEarly(verbose: arguments.contains("--verbose"))
 }
 // Ctrl-C, SIGTERM or a failed write ends the process at once: an RC-S380 it holds is given back first.
-Termination.shared.onEnd { RCS380Reader.giveBackAll() }
+Termination.shared.onEnd { ReaderSources.giveBackAll() }
 let code = TransitCommand().run(arguments)
 fflush(stdout)
 fflush(stderr)

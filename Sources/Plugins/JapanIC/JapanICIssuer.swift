@@ -31,9 +31,27 @@ enum JapanICIssuer {
     }
 
     /// The card's issuer, or nil when the card does not answer Request Service (it still reads).
-    /// A wrong name is worse than a plain one: no marker, or more than one, names nothing.
+    /// A wrong name is worse than a plain one: no marker, or more than one, names nothing. The
+    /// exchange is best-effort: a card that refuses it or stays silent names nothing, unsaid; a
+    /// reader that failed on it is said in the host's log (`--verbose`, the log bundle), since the
+    /// card then reads unnamed for a reason that is not the card's.
     static func identify(_ system: FeliCaSystem) -> Identity? {
-        guard let versions = try? system.requestService(nodes), versions.count == nodes.count else { return nil }
+        let versions: [UInt16?]
+        do {
+            versions = try system.requestService(nodes)
+        } catch let error as PluginError {
+            switch error {
+            case .communication, .sessionLost, .cancelled, .internal:
+                system.card.log("issuer not named: Request Service failed in the reader (\(error.message)); the card reads on without it")
+            case .notThisCard, .cardRefused, .noAnswer, .malformedResponse:
+                break // the card's own answer: it names no issuer
+            }
+            return nil
+        } catch {
+            system.card.log("issuer not named: Request Service failed (\(error)); the card reads on without it")
+            return nil
+        }
+        guard versions.count == nodes.count else { return nil }
         let present = zip(nodes, versions).compactMap { $1 == nil ? nil : $0 }
         let issuers = markers.filter { present.contains($0.node) }
         var name = issuers.count == 1 ? issuers.first?.name : nil

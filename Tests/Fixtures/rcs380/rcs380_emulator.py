@@ -17,7 +17,8 @@ serves it until it exits, stops transit-sim, removes the testbed and exits with 
 
 Options
 -------
-  --product 06c1|06c3    RC-S380/S (default) or RC-S380/P
+  --product 06c1|06c3|02e1  RC-S380/S (default) or RC-S380/P; 02e1, an RC-S330/360/370, only to be
+                         seen on the bus (its RC-S956 chip is not emulated: the Port-100 model answers)
   --bus N --address N    the node /dev/bus/usb/BBB/DDD (default 1 and 13)
   --card-sim PATH        transit-sim to run (default $TRANSIT_SIM)
   --card FILE            the card image (samples/*.json, a dump); without it, no card is on the reader
@@ -46,6 +47,12 @@ Options
   --interrupt-endpoints  the interface's two endpoints are interrupt ones: no bulk endpoint at all
   --garbage-answers      every command is ACKed, then answered with 8 random bytes that are no
                          frame (other bytes each time): a reader failing every open with new garbage
+  --damage LIST          the card's answers to these InCommRF commands come back damaged: LIST is
+                         numbers and N- ranges (1,3 or 2- or 3,4,7-), counting the InCommRF
+                         commands the card answered, the sense's Polling included, from 1. The card
+                         still gets the frame and answers it; the host is told the status of
+                         --damage-status instead, with no frame (as V8). A silent card stays silent.
+  --damage-status KIND   crc (default), parity, collision or protocol
   --card-slack-ms N      how much longer than the InCommRF timeout the card (transit-sim, a host
                          process) may take to answer (default 500)
   --timeout S            kill COMMAND after S seconds (default 120; 0: never)
@@ -202,7 +209,9 @@ from gi.repository import UMockdev  # noqa: E402
 # ---------------------------------------------------------------------------------------------
 
 VENDOR = 0x054C
-PRODUCTS = {0x06C1: "RC-S380/S", 0x06C3: "RC-S380/P"}  # "/P": nfcpy's output for 06c3; "/S": GUESS
+# "/P": nfcpy's output for 06c3; "/S": GUESS. 02e1 is the RC-S330/360/370 (RC-S956, usb-readers.md
+# §2): only its identity is emulated (the host is to name it and never open it); its string a GUESS.
+PRODUCTS = {0x06C1: "RC-S380/S", 0x06C3: "RC-S380/P", 0x02E1: "RC-S330"}
 MANUFACTURER = "SONY"  # nfcpy prints "SONY RC-S380/P ..." from the USB string descriptors
 BCD_DEVICE = 0x0110    # GUESS: no lsusb shows it
 EP_IN, EP_OUT = 0x81, 0x02  # CODE (python-libusb1 script: endpoints 1 and 2), no log: GUESS
@@ -337,6 +346,9 @@ RF_TECHS = {bytes.fromhex("01010f01"): "212F", bytes.fromhex("01020f02"): "424F"
 STATUS_OK, STATUS_PARAMETER = 0x00, 0x01  # single status byte (§1.3)
 COMM_PROTOCOL, COMM_RECEIVE_TIMEOUT, COMM_RF_OFF = 0x01, 0x80, 0x400  # InCommRF status bits (§1.3)
 COMM_BYTE_AFTER_STATUS = 0x08  # skipped by both drivers; 08 in nfcpy's fixture (V5)
+# The damage --damage puts in a card's answer: InCommRF status bits (§1.3), the answer's frame
+# dropped as V8's parity-error answer has none (`D7 05 02 00 00 00`).
+DAMAGE_STATUS = {"protocol": 0x01, "parity": 0x02, "crc": 0x04, "collision": 0x08}
 FIRMWARE_VERSION = bytes([0x11, 0x01])  # v1.11, V1 TRACE
 PD_DATA_VERSION = bytes([0x00, 0x01])   # V1 TRACE
 COMMAND_TYPE_MASK = bytes(7) + b"\x03"  # types 0 and 1, V2 (CODE)
@@ -553,6 +565,7 @@ class Port100:
         self.out_transfers = 0
         self.stopped = False
         self.unplug_requested = False
+        self.card_exchanges = 0               # InCommRFs that reached the card (--damage counts them)
         self.reset_chip(command_type=1 if opts.kernel_driver else 0)
         self.thread = threading.Thread(target=self._run, name="port100", daemon=True)
         self.thread.start()
@@ -735,9 +748,25 @@ class Port100:
                 return None
             self.log.note("card: %s > %s < %s" % (self.rf_tech, hexs(frame),
                                                    hexs(answer) if answer is not None else "(timeout)"))
+        if answer is not None and reason is None:
+            self.card_exchanges += 1
+            if self.damaged(self.card_exchanges):
+                bits = DAMAGE_STATUS[self.opts.damage_status]
+                self.log.note("damaged: InCommRF %d answered status %08x, no frame (--damage)" % (self.card_exchanges, bits))
+                return status(bits), 0
         if answer is not None:
             return status(0) + bytes([COMM_BYTE_AFTER_STATUS]) + answer, 0
         return status(COMM_RECEIVE_TIMEOUT), t0 + wait
+
+    def damaged(self, number):
+        """True when --damage names InCommRF `number` (from 1) that reached the card."""
+        for part in filter(None, (self.opts.damage or "").split(",")):
+            if part.endswith("-"):
+                if number >= int(part[:-1]):
+                    return True
+            elif number == int(part):
+                return True
+        return False
 
     def stop(self):
         with self.cv:
@@ -1318,7 +1347,7 @@ def parse_args(argv):
         at = own.index("--sim-args")
         own, sim_args = own[:at], own[at + 1:]
     p = argparse.ArgumentParser(prog="rcs380_emulator.py", description="An emulated Sony RC-S380 under umockdev.")
-    p.add_argument("--product", choices=["06c1", "06c3"], default="06c1")
+    p.add_argument("--product", choices=["06c1", "06c3", "02e1"], default="06c1")
     p.add_argument("--bus", type=int, default=1)
     p.add_argument("--address", type=int, default=13)
     p.add_argument("--card-sim", default=os.environ.get("TRANSIT_SIM"))
@@ -1334,6 +1363,8 @@ def parse_args(argv):
     p.add_argument("--detach-delay-ms", type=int, default=0)
     p.add_argument("--interrupt-endpoints", action="store_true")
     p.add_argument("--garbage-answers", action="store_true")
+    p.add_argument("--damage")
+    p.add_argument("--damage-status", choices=sorted(DAMAGE_STATUS), default="crc")
     p.add_argument("--card-slack-ms", type=int, default=500)
     p.add_argument("--timeout", type=float, default=120.0)
     p.add_argument("--log")
@@ -1348,6 +1379,8 @@ def parse_args(argv):
         p.error("--card and --no-card exclude each other")
     if opts.card and not opts.card_sim:
         p.error("--card needs --card-sim PATH (or $TRANSIT_SIM)")
+    if opts.damage and not all(part.rstrip("-").isdigit() for part in opts.damage.split(",")):
+        p.error("--damage LIST: numbers and N- ranges, e.g. 3,4 or 2-")
     if sim_args and not opts.card:
         p.error("--sim-args needs --card")
     return opts, command

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import TransitModel
 import TransitOutput
+import TransitTransport
 import XCTest
 
 /// The field lists of the help texts and the README against the JSON the program prints, field for
@@ -41,10 +42,10 @@ final class HelpFieldListTests: XCTestCase {
     }
 
     func testReadersHelpListsTheFieldsOfItsJSON() throws {
-        let rows = [ReaderRow(usbReader: "SONY RC-S380/S (USB 1:13)", atr: nil, problem: nil),
-                    ReaderRow(usbReader: "SONY RC-S380/P (USB 1:14)", atr: [0x3B, 0x8F, 0x80, 0x01], problem: nil),
-                    ReaderRow(usbReader: "SONY RC-S380/S (USB 1:15)", atr: nil, problem: "no access to /dev/bus/usb/001/015"),
-                    ReaderRow(usbReader: "ACS ACR122U PICC Interface 00 00", atr: nil, problem: nil)]
+        let rows = [ReaderRow(ListedReader(name: "SONY RC-S380/S (USB 1:13)", transport: .usb, atr: nil, problem: nil)),
+                    ReaderRow(ListedReader(name: "SONY RC-S380/P (USB 1:14)", transport: .usb, atr: [0x3B, 0x8F, 0x80, 0x01], problem: nil)),
+                    ReaderRow(ListedReader(name: "SONY RC-S380/S (USB 1:15)", transport: .usb, atr: nil, problem: "no access to /dev/bus/usb/001/015")),
+                    ReaderRow(ListedReader(name: "ACS ACR122U PICC Interface 00 00", transport: .usb, atr: nil, problem: nil))]
         let printed = objects(JSONOutput.encode(rows))
         XCTAssertTrue(printed.contains { ($0["profile"] as? [String: Any])?["maxCommand"] == nil }, "a reader table line without maxCommand")
         assertMatch(FieldList.all(in: try help("readers")), printed, "transit readers --help")

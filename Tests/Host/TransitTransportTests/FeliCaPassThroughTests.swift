@@ -4,6 +4,7 @@ import CardProtocol
 import TransitModel
 import TransitFiles
 import TransitTransport
+import TransitPCSC
 import TransitStations
 import TransitArchive
 import TransitOutput

@@ -107,17 +107,76 @@ final class RCS380ChannelTests: XCTestCase {
         XCTAssertThrowsError(try channel.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
     }
 
-    func testV8ARadioErrorWithTheCardThereIsCommunication() throws {
-        let (channel, _) = try channel(ScriptedPipe.command(V.v7Read, V.v8ParityError) + ScriptedPipe.command(V.v5Polling, V.v5Found))
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) {
-            XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
-            XCTAssertTrue(($0 as? TransitError)?.message.contains("parity error") == true)
-        }
+    func testV8AParityErrorIsSentAgainAndTheCardsAnswerRead() throws {
+        var lines = [String]()
+        let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v8ParityError) + ScriptedPipe.command(V.v7Read, V.v7Answer))
+        channel.log = { lines.append($0) }
+        XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00])
+        XCTAssertEqual(channel.retries, 1)
+        XCTAssertEqual(channel.presenceChecks, 0, "a damaged answer is a card there")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("parity error") == true, "\(lines)")
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
     }
 
-    func testV8ARadioErrorWithTheCardGoneIsSessionLost() throws {
-        let (channel, _) = try channel(ScriptedPipe.command(V.v7Read, V.v8ParityError) + ScriptedPipe.command(V.v5Polling, V.v6NoCard))
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
+    func testCRCErrorsOnTwoAnswersInARowAndTheThirdTryIsRead() throws {
+        let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.crcError) + ScriptedPipe.command(V.v7Read, V.crcError)
+                                          + ScriptedPipe.command(V.v7Read, V.v7Answer))
+        XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00])
+        XCTAssertEqual(channel.retries, 2)
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
+    func testAnAnswerThatStaysDamagedIsCommunicationAfterThreeTriesNeverSessionLost() throws {
+        // Nothing scripted after the third try: a fourth command, or a presence Polling, would be a surprise.
+        let (channel, pipe) = try channel([0, 1, 2].flatMap { _ in ScriptedPipe.command(V.v7Read, V.crcError) })
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) {
+            XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
+            XCTAssertTrue(($0 as? TransitError)?.message.contains("CRC error") == true, "\($0)")
+            XCTAssertTrue(($0 as? TransitError)?.message.contains("3 times") == true, "\($0)")
+        }
+        XCTAssertEqual(channel.retries, 2)
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
+    func testADamagedAnswerToThePresencePollingIsNotRemoved() throws {
+        let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.crcError)
+                                          + ScriptedPipe.command(V.v5Polling, V.v5Found))
+        XCTAssertEqual(try channel.transmit(V.v7Frame), [0x63, 0x00])
+        XCTAssertEqual(channel.presenceChecks, 1)
+        XCTAssertEqual(channel.retries, 1)
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
+    func testAPresencePollingThatStaysDamagedIsCommunication() throws {
+        let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard)
+                                          + [0, 1, 2].flatMap { _ in ScriptedPipe.command(V.v5Polling, V.crcError) })
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication, "\($0)") }
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
+    func testARadioErrorThatIsNoDamageIsNotSentAgainAndAGoneCardIsSessionLost() throws {
+        let (there, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.overflowError) + ScriptedPipe.command(V.v5Polling, V.v5Found))
+        XCTAssertThrowsError(try there.transmit(V.v7Frame)) {
+            XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
+            XCTAssertTrue(($0 as? TransitError)?.message.contains("overflow") == true, "\($0)")
+        }
+        XCTAssertEqual(there.retries, 0)
+        XCTAssertTrue(pipe.finished)
+        let (gone, _) = try channel(ScriptedPipe.command(V.v7Read, V.overflowError) + ScriptedPipe.command(V.v5Polling, V.v6NoCard))
+        XCTAssertThrowsError(try gone.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
+    }
+
+    func testTheStatusBitsThatAreDamage() {
+        // usb-readers.md §1.3: PROTOCOL 01, PARITY 02, CRC 04, COLLISION 08 are damage; not
+        // RECEIVE_TIMEOUT 80, OVERFLOW 10, RF_OFF 400, nor damage beside RF_OFF.
+        for bits: UInt32 in [0x01, 0x02, 0x04, 0x08, 0x06] { XCTAssertTrue(InCommRFStatus(rawValue: bits).isDamage, "\(bits)") }
+        for bits: UInt32 in [0x00, 0x10, 0x80, 0x400, 0x404] { XCTAssertFalse(InCommRFStatus(rawValue: bits).isDamage, "\(bits)") }
     }
 
     func testTheReadsDeadlineEndsAnExchangeToASilentReader() throws {

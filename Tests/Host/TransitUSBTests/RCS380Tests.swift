@@ -50,6 +50,14 @@ final class RCS380Tests: XCTestCase {
         XCTAssertEqual(reader.port.acksSent, 1)
     }
 
+    func testACloseSwitchesTheFieldOffThenSendsAnACK() throws {
+        let (reader, pipe) = try opened(ScriptedPipe.command(V.v1SwitchRFOff, V.v1SwitchRFOffOK) + [.write(V.ack)])
+        try reader.close()
+        XCTAssertEqual(pipe.written.suffix(2), [V.v1SwitchRFOff, V.ack])
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
     func testV1PDDataVersionOnDemand() throws {
         let (reader, pipe) = try opened(ScriptedPipe.command(V.v1GetPDDataVersion, V.v1PDDataVersion))
         XCTAssertEqual(try reader.pdDataVersion(), RCS380.Version(major: 0x01, minor: 0x00))

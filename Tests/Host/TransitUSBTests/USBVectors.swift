@@ -64,6 +64,10 @@ enum USBVectors {
     // V8 errors, CODE.
     static let v8ParityError = b("00 00 FF FF FF 06 00 FA D7 05 02 00 00 00 22 00")
     static let v8SetCommandTypeFailure = b("00 00 FF FF FF 03 00 FD D7 2B 01 FD 00")
+    /// Composed: V8's frame with the CRC bit (0x04, §1.3) for the parity bit; DCS 20 by hand.
+    static let crcError = b("00 00 FF FF FF 06 00 FA D7 05 04 00 00 00 20 00")
+    /// Composed: V8's frame with the overflow bit (0x10, §1.3), not damage; DCS 14 by hand.
+    static let overflowError = b("00 00 FF FF FF 06 00 FA D7 05 10 00 00 00 14 00")
 
     // V9 frame-codec unit cases, CODE (nfcpy TestFrame).
     static let v9Data12 = b("00 00 FF FF FF 02 00 FE 31 32 9D 00")
@@ -75,7 +79,7 @@ enum USBVectors {
     static let all: [[UInt8]] = [
         v1SetCommandType, v1SetCommandTypeOK, v1GetFirmwareVersion, v1FirmwareVersion, v1GetPDDataVersion, v1PDDataVersion,
         v1SwitchRFOff, v1SwitchRFOffOK, v2GetCommandType, v2CommandTypes, v3InSetRF212, v3InSetRF424, v3OK, v3ParameterError,
-        v4Defaults, v4GuardTime24, v4OK, v5Polling, v5Found, v6NoCard, v7Read, v7Answer, v8ParityError, v8SetCommandTypeFailure,
+        v4Defaults, v4GuardTime24, v4OK, v5Polling, v5Found, v6NoCard, v7Read, v7Answer, v8ParityError, v8SetCommandTypeFailure, crcError, overflowError,
         v9Data12, v9Ack, v9Err, v9Nothing,
     ]
 }

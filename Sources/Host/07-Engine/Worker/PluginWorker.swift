@@ -70,9 +70,9 @@ package final class PluginWorker: PluginRunner {
                     // host was waiting on a slow reader, or with no plugin running, is not a plugin's.
                     if let running, !hostWasWaiting {
                         fail(TransitError(.plugin, "plugin \(running) did not finish the read within its deadline of "
-                                          + "\(PCSCCard.seconds(limits.readTimeout)); it was stopped", plugin: running))
+                                          + "\(ReadLimits.seconds(limits.readTimeout)); it was stopped", plugin: running))
                     } else {
-                        fail(TransitError(.communication, "the read did not finish within its deadline of \(PCSCCard.seconds(limits.readTimeout))"))
+                        fail(TransitError(.communication, "the read did not finish within its deadline of \(ReadLimits.seconds(limits.readTimeout))"))
                     }
                 case .closed:
                     fail(died(running))

@@ -1,6 +1,7 @@
 import CPCSCLite
 import Foundation
 import TransitModel
+import TransitTransport
 
 /// A card connected through pcscd, held in a PC/SC transaction for the whole read so that no other
 /// client's commands interleave with ours. Every call has a deadline: a reader that stops answering
@@ -181,5 +182,5 @@ package final class PCSCCard: ReaderChannel {
         TransitError(.communication, "the reader stopped answering (\(reader), nothing within \(Self.seconds(seconds)))")
     }
 
-    package static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
+    package static func seconds(_ s: Double) -> String { ReadLimits.seconds(s) }
 }

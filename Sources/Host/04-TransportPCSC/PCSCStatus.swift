@@ -1,5 +1,6 @@
 import CPCSCLite
 import TransitModel
+import TransitTransport
 
 /// A libpcsclite return code (pcsclite.h's SCARD_* macros, imported) and what it means to `transit`.
 package struct PCSCStatus: Equatable {

@@ -1,6 +1,7 @@
 import CPCSCLite
 import Foundation
 import TransitModel
+import TransitTransport
 
 /// Follows the readers pcscd knows and reports each card put on one of them once: a card left on
 /// the reader is not reported again until it has been taken away. Reconnects to pcscd when it

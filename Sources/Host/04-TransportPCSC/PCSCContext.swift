@@ -1,6 +1,7 @@
 import CPCSCLite
 import Foundation
 import TransitModel
+import TransitTransport
 
 /// A connection to pcscd: lists readers and waits for a card.
 package final class PCSCContext {

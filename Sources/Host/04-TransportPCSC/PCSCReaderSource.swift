@@ -1,0 +1,75 @@
+import Foundation
+import TransitModel
+import TransitTransport
+
+/// pcscd's readers as a `ReaderSource`: listed with their cards' ATRs; pcscd holds them, so there
+/// is nothing to give back.
+package final class PCSCReaderSource: ReaderSource {
+    package init() {}
+
+    package var transport: ReaderTransport { .pcsc }
+
+    package func list(by deadline: Deadline) throws -> ReaderListing {
+        let context: PCSCContext
+        do {
+            context = try PCSCContext()
+        } catch let e as TransitError where e.pcscCode == PCSCStatus.noService.code {
+            return ReaderListing(readers: [], serviceRunning: false)
+        }
+        return ReaderListing(readers: try context.states(try context.readers()).map {
+            ListedReader(name: $0.reader, transport: .pcsc, atr: $0.present ? $0.atr : nil)
+        })
+    }
+
+    package func giveBackAll() {}
+
+    /// pcscd reachable, its readers listed, each reader's line of the reader table; every call
+    /// has a deadline: a stuck pcscd is a finding, not a hang.
+    package func check() -> SourceCheck {
+        let findings = checks()
+        return SourceCheck(findings: findings, readers: findings.contains { $0.check == "readers" && $0.ok } ? 1 : 0,
+                           serviceRunning: !findings.contains { $0.check == "pcscd" && !$0.ok })
+    }
+
+    private func checks() -> [ReaderFinding] {
+        // Each call has a deadline: a stuck pcscd is a finding, not a hang.
+        let calls = CallThread(name: "doctor")
+        defer { calls.close() }
+        guard let connected = calls.run(by: Deadline(secondsFromNow: 5), { Result { try PCSCContext() } }) else {
+            return [ReaderFinding(check: "pcscd", ok: false, detail: "did not answer within 5 s", fix: "restart it: systemctl restart pcscd")]
+        }
+        let context: PCSCContext
+        switch connected {
+        case .success(let c): context = c
+        case .failure(let e as TransitError) where e.pcscCode == PCSCStatus.noService.code:
+            return [ReaderFinding(check: "pcscd", ok: false, detail: "not running: only PC/SC readers need it", fix: PCSCStatus.startPcscd)]
+        case .failure(let e):
+            return [ReaderFinding(check: "pcscd", ok: false, detail: (e as? TransitError)?.message ?? "\(e)",
+                          fix: PCSCStatus.startPcscd)]
+        }
+        var checks = [ReaderFinding(check: "pcscd", ok: true, detail: "reachable", fix: nil)]
+        let readers = calls.run(by: Deadline(secondsFromNow: 5), { Result { try context.states(try context.readers()) } })
+        switch readers {
+        case .success(let states)? where !states.isEmpty:
+            checks.append(ReaderFinding(check: "readers", ok: true,
+                                detail: states.map { "\($0.reader) (\($0.present ? "card" : "no card"))" }.joined(separator: ", "), fix: nil))
+            // Each reader's line of the reader table: how FeliCa cards will be read on it.
+            for state in states where !ReaderProfile.isSAMSlot(state.reader) {
+                let p = ReaderProfile.matching(state.reader)
+                checks.append(ReaderFinding(check: "reader \(state.reader)", ok: true,
+                                    detail: p.summary + " (\(p.source))"
+                                        + (p.dialects.isEmpty ? "; it reads ISO 14443-4 cards only: FeliCa cards need a reader that passes FeliCa frames (docs/readers.md)" : ""),
+                                    fix: nil))
+            }
+        case .success?:
+            checks.append(ReaderFinding(check: "readers", ok: false, detail: "none connected",
+                                fix: "plug in a reader; if it is connected, check `pcsc_scan` and the reader's driver (libccid)"))
+        case .failure(let e)?:
+            checks.append(ReaderFinding(check: "readers", ok: false, detail: (e as? TransitError)?.message ?? "\(e)", fix: "restart pcscd"))
+        case nil:
+            checks.append(ReaderFinding(check: "readers", ok: false, detail: "pcscd did not list them within 5 s", fix: "restart pcscd"))
+        }
+        return checks
+    }
+}
+

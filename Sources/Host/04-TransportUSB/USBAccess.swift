@@ -1,0 +1,92 @@
+import Foundation
+
+/// What decides whether this user may open an RC-S380's device node: transit's udev rule
+/// (installed or not, and where), the group it names, and whether this user is in it. The rule
+/// also gives the person at the desktop's seat access (`TAG+="uaccess"`), without the group.
+package struct USBAccess: Equatable, Sendable {
+    /// The rule's file name (packaging/udev).
+    package static let ruleName = "60-transit-rcs380.rules"
+    /// Where udev reads rules, in its order: make install puts the rule in /etc/udev/rules.d (or
+    /// /usr/lib/udev/rules.d for PREFIX=/usr), the .deb in /usr/lib/udev/rules.d (udev(7)).
+    package static let ruleFolders = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
+
+    /// The installed rule's path; nil when none of `ruleFolders` has it.
+    package let rulePath: String?
+    /// The group the rule names (`GROUP="transit"`); nil without a rule, or when it names none.
+    package let group: String?
+    package let groupExists: Bool
+    /// True when this process has the group (the user logged in after being added to it).
+    package let inGroup: Bool
+    /// True when the group lists the user, though this process lacks it (added, not logged in again).
+    package let addedNotLoggedIn: Bool
+    package let user: String
+
+    package init(rulePath: String?, group: String?, groupExists: Bool, inGroup: Bool, addedNotLoggedIn: Bool = false, user: String) {
+        self.rulePath = rulePath; self.group = group; self.groupExists = groupExists; self.inGroup = inGroup
+        self.addedNotLoggedIn = addedNotLoggedIn; self.user = user
+    }
+
+    /// This machine and this process, as they are now.
+    package static func here() -> USBAccess {
+        let path = ruleFolders.map { $0 + "/" + ruleName }.first { FileManager.default.fileExists(atPath: $0) }
+        let text = path.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+        let group = path == nil ? nil : Self.group(inRule: text)
+        let user = getpwuid(geteuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(geteuid())
+        guard let group, let entry = getgrnam(group) else {
+            return USBAccess(rulePath: path, group: group, groupExists: false, inGroup: false, user: user)
+        }
+        let gid = entry.pointee.gr_gid
+        var members = [String]()
+        if var member = entry.pointee.gr_mem {
+            while let name = member.pointee { members.append(String(cString: name)); member += 1 }
+        }
+        let count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(max(0, count)))
+        let got = getgroups(count, &groups)
+        let has = getegid() == gid || groups.prefix(Int(max(0, got))).contains(gid)
+        return USBAccess(rulePath: path, group: group, groupExists: true, inGroup: has, addedNotLoggedIn: !has && members.contains(user), user: user)
+    }
+
+    /// The first `GROUP="…"` of a rule's lines that are not comments.
+    package static func group(inRule text: String) -> String? {
+        for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") {
+            guard let start = line.range(of: "GROUP=\"") else { continue }
+            let rest = line[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { continue }
+            return String(rest[..<end])
+        }
+        return nil
+    }
+
+    /// "installed: /etc/udev/rules.d/60-transit-rcs380.rules" or "not installed".
+    package var ruleDetail: String {
+        rulePath.map { "installed: \($0) (group \(group ?? "none") and the person at the desktop's seat get the reader)" }
+            ?? "\(Self.ruleName) not installed (looked in \(Self.ruleFolders.joined(separator: ", ")))"
+    }
+
+    /// "group transit exists; root is in it".
+    package var groupDetail: String {
+        guard let group else { return "no rule, so no group" }
+        guard groupExists else { return "group \(group) does not exist" }
+        if inGroup { return "group \(group) exists; \(user) is in it" }
+        return "group \(group) exists; \(user) is not in it" + (addedNotLoggedIn ? " yet (added: log in again)" : "")
+    }
+
+    /// What to do about a reader this user may not open, the one step that applies: install the
+    /// rule; create its group; join it (or use the reader at the seat); log in again; replug.
+    package var fix: String {
+        guard rulePath != nil else {
+            return "install transit's udev rule \(Self.ruleName) (make install or the .deb; or copy packaging/udev/\(Self.ruleName) "
+                + "to /etc/udev/rules.d), then replug the reader"
+        }
+        guard let group else { return "replug the reader, or run sudo udevadm trigger (the rule names no group: only the person at the desktop's seat gets it)" }
+        guard groupExists else {
+            return "create the group the rule names: sudo groupadd --system \(group) (make install and the .deb create it), then replug the reader"
+        }
+        if addedNotLoggedIn { return "log out and in again: \(user) was added to group \(group), this session does not have it yet" }
+        guard inGroup else {
+            return "sudo usermod -aG \(group) \(user), then log in again — or read at the desktop's seat, where the rule gives the person there the reader"
+        }
+        return "replug the reader, or run sudo udevadm control --reload && sudo udevadm trigger: the rule applies when the reader is plugged in"
+    }
+}

@@ -1,0 +1,38 @@
+import TransitModel
+import TransitTransport
+import TransitPCSC
+import TransitUSB
+
+/// What `readers`, `scan` and `doctor` say when they find no reader at all: what they looked for
+/// on each transport (pcscd's readers, the RC-S380s on USB), and a Sony reader of another model on
+/// the bus, which transit does not drive yet (RC-S330/360/370, `USBReaderModel.rcs956`).
+package struct NoReaderFound {
+    /// False when pcscd is not running (it was not asked, and needs not be for an RC-S380).
+    package let pcscdRunning: Bool
+    /// The Sony readers on the bus transit does not drive: "SONY RC-S330/360/370 (USB 1:5)".
+    package let unsupported: [String]
+
+    package init(pcscdRunning: Bool, unsupported: [String] = RCS380Reader.unsupported.map(\.readerName)) {
+        self.pcscdRunning = pcscdRunning; self.unsupported = unsupported
+    }
+
+    /// "no PC/SC reader (pcscd is not running: only PC/SC readers need it)".
+    package var pcsc: String {
+        "no PC/SC reader (" + (pcscdRunning ? "pcscd lists none" : "pcscd is not running: only PC/SC readers need it") + ")"
+    }
+
+    /// "no RC-S380 on USB", and the unsupported Sony readers seen there.
+    package var usb: String {
+        "no RC-S380 on USB" + (unsupported.isEmpty ? ""
+            : " (\(unsupported.joined(separator: ", ")) \(unsupported.count == 1 ? "is" : "are") on the bus: not supported yet, docs/readers.md)")
+    }
+
+    /// What to do, for each transport.
+    package static let advice = "A PC/SC reader needs pcscd (\(PCSCStatus.startPcscd)); "
+        + "an RC-S380 needs only to be plugged in (`transit doctor` says whether it is seen and may be opened; docs/readers.md, \"readers shows nothing\")"
+
+    /// `noReader` (exit 3), saying both transports.
+    package var error: TransitError {
+        TransitError(.noReader, "no reader found: \(pcsc); \(usb). \(Self.advice)")
+    }
+}
