@@ -386,6 +386,16 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertEqual(said.count, 1, "once, though each look quotes other bytes:\n\(run.stderr)")
     }
 
+    /// `doctor` says a device another driver holds is not read: transit detaches port100 only.
+    func testDoctorSaysADeviceAnotherDriverHoldsIsNotRead() throws {
+        let doctor = try emulated(["--kernel-driver", "usbhid"], ["doctor", "--json"])
+        let checks = (try? JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8))) as? [[String: Any]] ?? []
+        let reader = checks.first { ($0["check"] as? String) == "reader \(Self.readerName)" }
+        XCTAssertEqual(reader?["ok"] as? Bool, false, doctor.stdout)
+        let detail = reader?["detail"] as? String ?? ""
+        XCTAssertTrue(detail.contains("usbhid driver holds it, not port100") && !detail.contains("transit detaches it while"), doctor.stdout)
+    }
+
     /// `doctor` opens the reader alone and checks what a read needs: bulk IN and OUT endpoints.
     func testDoctorSaysADeviceWithoutBulkEndpointsIsNoReader() throws {
         let doctor = try emulated(["--interrupt-endpoints"], ["doctor", "--json"])

@@ -55,6 +55,14 @@ package final class USBReaderSource: ReaderSource {
             }
             let bound = reader.boundDriver.map { "the kernel's \($0) driver holds it (transit detaches it while it reads and gives it back)" }
                 ?? "no kernel driver holds it"
+            // Only port100 is ever detached (issue 36 §4): a device with the reader's ids that
+            // another driver holds (usbhid, usb-storage) is not read, and said so.
+            if let other = reader.boundDriver, other != "port100" {
+                checks.append(ReaderFinding(check: check, ok: false,
+                                          detail: "the kernel's \(other) driver holds it, not port100: transit detaches no other driver, so it does not read this device",
+                                          fix: "check that it is a Sony RC-S380 (`lsusb -d 054c:`); a real one is bound by port100 or by no driver"))
+                continue
+            }
             do throws(TransitError) {
                 try LibUSBDevice.checkAccess(reader)
                 checks.append(ReaderFinding(check: check, ok: true,
