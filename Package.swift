@@ -26,25 +26,28 @@ let v5: [SwiftSetting] = [.swiftLanguageMode(.v5),
 let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 
-/// Every Swift module of the host, for the tests that drive it whole.
-let hostModules: [Target.Dependency] = ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats", "TransitTransport", "TransitPCSC", "TransitUSB",
-                                        "TransitPluginHost",
-                                        "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive", "TransitOutput"]
-/// One test target a host module, in Tests/Host/<name>.
+/// One test target a host module, in Tests/Host/<name>, with the modules its files import (and no
+/// other: ManifestTests compares them with the imports).
 let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
-    ("TransitModelTests", ["TransitModel"]),
-    ("TransitFilesTests", ["TransitModel", "TransitFiles"]),
-    ("TransitTransportTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitPCSC"]),
-    ("TransitPCSCTests", ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport", "TransitPCSC"]),
-    ("TransitUSBTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitUSB"]),
-    ("TransitPluginHostTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
-    ("CardSimulationTests", ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation", "TransitTransport", "TransitEngine"]),
-    ("TransitEngineTests", ["CardProtocol", "TransitModel", "TransitTransport", "TransitPluginHost", "CardSimulation", "TransitEngine"]),
-    ("TransitStationsTests", ["CardProtocol", "TransitModel", "TransitFiles", "TransitStations"]),
-    ("TransitArchiveTests", ["CardProtocol", "TransitModel", "CardSimulation", "TransitStations", "TransitArchive"]),
-    ("TransitOutputTests", ["CardProtocol", "TransitModel", "TransitTransport", "CardSimulation", "TransitEngine", "TransitStations",
-                            "TransitArchive", "TransitOutput"]),
-    ("TransitCLITests", ["CardSimulation"]),
+    ("TransitModelTests", ["CardProtocol", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitStations"]),
+    ("TransitFilesTests", ["TestSupport", "TransitFiles", "TransitModel"]),
+    ("TransitTransportTests", ["CardProtocol", "TestSupport", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitPCSC",
+                               "TransitStations", "TransitTransport"]),
+    ("TransitPCSCTests", ["CPCSCLite", "CardProtocol", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitPCSC",
+                          "TransitStations", "TransitTransport"]),
+    ("TransitUSBTests", ["CardProtocol", "TestSupport", "TransitModel", "TransitTransport", "TransitUSB"]),
+    ("TransitPluginHostTests", ["CardProtocol", "CardSimulation", "TestSupport", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput",
+                                "TransitPluginHost", "TransitStations"]),
+    ("CardSimulationTests", ["CardProtocol", "CardSimulation", "TestSupport", "TransitArchive", "TransitEngine", "TransitFiles", "TransitModel",
+                             "TransitOutput", "TransitStations"]),
+    ("TransitEngineTests", ["CardProtocol", "CardSimulation", "TestSupport", "TransitArchive", "TransitEngine", "TransitFiles", "TransitModel",
+                            "TransitOutput", "TransitPluginHost", "TransitStations", "TransitTransport"]),
+    ("TransitStationsTests", ["CardProtocol", "TestSupport", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitStations"]),
+    ("TransitArchiveTests", ["CardProtocol", "CardSimulation", "TestSupport", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput",
+                             "TransitStations"]),
+    ("TransitOutputTests", ["CardProtocol", "CardSimulation", "TestSupport", "TransitArchive", "TransitEngine", "TransitFiles", "TransitModel",
+                            "TransitOutput", "TransitStations", "TransitTransport"]),
+    ("TransitCLITests", ["CardSimulation", "TestSupport"]),
 ]
 
 /// The host's modules, each in its layer's folder of Sources/Host and depending only on the modules
@@ -77,7 +80,7 @@ let package = Package(
         .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims", cSettings: cRelative),
         .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol"], path: "\(host)/02-Model", swiftSettings: v5),
-        .target(name: "TransitFiles", dependencies: ["TransitModel", "CTransitShims"], path: "\(host)/03-Files", swiftSettings: v5),
+        .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v5),
         // The project's own readers of XML and zip: small, bounded, in one place.
         .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v5),
         // The transport's core: a card on a reader as APDUs (ReaderChannel), the card session and
@@ -85,12 +88,12 @@ let package = Package(
         .target(name: "TransitTransport", dependencies: ["CardProtocol", "TransitModel"],
                 path: "\(host)/04-Transport", swiftSettings: v5),
         // pcscd's readers (libpcsclite).
-        .target(name: "TransitPCSC", dependencies: ["CPCSCLite", "CardProtocol", "TransitModel", "TransitTransport"],
+        .target(name: "TransitPCSC", dependencies: ["CPCSCLite", "TransitModel", "TransitTransport"],
                 path: "\(host)/04-TransportPCSC", swiftSettings: v5),
         // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
         .target(name: "TransitUSB", dependencies: ["CLibUSB", "CardProtocol", "TransitModel", "TransitTransport"],
                 path: "\(host)/04-TransportUSB", swiftSettings: v5),
-        .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
+        .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "TransitModel", "TransitFiles", "TransitTransport"],
                 path: "\(host)/05-PluginHost", swiftSettings: v5),
         .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
         .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",
@@ -101,28 +104,31 @@ let package = Package(
                                                      "TransitEngine"],
                 path: "\(host)/07-Watch", swiftSettings: v5),
         .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
-        .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles", "TransitStations"],
+        .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles"],
                 path: "\(host)/09-Archive", swiftSettings: v5),
-        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitTransport", "TransitPCSC", "TransitEngine", "TransitStations",
+        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC", "TransitStations",
                                                       "TransitArchive"],
                 path: "\(host)/10-Output", swiftSettings: v5),
-        .executableTarget(name: "TransitCLI", dependencies: ["CTransitShims", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC",
-                                                            "TransitUSB",
-                                                            "TransitPluginHost", "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations",
-                                                            "TransitArchive", "TransitOutput"],
+        .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",
+                                                            "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive",
+                                                            "TransitOutput"],
                           path: "\(host)/11-CLI", swiftSettings: v5),
         .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",
                           swiftSettings: v5),
         // Tests mirror Sources. Plugins are tested through the ABI: the tests load the built
         // libraries, as the host does (two plugins cannot be linked into one test binary: each
         // exports the same entry symbol).
-        .target(name: "TestSupport", dependencies: hostModules, path: "Tests/TestSupport", swiftSettings: v5Tests),
+        .target(name: "TestSupport", dependencies: ["CardProtocol", "CardSimulation", "TransitArchive", "TransitEngine", "TransitFiles", "TransitModel",
+                                                    "TransitOutput", "TransitPluginHost", "TransitStations", "TransitTransport"],
+                path: "Tests/TestSupport", swiftSettings: v5Tests),
         .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], path: "Tests/ReaderABI/CardProtocolTests", swiftSettings: v5Tests),
         .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
-        .testTarget(name: "PluginTests", dependencies: hostModules + ["TestSupport"], path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
-        .testTarget(name: "EndToEndTests", dependencies: hostModules + ["TestSupport"], swiftSettings: v5Tests),
+        .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel"],
+                    path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
+        .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel", "TransitWatch"],
+                    swiftSettings: v5Tests),
     ] + hostTests.map {
-        .testTarget(name: $0.name, dependencies: $0.dependencies + ["TestSupport"], path: "Tests/Host/\($0.name)", swiftSettings: v5Tests)
+        .testTarget(name: $0.name, dependencies: $0.dependencies, path: "Tests/Host/\($0.name)", swiftSettings: v5Tests)
     } + plugins.map {
         .target(name: $0.target, dependencies: ["PluginKit"],
                 path: "Sources/Plugins/\($0.target)", swiftSettings: v5,

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Package.swift tells the truth (issue 38): every module a target's files import is declared, every
+/// declared module is imported (SwiftPM lets a module through transitively, so the layering rule of
+/// docs/ARCHITECTURE.md is enforced here, not by the compiler), and ARCHITECTURE.md's table says
+/// what the manifest says. The manifest is read as SwiftPM itself reads it: `swift package
+/// dump-package`, with a scratch folder of its own (the suite's build folder is locked).
+final class ManifestTests: XCTestCase {
+    struct Target { let name: String, type: String, path: String, exclude: [String], dependencies: Set<String> }
+
+    private static func manifest() throws -> [Target] {
+        let scratch = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let run = try CommandRun.run("/usr/bin/env", ["swift", "package", "--package-path", BuildProducts.packageRoot.path,
+                                                      "--scratch-path", scratch.path, "dump-package"], timeout: 240)
+        guard run.status == 0 else { throw XCTSkip("swift package dump-package did not run: \(run.stderr.prefix(300))") }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        return (json["targets"] as? [[String: Any]] ?? []).compactMap { t in
+            guard let name = t["name"] as? String, let type = t["type"] as? String else { return nil }
+            let deps = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { d -> String? in
+                for key in ["byName", "target", "product"] { if let v = d[key] as? [Any], let n = v.first as? String { return n } }
+                return nil
+            }
+            let path = t["path"] as? String ?? (type == "test" ? "Tests/\(name)" : "Sources/\(name)")
+            return Target(name: name, type: type, path: path, exclude: t["exclude"] as? [String] ?? [], dependencies: Set(deps))
+        }
+    }
+
+    /// The package's modules each Swift file of `t` imports (`import X`, `@testable import X`…).
+    private static func imports(_ t: Target, modules: Set<String>) -> Set<String>? {
+        let root = BuildProducts.packageRoot.appendingPathComponent(t.path)
+        guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return nil }
+        let excluded = t.exclude.map { root.appendingPathComponent($0).path }
+        let pattern = try? NSRegularExpression(pattern: #"^(?:@testable |@_exported |package |public |internal )*import (\w+)"#, options: .anchorsMatchLines)
+        var found = Set<String>(), files = 0
+        for case let url as URL in walk where url.pathExtension == "swift" {
+            guard !excluded.contains(where: { url.path == $0 || url.path.hasPrefix($0 + "/") }),
+                  let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            files += 1
+            for m in pattern?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? [] {
+                if let r = Range(m.range(at: 1), in: text), modules.contains(String(text[r])), String(text[r]) != t.name { found.insert(String(text[r])) }
+            }
+        }
+        return files == 0 ? nil : found
+    }
+
+    func testEveryImportIsDeclaredAndEveryDeclaredModuleImported() throws {
+        let targets = try Self.manifest()
+        XCTAssertGreaterThan(targets.count, 20)
+        let modules = Set(targets.map(\.name))
+        var wrong = [String]()
+        for t in targets where t.type != "system" {
+            guard let used = Self.imports(t, modules: modules) else { continue } // a C target
+            let undeclared = used.subtracting(t.dependencies), unused = t.dependencies.subtracting(used)
+            if !undeclared.isEmpty { wrong.append("\(t.name) imports \(undeclared.sorted()) without declaring them") }
+            if !unused.isEmpty { wrong.append("\(t.name) declares \(unused.sorted()) and imports none of them") }
+        }
+        XCTAssertEqual(wrong, [], wrong.joined(separator: "\n"))
+    }
+
+    func testTheArchitectureTableSaysWhatTheManifestSays() throws {
+        let targets = Dictionary(uniqueKeysWithValues: try Self.manifest().map { ($0.name, $0) })
+        let doc = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        var checked = 0
+        for line in doc.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 5 else { continue }
+            // Rows of one module: `TransitModel`; "(C)" rows and "one a family" name several.
+            let module = cells[2].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            guard let t = targets[module], !cells[2].contains(" ") else { continue }
+            let said = Set(cells[4] == "—" ? [] : cells[4].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            XCTAssertEqual(said, t.dependencies, "docs/ARCHITECTURE.md's row of \(module)")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 15, "the table's rows were found")
+    }
+}
