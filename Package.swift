@@ -93,7 +93,7 @@ let package = Package(
         // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
         .target(name: "TransitUSB", dependencies: ["CLibUSB", "CardProtocol", "TransitModel", "TransitTransport"],
                 path: "\(host)/04-TransportUSB", swiftSettings: v5),
-        .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "TransitModel", "TransitFiles", "TransitTransport"],
+        .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
                 path: "\(host)/05-PluginHost", swiftSettings: v5),
         .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/06-CardSimulation", swiftSettings: v5),
         .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",

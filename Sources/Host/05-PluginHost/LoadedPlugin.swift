@@ -1,3 +1,4 @@
+import CardProtocol
 import ReaderABI
 import TransitTransport
 

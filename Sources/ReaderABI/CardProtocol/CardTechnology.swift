@@ -1,0 +1,6 @@
+/// A card's radio technology, once for both sides: the host tells it from the ATR the reader built
+/// (`ATRVerdict`) or, for an ATR of no known form, from the card's answer to a FeliCa Polling
+/// (`CardSession.identify`); a plugin says which it reads, and the host asks it only of such cards.
+public enum CardTechnology: String, Sendable {
+    case felica, iso7816
+}
