@@ -1,5 +1,5 @@
 /// The 32-bit little-endian status that begins InCommRF's answer: one bit a fault, 0 for a frame
-/// received whole (usb-readers.md §1.3; nfcpy rcs380.py l.100–145, port100.c
+/// received whole (docs/research/port100.md §"InCommRF status"; nfcpy rcs380.py, port100.c
 /// `PORT100_CMD_STATUS_*`, which both read 0x80 as a receive timeout).
 package struct InCommRFStatus: OptionSet, Sendable, CustomStringConvertible {
     package let rawValue: UInt32
