@@ -4,7 +4,7 @@ import XCTest
 
 /// Sony's RC-S380 over USB, with no hardware: the built `transit` runs under umockdev's preload
 /// (Debian's umockdev) and talks through the real libusb-1.0 to an emulated RC-S380
-/// (Tests/Fixtures/rcs380/rcs380_emulator.py, written from usb-readers.md's Port-100 facts) that
+/// (Tests/Fixtures/rcs380/rcs380_emulator.py, written from docs/research/port100.md) that
 /// hosts the project's card images through `transit-sim`. No pcscd runs unless a test starts one.
 /// Skipped where umockdev or python3-gi is missing, except in CI, where that fails.
 class RCS380TestCase: EndToEndTestCase {
@@ -93,7 +93,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertEqual(exchanges.count, 5, "the card exchanges of the read, as through PC/SC")
         XCTAssertEqual(log?["reader"] as? String, Self.readerName)
         XCTAssertEqual(log?["dialect"] as? String, "bare-frame")
-        // Port-100: 00 00 FF FF FF, LEN, LCS, then D6 and the command code (usb-readers.md §0.1); 04 is
+        // Port-100: 00 00 FF FF FF, LEN, LCS, then D6 and the command code (docs/research/port100.md §"Frames"); 04 is
         // InCommRF, and one carrying `06 00 FF FF 01 00` is the sense's Polling, not the card's read.
         let sent = commands(usb)
         let inCommRF = sent.filter { $0.dropFirst(16).hasPrefix("d604") }
@@ -171,7 +171,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
         let sent = commands(usb)
         let cardFrames = sent.filter { $0.dropFirst(16).hasPrefix("d604") && !$0.contains("0600ffff0100") }
         XCTAssertEqual(cardFrames.count, 3, "the damaged command tried three times in all, then no more: \(cardFrames)")
-        // SwitchRF 00 (usb-readers.md V1), then the ACK, as the reader is let go.
+        // SwitchRF 00 (docs/research/port100.md V1), then the ACK, as the reader is let go.
         let outs = ((try? String(contentsOfFile: usb, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("OUT ") }
         XCTAssertEqual(outs.suffix(2).map { String($0.dropFirst(4)) }, ["0000ffffff0300fdd606002400", "0000ff00ff00"], "\(outs.suffix(3))")
     }

@@ -2,7 +2,8 @@ import CardSimulation
 import Foundation
 
 /// A FeliCa card image written out as the other card files `transit` reads: a Flipper Zero NFC
-/// file (as the firmware lays it out, see ../shared/cards/*.nfc) and a Metrodroid JSON export.
+/// file (as the firmware lays it out: flipperdevices/flipperzero-firmware
+/// documentation/file_formats/NfcFileFormats.md) and a Metrodroid JSON export.
 public enum DumpTexts {
     /// The Flipper file; `lineEnd` "\r\n" gives a file saved on Windows. `keyVersions` writes the
     /// firmware's data format 4 (FeliCa Standard with key versions, area lines and the directory

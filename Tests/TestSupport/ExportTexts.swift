@@ -2,7 +2,7 @@ import CardSimulation
 import Foundation
 
 /// The project's sample cards written out as other apps export cards, from the formats' facts
-/// (Metrodroid's and FareBot's serialisers, as the research notes give them; never their test
+/// (Metrodroid's and FareBot's serialisers, read for their formats only; never their test
 /// assets): the same blocks and answers in each form, so a test can check that every form reads
 /// to the same result.
 public enum ExportTexts {

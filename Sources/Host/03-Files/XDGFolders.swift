@@ -2,7 +2,7 @@ import Foundation
 
 /// The user's folders, as the XDG Base Directory specification has them: `$XDG_CONFIG_HOME` and
 /// `$XDG_DATA_HOME` when set to an absolute path (empty or relative values are ignored, as the
-/// spec says: a relative one would put the current folder on the path), else `~/.config` and
+/// XDG specification says: a relative one would put the current folder on the path), else `~/.config` and
 /// `~/.local/share`. Like `$HOME`, a value in someone else's tree — a folder on the way owned by
 /// a user other than root or the effective user, as under `sudo -E` — is ignored (and said once):
 /// root never writes into, or takes its configuration from, another user's folders; the home of

@@ -2,7 +2,7 @@
 /// be sent to it, the largest command it takes, and where those facts come from. The lines are in
 /// `ReaderTable`; docs/readers.md is the same table for people.
 package struct ReaderProfile: Equatable, Sendable {
-    /// How a line was checked (the research notes' scale).
+    /// How a line was checked (the scale of docs/research/README.md, §"Confidence").
     package enum Confidence: String, Sendable {
         /// Seen in a public log of the real reader.
         case trace

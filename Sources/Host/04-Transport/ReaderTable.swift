@@ -53,7 +53,7 @@ package enum ReaderTable {
             name: "Sony RC-S380", patterns: ["RC-S380"], dialects: [.bareFrame],
             readsTypeB: false, typeBSource: "transit drives it for FeliCa only (TransitUSB senses 212 and 424 kbit/s FeliCa); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
             note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling",
-            source: "usb-readers.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c, nfcpy issue #11's trace of the initialisation; no FeliCa exchange of a real RC-S380 logged",
+            source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c, nfcpy issue #11's trace of the initialisation; no FeliCa exchange of a real RC-S380 logged",
             confidence: .code),
         ReaderProfile(
             name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],

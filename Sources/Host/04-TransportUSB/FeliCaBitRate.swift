@@ -1,5 +1,5 @@
 /// The two FeliCa bit rates, and InSetRF's settings for each: send setting, send type, receive
-/// setting, receive type (usb-readers.md §1.3 and V3; nfcpy rcs380.py, port100.c's in_rf table).
+/// setting, receive type (docs/research/port100.md §"Commands" and V3; nfcpy rcs380.py, port100.c's in_rf table).
 package enum FeliCaBitRate: Int, CaseIterable, Sendable {
     case kbps212 = 212
     case kbps424 = 424

@@ -1,14 +1,14 @@
 /// How long a FeliCa card may take to answer a frame, for InCommRF's timeout: past it the card is
-/// silent. The card states its own times in its PMm (nfcpy tt3.py, usb-readers.md §1.5).
+/// silent. The card states its own times in its PMm (nfcpy tt3.py, docs/research/port100.md §"FeliCa card timing").
 package enum FeliCaTiming {
-    /// A Polling's answer window: 3.625 ms + 1.208 ms a time slot (nfcpy tt3.py l.514), and never
-    /// below the 10 ms nfcpy's RC-S380 driver polls with (`6E 00`, usb-readers.md §1.4 and V5).
+    /// A Polling's answer window: 3.625 ms + 1.208 ms a time slot (nfcpy tt3.py), and never
+    /// below the 10 ms nfcpy's RC-S380 driver polls with (`6E 00`, docs/research/port100.md §"Timeouts", V5).
     package static func polling(slots: Int) -> Double {
         max(0.010, 0.003_625 + 0.001_208 * Double(max(1, slots)))
     }
 
     /// Read Without Encryption of `blocks` blocks: 302.1 µs × ((b + 1) × n + a + 1) × 4^e, with
-    /// a, b and e from PMm byte 5, bits 0–2, 3–5 and 6–7 (nfcpy tt3.py l.558); nil without a PMm.
+    /// a, b and e from PMm byte 5, bits 0–2, 3–5 and 6–7 (nfcpy tt3.py); nil without a PMm.
     package static func readWithoutEncryption(pmm: [UInt8], blocks: Int) -> Double? {
         guard pmm.count == 8 else { return nil }
         let byte = Int(pmm[5])

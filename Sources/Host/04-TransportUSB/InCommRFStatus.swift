@@ -1,5 +1,5 @@
 /// The 32-bit little-endian status that begins InCommRF's answer: one bit a fault, 0 for a frame
-/// received whole (usb-readers.md §1.3; nfcpy rcs380.py l.100–145, port100.c
+/// received whole (docs/research/port100.md §"InCommRF status"; nfcpy rcs380.py, port100.c
 /// `PORT100_CMD_STATUS_*`, which both read 0x80 as a receive timeout).
 package struct InCommRFStatus: OptionSet, Sendable, CustomStringConvertible {
     package let rawValue: UInt32
@@ -31,7 +31,7 @@ package struct InCommRFStatus: OptionSet, Sendable, CustomStringConvertible {
     package static let damage: InCommRFStatus = [.protocolError, .parity, .crc, .collision]
 
     /// True when every fault is damage (`damage`): the command is worth sending again, as nfcpy
-    /// sends a Type 3 command up to three times (tt3.py l.704, usb-readers.md §1.4). RF off, a
+    /// sends a Type 3 command up to three times (nfcpy tt3.py, its Type 3 exchange; docs/research/port100.md §"Sequences"). RF off, a
     /// timeout or an overflow are not: the same command would meet the same fault.
     package var isDamage: Bool { !isEmpty && isSubset(of: Self.damage) }
 

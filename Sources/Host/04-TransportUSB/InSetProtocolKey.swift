@@ -1,4 +1,4 @@
-/// The keys of InSetProtocol's (key, value) pairs (usb-readers.md §1.3; nfcpy rcs380.py l.248–255,
+/// The keys of InSetProtocol's (key, value) pairs (docs/research/port100.md §"InSetProtocol"; nfcpy rcs380.py,
 /// port100.c `PORT100_IN_PROT_*`).
 package enum InSetProtocolKey: UInt8, CaseIterable, Sendable {
     case initialGuardTime = 0x00, addCRC = 0x01, checkCRC = 0x02, multiCard = 0x03, addParity = 0x04
@@ -7,13 +7,13 @@ package enum InSetProtocolKey: UInt8, CaseIterable, Sendable {
     case continuousReceive = 0x0F, minimumContinuousLength = 0x10, type1TagRRDD = 0x11, rfca = 0x12
     case guardTimeAtInitiator = 0x13
 
-    /// The settings sent once per card session for FeliCa: nfcpy's default set (rcs380.py
-    /// l.244–246; usb-readers.md V4, byte for byte), which already says the initial guard time.
+    /// The settings sent once per card session for FeliCa: nfcpy's default set (rcs380.py;
+    /// docs/research/port100.md V4, byte for byte), which already says the initial guard time.
     ///
     /// The initial guard time is 0x18 (24), nfcpy's, not port100.c's 18 (0x12) from its NFC-F
-    /// framing table (usb-readers.md §1.3: which is right is unknown, both are in use). 24 because
-    /// it is what the Suica readings people publish with an RC-S380 ran with (nfcpy, usb-readers.md
-    /// §6), because it keeps the one vector we have (V4) byte for byte, and because the longer
+    /// framing table (docs/research/port100.md §"InSetProtocol": which is right is unknown, both are in use). 24 because
+    /// it is what the Suica readings people publish with an RC-S380 ran with (nfcpy, docs/research/port100.md
+    /// §"Use on Linux"), because it keeps the one vector we have (V4) byte for byte, and because the longer
     /// wait before the first frame is the safer error. nfcpy then sends `00 18` again in a second
     /// InSetProtocol before each Polling; that repeats what this set says and is not sent.
     package static let felicaDefaults: [(key: InSetProtocolKey, value: UInt8)] = [

@@ -3,8 +3,8 @@ import Foundation
 import TransitModel
 
 /// A Sony reader opened with libusb-1.0: its interface claimed, its bulk endpoints found from the
-/// descriptors (never assumed: usb-readers.md §1.1), the kernel's driver (port100 binds an RC-S380,
-/// usb-readers.md §1.2) detached for as long as transit holds the reader and re-attached on close.
+/// descriptors (never assumed: docs/research/port100.md §"USB identity"), the kernel's driver (port100 binds an
+/// RC-S380, docs/research/port100.md §"Kernel driver") detached for as long as transit holds the reader and re-attached on close.
 /// Every transfer has a timeout from its deadline. Not thread-safe: one read uses it at a time.
 package final class LibUSBDevice: USBPipe {
     /// A reader on the bus, before it is opened.
@@ -185,7 +185,7 @@ package final class LibUSBDevice: USBPipe {
             throw failure(rv, "sending to")
         }
         // A transfer of whole packets has no short packet to end it: a zero-length one does
-        // (nfcpy transport.py l.331–345; port100.c sets URB_ZERO_PACKET; usb-readers.md §1.1).
+        // (nfcpy transport.py; port100.c sets URB_ZERO_PACKET; docs/research/port100.md §"USB identity").
         guard !bytes.isEmpty, bytes.count % endpoints.maxPacketSize == 0 else { return }
         var none: [UInt8] = [0] // libusb takes a buffer even for a zero-length packet
         let (zrv, _) = try transfer(endpoints.bulkOut, &none, length: 0, deadline: deadline)
@@ -232,13 +232,13 @@ package final class LibUSBDevice: USBPipe {
         return TransitError(.communication, "\(doing) \(found.readerName) failed: \(Self.name(rv))")
     }
 
-    /// The kernel driver transit detaches: the RC-S380's own (usb-readers.md §1.2). Any other
+    /// The kernel driver transit detaches: the RC-S380's own (docs/research/port100.md §"Kernel driver"). Any other
     /// bound to a device with its ids (usb-storage, usbhid: a gadget posing as one) is left bound.
     package static let readerDriver = "port100"
 
     /// Detaches a bound kernel driver (port100 alone), then claims the interface. Detaching needs
-    /// only write access to the device node (usb-readers.md §1.2). libusb's automatic detach is not
-    /// used: under umockdev it makes the claim fail (usb-readers.md §5), and this way transit knows
+    /// only write access to the device node (docs/research/port100.md §"Kernel driver"). libusb's automatic
+    /// detach is not used: under umockdev it makes the claim fail (same section), and this way transit knows
     /// what it detached. Done under `handover`: a signal's give-back waits for it and then
     /// re-attaches, and after a give-back nothing is detached.
     private func claim(_ handle: OpaquePointer) throws(TransitError) {
@@ -313,7 +313,7 @@ package final class LibUSBDevice: USBPipe {
     }
 
     /// The first interface of the active configuration with one bulk IN and one bulk OUT endpoint
-    /// (the RC-S380 has one such interface, 0: usb-readers.md §1.1).
+    /// (the RC-S380 has one such interface, 0: docs/research/port100.md §"USB identity").
     private static func endpoints(_ device: OpaquePointer, _ found: Found) throws(TransitError) -> Endpoints {
         var config: UnsafeMutablePointer<libusb_config_descriptor>?
         let rv = libusb_get_active_config_descriptor(device, &config)

@@ -3,7 +3,7 @@ import Foundation
 import TransitModel
 
 /// Port-100 commands over a `USBPipe`: a command frame out, the chip's ACK and its answer in,
-/// the answer's code checked (usb-readers.md §0.1, §1.3). A chip that stops answering is sent the
+/// the answer's code checked (docs/research/port100.md §"Frames", §"Commands"). A chip that stops answering is sent the
 /// ACK to cancel what it was doing (as port100.c's `port100_abort_cmd` does) and the command ends
 /// as `communication` by its deadline; one that answers garbage ends as `communication` too.
 /// Counts what it sends, for the benchmark and the tests.
@@ -12,7 +12,7 @@ package final class Port100 {
     /// The reader, for messages ("the RC-S380/S (USB 1:13)").
     package let name: String
     /// Seconds a command other than InCommRF may take. nfcpy waits for ever (rcs380.py
-    /// `send_command`, usb-readers.md §1.4); a chip answers them within milliseconds.
+    /// `send_command`, docs/research/port100.md §"Timeouts"); a chip answers them within milliseconds.
     package var commandTimeout: Double
     /// Port-100 commands sent: each one is an OUT transfer and an ACK and an answer in.
     package private(set) var commandsSent = 0
@@ -23,7 +23,7 @@ package final class Port100 {
     /// Set after a cancel or garbage: a late answer may still come and is read away first.
     private var unsettled = false
 
-    /// One bulk read asks this much, as nfcpy does (transport.py l.314): a 255-byte FeliCa frame
+    /// One bulk read asks this much, as nfcpy does (transport.py; docs/research/port100.md §"USB identity"): a 255-byte FeliCa frame
     /// comes back in 272 bytes; a longer frame is read in several transfers.
     package static let readLength = 300
     /// More received and still not a frame is garbage (port100.c takes payloads up to 1001 bytes).
@@ -156,8 +156,8 @@ package final class Port100 {
     }
 
     /// InCommRF's timeout parameter, in 0.1 ms units, little-endian: (milliseconds + 1) × 10,
-    /// at most FFFF, as nfcpy computes it (rcs380.py l.919–950: 1 s gives `1A 27`, 10 ms `6E 00`,
-    /// usb-readers.md §1.4 and V5). Milliseconds are rounded to the nearest, at least 1.
+    /// at most FFFF, as nfcpy computes it (rcs380.py: 1 s gives `1A 27`, 10 ms `6E 00`,
+    /// docs/research/port100.md §"Timeouts", V5). Milliseconds are rounded to the nearest, at least 1.
     package static func inCommRFTimeout(seconds: Double) -> [UInt8] {
         let milliseconds = seconds.isFinite ? max(1, min(0xFFFF, Int((seconds * 1000).rounded()))) : 0xFFFF
         let units = min(0xFFFF, (milliseconds + 1) * 10)

@@ -1,5 +1,6 @@
 /// The Port-100 commands this host sends, by code: the host sends `D6 <code> …`, the chip answers
-/// `D7 <code + 1> …` (usb-readers.md §1.3; nfcpy rcs380.py l.147–176, port100.c `PORT100_CMD_*`).
+/// `D7 <code + 1> …` (docs/research/port100.md §"Commands"; nfcpy rcs380.py, port100.c
+/// `PORT100_CMD_*`).
 /// Target-mode commands (40–48) and maintenance ones are left out: a reader of cards needs none.
 package enum Port100Command: UInt8, CaseIterable, Sendable, CustomStringConvertible {
     /// Send and receive settings for a bit rate and framing (`01 01 0F 01` for FeliCa 212 kbps).

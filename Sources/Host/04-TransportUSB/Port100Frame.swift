@@ -1,5 +1,5 @@
 /// The unit the RC-S380's Port-100 chip and its host exchange on the bulk endpoints
-/// (usb-readers.md §0.1 and §1.3; nfcpy rcs380.py l.60–97, the kernel's port100.c
+/// (docs/research/port100.md §"Frames"; nfcpy rcs380.py `Frame`, the kernel's port100.c
 /// `port100_tx_frame_*` and `port100_checksum`; every frame of nfcpy issue #11's trace follows it):
 ///
 ///     00 00 FF FF FF · LEN (2 bytes, little-endian) · LCS · data · DCS · 00
@@ -8,7 +8,7 @@
 /// <parameters>` from the host and `D7 <command + 1> <answer>` from the chip. The ACK
 /// `00 00 FF 00 FF 00` goes before every answer, and from the host as a soft reset or a cancel.
 /// This is not the PN53x frame of the RC-S956 (`00 00 FF LEN LCS D4 …`, its extended LEN
-/// big-endian): never decode one with the other (usb-readers.md §0.2).
+/// big-endian): never decode one with the other (docs/research/port100.md §"PN53x frame").
 package enum Port100Frame {
     /// What a received buffer begins with.
     package enum Decoded: Equatable, Sendable {
@@ -16,8 +16,8 @@ package enum Port100Frame {
         case ack
         /// A data frame whose checksums hold: its data, `D7 <code> …` from the chip.
         case data([UInt8])
-        /// The start `00 00 FF FF FF` alone, nfcpy's "err" frame (rcs380.py l.70–71; no log shows
-        /// the chip sending it, usb-readers.md §8).
+        /// The start `00 00 FF FF FF` alone, nfcpy's "err" frame (rcs380.py `Frame`; no log shows
+        /// the chip sending it, docs/research/port100.md §"Open questions").
         case error
         /// A frame's beginning (or nothing): more bytes are needed.
         case incomplete
@@ -33,11 +33,11 @@ package enum Port100Frame {
         case postamble = "no 00 after DCS"
     }
 
-    /// The host's data frames begin `D6`, the chip's `D7` (usb-readers.md §1.3).
+    /// The host's data frames begin `D6`, the chip's `D7` (docs/research/port100.md §"Frames").
     package static let hostToChip: UInt8 = 0xD6
     package static let chipToHost: UInt8 = 0xD7
 
-    /// Sent before every answer by the chip; by the host to reset or cancel (usb-readers.md §0.1, V9).
+    /// Sent before every answer by the chip; by the host to reset or cancel (docs/research/port100.md §"Frames", V9).
     package static let ack: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
     /// Preamble 00, start code 00 FF, then FF FF: the extended form, whose LEN has two bytes.
     package static let start: [UInt8] = [0x00, 0x00, 0xFF, 0xFF, 0xFF]
@@ -68,7 +68,7 @@ package enum Port100Frame {
         guard buffer[3] == 0xFF else { return (.invalid(.header), 0) }
         guard buffer.count >= 5 else { return (.incomplete, 0) }
         guard buffer[4] == 0xFF else { return (.invalid(.header), 0) }
-        // The start alone is the error frame (nfcpy TestFrame, usb-readers.md V9): a transfer ends
+        // The start alone is the error frame (nfcpy TestFrame, docs/research/port100.md V9): a transfer ends
         // with the frame the chip sent, so five bytes on their own are not a frame cut short.
         guard buffer.count > 5 else { return (.error, start.count) }
         guard buffer.count >= 8 else { return (.incomplete, 0) }
@@ -82,7 +82,7 @@ package enum Port100Frame {
         return (.data(data), total)
     }
 
-    /// The byte that makes `bytes` sum to 0 modulo 256: −Σ mod 256 (usb-readers.md §0.1).
+    /// The byte that makes `bytes` sum to 0 modulo 256: −Σ mod 256 (docs/research/port100.md §"Frames").
     package static func checksum(_ bytes: [UInt8]) -> UInt8 {
         0 &- bytes.reduce(UInt8(0), &+)
     }

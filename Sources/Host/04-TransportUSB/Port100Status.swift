@@ -1,6 +1,6 @@
 import CardProtocol
-/// The one status byte that answers every Port-100 command but InCommRF (usb-readers.md §1.3;
-/// nfcpy rcs380.py l.100–145, port100.c `PORT100_CMD_STATUS_*`).
+/// The one status byte that answers every Port-100 command but InCommRF (docs/research/port100.md §"Commands",
+/// command status; nfcpy rcs380.py, port100.c `PORT100_CMD_STATUS_*`).
 package enum Port100Status: UInt8, Sendable, CustomStringConvertible {
     case success = 0, parameter = 1, pb = 2, rfca = 3, temperature = 4, pwd = 5, receive = 6, commandType = 7
 

@@ -5,7 +5,7 @@ import TransitModel
 /// Sony's RC-S380 as a FeliCa reader, over a `USBPipe`: opened once, a card sensed with one
 /// Polling, then one InCommRF a card command. The radio settings (InSetRF, InSetProtocol) are sent
 /// when a sense needs them and kept while the field stays on, where nfcpy sends them again before
-/// every exchange (rcs380.py l.919–950, usb-readers.md §1.4): three USB round trips a command
+/// every exchange (rcs380.py, docs/research/port100.md §"Sequences"): three USB round trips a command
 /// there, one here.
 package final class RCS380 {
     /// A FeliCa card that answered a Polling.
@@ -21,7 +21,7 @@ package final class RCS380 {
         }
     }
 
-    /// A version the chip reports as minor, major (`11 01` is 1.11: usb-readers.md V1).
+    /// A version the chip reports as minor, major (`11 01` is 1.11: docs/research/port100.md V1).
     package struct Version: Equatable, Sendable, CustomStringConvertible {
         package let major: UInt8
         package let minor: UInt8
@@ -55,12 +55,12 @@ package final class RCS380 {
     private var sensed: FeliCaBitRate?
 
     /// Seconds the USB wait adds to an InCommRF's own timeout before the command is cancelled: the
-    /// chip's timeout normally ends a silent exchange (usb-readers.md §1.4, a GUESS there as here).
+    /// chip's timeout normally ends a silent exchange (docs/research/port100.md §"Timeouts", a GUESS there as here).
     package static let usbMargin = 0.1
     /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3
-    /// command three times (tt3.py l.704, usb-readers.md §1.4).
+    /// command three times (nfcpy tt3.py, its Type 3 exchange; docs/research/port100.md §"Sequences").
     package static let tries = 3
-    /// A Polling's timeout: nfcpy's 10 ms, `6E 00` on the wire (usb-readers.md §1.4, V5).
+    /// A Polling's timeout: nfcpy's 10 ms, `6E 00` on the wire (docs/research/port100.md §"Sequences", V5).
     package static let pollingTimeout = 0.010
 
     package init(port: Port100) { self.port = port }
@@ -81,13 +81,13 @@ package final class RCS380 {
     /// Port-100 commands sent so far (each one USB round trip: command, ACK, answer).
     package var commandsSent: Int { port.commandsSent }
 
-    /// Brings the reader to a known state, as nfcpy does (usb-readers.md §1.4 and V1): a soft reset
+    /// Brings the reader to a known state, as nfcpy does (docs/research/port100.md §"Sequences", V1): a soft reset
     /// (ACK), SetCommandType 1, GetFirmwareVersion, SwitchRF off.
     ///
     /// Not sent, each a USB round trip for nothing a read uses: GetPDDataVersion (nfcpy only logs
     /// it; `pdDataVersion()` asks when someone wants it) and GetCommandType (port100.c asks it to
     /// choose type 1 or 0; every RC-S380 nfcpy drives takes 1, and one that does not says so in
-    /// SetCommandType's status, usb-readers.md V8, which is then an error naming it).
+    /// SetCommandType's status, docs/research/port100.md V8, which is then an error naming it).
     package func open(by deadline: Deadline? = nil) throws(TransitError) {
         framing = nil
         try port.reset()
@@ -113,7 +113,7 @@ package final class RCS380 {
     /// when none answers. The first sense at a bit rate sends InSetRF and InSetProtocol, later ones
     /// only the Polling. A garbled answer (two cards, a card passing by) is no card yet, as nfcpy
     /// takes it. `requestSystemCode` asks the card to add its system code (request code 01, as
-    /// nfcpy's sense does: usb-readers.md §1.4, V5).
+    /// nfcpy's sense does: docs/research/port100.md §"Sequences", V5).
     package func sense(bitRate: FeliCaBitRate = .kbps212, systemCode: UInt16 = 0xFFFF, requestSystemCode: Bool = true,
                        deadline: Deadline? = nil) throws(TransitError) -> Target? {
         let reception = try poll(bitRate: bitRate, systemCode: systemCode, requestSystemCode: requestSystemCode, deadline: deadline)
@@ -135,7 +135,7 @@ package final class RCS380 {
     package static func target(_ reception: Reception, bitRate: FeliCaBitRate, requestSystemCode: Bool = true) -> Target? {
         guard case .frame(let answer) = reception else { return nil }
         // LEN 01 IDm PMm [system code]: accepted as nfcpy does, LEN ≥ 18, LEN = the length, code 01
-        // (rcs380.py l.489–517, usb-readers.md §1.4).
+        // (nfcpy rcs380.py `sense_ttf`; docs/research/port100.md §"Sequences").
         guard let idm = FeliCaCommand.polledIDm(answer), answer.count >= 18 else { return nil }
         let code = requestSystemCode && answer.count >= 20 ? UInt16(answer[18]) << 8 | UInt16(answer[19]) : nil
         return Target(idm: idm, pmm: Array(answer[10 ..< 18]), systemCode: code, bitRate: bitRate)
@@ -177,7 +177,7 @@ package final class RCS380 {
     }
 
     /// What a reader let go is sent while it still answers, as nfcpy closes it (rcs380.py
-    /// `Chipset.close`, usb-readers.md §1.4): the field off (SwitchRF 00), then an ACK, so that no
+    /// `Chipset.close`, docs/research/port100.md §"Sequences"): the field off (SwitchRF 00), then an ACK, so that no
     /// command is left under way. The ACK is sent even when SwitchRF failed.
     package func close() throws(TransitError) {
         defer { try? port.sendACK() }

@@ -1,5 +1,5 @@
-/// The Sony readers transit finds on USB (vendor 054C), by product ID (usb-readers.md §1.1 and §2;
-/// nfcpy device.py l.42–52, port100.c `port100_table`).
+/// The Sony readers transit finds on USB (vendor 054C), by product ID (docs/research/port100.md §"USB identity";
+/// nfcpy device.py, port100.c `port100_table`).
 package enum USBReaderModel: UInt16, CaseIterable, Sendable {
     /// RC-S380/S: "the only known difference … /S has the CE and FCC marks" (nfcpy docs/overview.rst).
     case rcs380S = 0x06C1
@@ -17,7 +17,7 @@ package enum USBReaderModel: UInt16, CaseIterable, Sendable {
         case port100
         /// The place for the RC-S956 (RC-S330/360/370), not built: a PN53x-family chip whose frames
         /// are `00 00 FF LEN LCS D4 cmd … DCS 00`, answered `D5 cmd+1`, with an extended frame for
-        /// 254 bytes or more whose LEN is big-endian (usb-readers.md §0.2, §2, V10, V11; nfcpy
+        /// 254 bytes or more whose LEN is big-endian (docs/research/port100.md §"PN53x frame", V10, V11; nfcpy
         /// rcs956.py, pn53x.py). It would need its own frame codec (never `Port100Frame`), its own
         /// initialisation (nfcpy's: ResetMode, RFConfiguration…, §2) and its FeliCa exchange
         /// (InListPassiveTarget to sense, InCommunicateThru to exchange), behind the same

@@ -22,7 +22,7 @@ struct ISO7816Emulator {
     struct RecordQuirks {
         /// P2 = SFI·8+5 reads every record from P1 (Calypso); else it answers 6A86.
         var multipleRecords = true
-        /// An empty 9000 to a READ RECORD with Le 00 (research §1.1, Proxmark3 PR #3446).
+        /// An empty 9000 to a READ RECORD with Le 00 (docs/research/calypso-desfire-china.md §"Calypso reading", Proxmark3 PR #3446).
         var emptyAnswerToLeZero = false
     }
 

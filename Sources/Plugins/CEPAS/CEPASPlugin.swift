@@ -9,7 +9,7 @@ enum CEPASPlugin: CardFamilyPlugin {
 
     /// Purse 3 holds the EZ-Link balance, card number and log (Metrodroid CEPASTransitData).
     static let purse: UInt8 = 3
-    /// Status words of GET PURSE that mean "no CEPAS purse here" (spec, Detection Fallback).
+    /// Status words of GET PURSE that mean "no CEPAS purse here" (docs/specification.md §"Detection fallback").
     static let notCEPAS: Set<UInt16> = [0x6A81, 0x6A82, 0x6D00, 0x6E00]
 
     static func read(_ card: CardLink) throws -> CardResult {

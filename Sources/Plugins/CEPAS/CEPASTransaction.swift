@@ -3,7 +3,7 @@ import PluginKit
 /// One 16-byte log record (Metrodroid CEPASTransaction): 0 type · 1–3 amount (signed, cents,
 /// debits negative) · 4–7 seconds since 1995-01-01 00:00 Singapore time · 8–15 user data (ASCII).
 enum CEPASTransaction {
-    /// Type table (spec, following Metrodroid): 30 MRT and 31 bus are trips; 03 and 75 top-ups and
+    /// Type table (docs/specification.md §"Amounts and balances", following Metrodroid): 30 MRT and 31 bus are trips; 03 and 75 top-ups and
     /// 76 bus refund top-ups; 01 retail and 04 service charge purchases.
     static let kinds: [UInt8: TransactionType] = [
         0x30: .trip, 0x31: .trip, 0x03: .topup, 0x75: .topup, 0x76: .topup, 0x01: .purchase, 0x04: .purchase,

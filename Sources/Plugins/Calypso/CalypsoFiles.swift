@@ -1,7 +1,7 @@
 import PluginKit
 
 /// A selected Calypso application and the few commands that read it: SELECT and READ RECORD only
-/// (no session, no stored value, nothing that writes). Facts: research "beyond-families" §1.1–1.4.
+/// (no session, no stored value, nothing that writes). Facts: docs/research/calypso-desfire-china.md, §"Calypso reading" to §"Calypso exchanges".
 /// - CLA 00 first, 94 when the card answers 6E00 (class not supported): Proxmark3 PR #3281 made 00
 ///   first and 94 the fallback; cardpeek uses 94 for Navigo. The class found is kept for the read.
 /// - READ RECORD with P2 = SFI·8+5 reads every record from P1 (Keyple `CmdCardReadRecords`: each
@@ -15,7 +15,7 @@ final class CalypsoFiles {
     private var multipleRecords = true
     private var knownLength = false
 
-    /// Calypso's record size: 29 bytes (research §1.3).
+    /// Calypso's record size: 29 bytes (docs/research/calypso-desfire-china.md §"Calypso files").
     static let recordLength: UInt8 = 0x1D
     /// The ticketing DF name `1TIC.ICA`, selected by partial name (Metrodroid CALYPSO_FILENAMES).
     static let ticketingDF: [UInt8] = Array("1TIC.ICA".utf8)

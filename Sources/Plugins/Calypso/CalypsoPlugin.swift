@@ -2,13 +2,13 @@ import PluginKit
 
 /// Calypso transit cards (Navigo, KorriGo, OùRA, TaM, Pass Pass, Tisséo and other Intercode networks;
 /// MOBIB): one library, since every network shares the selection, the file map and the EN 1545
-/// packing, and only the environment's network ID tells them apart (research "beyond-families" §1).
+/// packing, and only the environment's network ID tells them apart (docs/research/calypso-desfire-china.md).
 /// Reads the ticketing files with SELECT and READ RECORD only.
 enum CalypsoPlugin: CardFamilyPlugin {
     static let name = "calypso"
     static let technology: CardTechnology = .iso7816
 
-    /// Short file identifiers of the ticketing DF (research §1.3: Metrodroid CalypsoApplication.File,
+    /// Short file identifiers of the ticketing DF (docs/research/calypso-desfire-china.md §"Calypso files": Metrodroid CalypsoApplication.File,
     /// Proxmark3 calypso/nodes.json).
     enum SFI {
         static let environment: UInt8 = 0x07, eventLog: UInt8 = 0x08, contracts: UInt8 = 0x09
@@ -17,7 +17,7 @@ enum CalypsoPlugin: CardFamilyPlugin {
         static let firstCounter: UInt8 = 0x0A
     }
 
-    /// MOBIB's network ID (Metrodroid MobibTransitData, research §1.5).
+    /// MOBIB's network ID (Metrodroid MobibTransitData, docs/research/calypso-desfire-china.md §"EN 1545 layout").
     static let mobibNetwork: UInt64 = 0x056001
     /// Intercode's country prefix for France: network IDs 250xxx (Metrodroid IntercodeTransitData).
     static let franceCountry: UInt64 = 0x250
@@ -30,7 +30,7 @@ enum CalypsoPlugin: CardFamilyPlugin {
             throw PluginError.cardRefused("the card has no ticketing environment (SFI 07)")
         }
         // The network ID: 24 bits after the 6-bit version and the 7-bit bitmap in every Intercode
-        // environment (bits 13–36); MOBIB keeps it at the same place (research §1.5).
+        // environment (bits 13–36); MOBIB keeps it at the same place (docs/research/calypso-desfire-china.md §"EN 1545 layout").
         var bits = BitReader(first)
         _ = try bits.read(13)
         let network = try bits.read(24)

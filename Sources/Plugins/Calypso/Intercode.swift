@@ -1,18 +1,18 @@
 import PluginKit
 
 /// The Intercode networks of France: environment, contract list → contracts (passes), counters,
-/// event log and special events (trips), local times in Europe/Paris (research §1.5, §1.6).
+/// event log and special events (trips), local times in Europe/Paris (docs/research/calypso-desfire-china.md §"EN 1545 layout", §"Intercode networks").
 struct Intercode {
     let files: CalypsoFiles
     let network: UInt64
     let zone = SummerTimeZone.paris
 
-    /// Card names by network ID (Metrodroid CalypsoRegistry / IntercodeTransitData, research §1.6).
+    /// Card names by network ID (Metrodroid CalypsoRegistry / IntercodeTransitData, docs/research/calypso-desfire-china.md §"Intercode networks").
     static let names: [UInt64: String] = [
         0x250901: "Navigo", 0x250908: "KorriGo", 0x250502: "OùRA", 0x250064: "TaM", 0x250000: "Pass Pass", 0x250916: "Tisséo",
     ]
     /// Navigo's network ID: its carnets keep the trips left in the counter's bits above 18
-    /// (Metrodroid #848, research §1.5).
+    /// (Metrodroid #848, docs/research/calypso-desfire-china.md §"EN 1545 layout").
     static let navigo: UInt64 = 0x250901
 
     static func cardName(_ network: UInt64) -> String {

@@ -1,6 +1,6 @@
 import PluginKit
 
-/// Intercode's EN 1545 layouts (research §1.5; field widths from Metrodroid
+/// Intercode's EN 1545 layouts (docs/research/calypso-desfire-china.md §"EN 1545 layout"; field widths from Metrodroid
 /// `intercode/IntercodeTransitData.kt`, `IntercodeSubscription.kt`, `IntercodeTransaction.kt`,
 /// facts only). Names are this plugin's own.
 enum IntercodeLayout {
@@ -80,7 +80,7 @@ enum IntercodeLayout {
     /// Any other tariff: the common part only.
     static let contractOther = common(.rest)
 
-    /// The contract layout a tariff code picks: its bits 4–11 (research §1.5).
+    /// The contract layout a tariff code picks: its bits 4–11 (docs/research/calypso-desfire-china.md §"EN 1545 layout").
     static func contract(tariff: UInt64) -> [EN1545Field] {
         switch tariff >> 4 & 0xFF {
         case 0xFF: return contractFF

@@ -1,7 +1,7 @@
 import PluginKit
 
 /// Decodes 090F history blocks (16 bytes each, newest first). Layout and codes from Metrodroid
-/// SuicaTrip / SuicaUtil and the ICOCA seed (facts only):
+/// SuicaTrip / SuicaUtil (facts only; docs/research/felica-iso.md §"Japan IC history service"):
 ///   0 console type · 1 process type · 4–5 date (7 bits year − 2000, 4 bits month, 5 bits day)
 ///   6–9 entry and exit station (line, station), or bus line and stop codes, or for product sales a
 ///       time in 6–7 (5 bits hour, 6 bits minute, 5 unknown bits) · 10–11 balance little-endian
@@ -10,16 +10,16 @@ import PluginKit
 /// A charge or a ticket bought at a station's machine keeps that station in 6–7: tanitanin/
 /// ICHistoryReader HistoryInfo.cs (facts only) gives 6–7 as the entry station, 8–9 as "0000 for a
 /// new card or a charge", and for tickets bought 6–7 the station and 8–9 a ticket machine number
-/// ("mostly 00 00, rarely 01 01"), never an exit. The spec reads the same for ticket-machine
+/// ("mostly 00 00, rarely 01 01"), never an exit. docs/specification.md §"Japan IC history" reads the same for ticket-machine
 /// consoles (03, 07, 08, 12–15: entryStation only); its "charges carry no stations" holds where
 /// 6–7 are 0000 (no station) or the charge is a shop's (a product-sale console, whose 6–7 are a time).
 enum JapanICHistory {
-    /// Process types that add to the balance (spec: 02h charge, 07h new issue, 14h/15h auto-charge at
+    /// Process types that add to the balance (docs/specification.md §"Japan IC history": 02h charge, 07h new issue, 14h/15h auto-charge at
     /// entry/exit, 17h bus auto-charge, 1Fh bus charge, 48h bonus charge, 49h register charge).
     static let topUpProcesses: Set<UInt8> = [0x02, 0x07, 0x14, 0x15, 0x17, 0x1F, 0x48, 0x49]
     /// Consoles of product sales: C7 POS terminal, C8 vending machine (Metrodroid SuicaTrip).
     static let productSaleConsoles: Set<UInt8> = [0xC7, 0xC8]
-    /// Ticket machines and fare adjustment machines: entry station only (spec; Metrodroid isTVM).
+    /// Ticket machines and fare adjustment machines: entry station only (docs/specification.md §"Japan IC history"; Metrodroid isTVM).
     static let ticketMachineConsoles: Set<UInt8> = [0x03, 0x07, 0x08, 0x12, 0x13, 0x14, 0x15]
     static let busConsole: UInt8 = 0x05
     /// The plain charge (チャージ): the machine's station in 6–7, 0000 in 8–9 (no exit).
@@ -72,7 +72,7 @@ enum JapanICHistory {
             t.metadata[MetadataKey.busLineCode] = try b.slice(6, 2).hex
             t.metadata[MetadataKey.busStopCode] = try b.slice(8, 2).hex
         } else if isProductSale {
-            // Product sales carry no stations (spec): 6–7 are the time of the sale. A charge (02h)
+            // Product sales carry no stations (docs/specification.md §"Japan IC history"): 6–7 are the time of the sale. A charge (02h)
             // or a ticket bought (03h) at a station's machine, auto-charges at a gate (14h, 15h)
             // and a new card issued at a ticket machine (07h) keep their station.
         } else {

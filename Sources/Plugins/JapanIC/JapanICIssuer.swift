@@ -5,7 +5,7 @@ import PluginKit
 /// Request Service; nfcpy tt3_sony.request_service). Each issuer keeps its own services in its own
 /// area, so one marker node a issuer tells the ten apart. Markers checked against the complete
 /// service lists of kormax/felica-tool's filesystems.json (26 system-0003 cards, card and phone)
-/// and Metrodroid's SuicaTest sets, facts only (shared/research/felica-names-nanaco-iso.md).
+/// and Metrodroid's SuicaTest sets, facts only (docs/research/felica-iso.md §"Request Service", §"Issuer markers").
 enum JapanICIssuer {
     /// One node a issuer, each an authenticated random service of that issuer's own area.
     static let markers: [(node: UInt16, name: String)] = [

@@ -8,10 +8,10 @@ enum JapanICPlugin: CardFamilyPlugin {
     /// Cybernetics common transit system code (nfcpy tagtool, Metrodroid SuicaTransitData).
     static let systemCodes: [UInt16] = [0x0003]
 
-    /// Balance: service 008B, block 0, bytes 11–12 little-endian (checked against the Suica, PASMO and
-    /// ICOCA dumps of shared/cards, where it equals the newest history record's balance).
+    /// Balance: service 008B, block 0, bytes 11–12 little-endian (Metrodroid SuicaTransitData, docs/research/felica-iso.md
+    /// §"Japan IC history service"; on real cards it equals the newest history record's balance).
     static let balanceService: UInt16 = 0x008B
-    /// History: service 090F, 20 blocks, block 0 newest (ICOCA seed; Metrodroid SuicaTransitData).
+    /// History: service 090F, 20 blocks, block 0 newest (Metrodroid SuicaTransitData; docs/research/felica-iso.md §"Japan IC history service").
     static let historyService: UInt16 = 0x090F
     static let historySlots = 20
 

@@ -25,7 +25,7 @@ enum KSX6924Plugin: CardFamilyPlugin {
 
     static func read(_ card: CardLink) throws -> CardResult {
         let (aid, fci) = try ISOApplication.selectFirst(card, applications.map(\.aid))
-        // From here on, every failure ends the read (spec: only applicationNotFound moves on).
+        // From here on, every failure ends the read (docs/specification.md §"Detection fallback": only applicationNotFound moves on).
         guard let purseInfo = try TLV.find([0xB0], in: fci) else {
             throw PluginError.malformedResponse("the SELECT answer holds no purse information (tag B0)")
         }

@@ -3,7 +3,7 @@ import PluginKit
 /// Hong Kong Octopus: FeliCa system 8008, balance service 0117 block 0, bytes 0–3 big-endian, in
 /// HK$0.10 plus an offset (Metrodroid OctopusTransitData / OctopusData, FareBot OctopusTransitFactory).
 ///
-/// The offset: 350 by default (the spec's value). Metrodroid and FareBot use 350 for scans before
+/// The offset: 350 by default (docs/specification.md §"Amounts and balances"). Metrodroid and FareBot use 350 for scans before
 /// 2017-10-01 and 500 after, when the negative-value limit rose from HK$35 to HK$50; another reader
 /// ties it to the card's issue date instead. 350 has not been confirmed on a current card, so a
 /// deployment sets `balance-offset=500` on the plugin's plugins.conf line.

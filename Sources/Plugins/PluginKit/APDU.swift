@@ -7,7 +7,7 @@ public struct APDUResponse: Equatable, Sendable {
 
     /// The answer's data when the card said 9000; otherwise `cardRefused` naming the command and the
     /// status word (`"GET BALANCE answered 6A88"`), as OpenSC's `sc_check_sw` does for its drivers.
-    /// Once an application is selected, a refusal ends the read (spec, "Detection Fallback").
+    /// Once an application is selected, a refusal ends the read (docs/specification.md §"Detection fallback").
     @discardableResult
     public func require(_ command: String) throws -> Bytes {
         guard isSuccess else { throw PluginError.cardRefused("\(command) answered \(swHex)") }

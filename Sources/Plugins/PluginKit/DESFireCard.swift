@@ -1,6 +1,6 @@
 /// A MIFARE DESFire card over the APDU link: native commands wrapped as ISO 7816-4 APDUs, chained
 /// answers (`91 AF`) collected up to a bound, and the status words mapped to `PluginError`s
-/// (Metrodroid DesfireProtocol; the research's status list): `91 00` done, `91 AF` more frames,
+/// (Metrodroid DesfireProtocol; docs/research/calypso-desfire-china.md §"DESFire transport"): `91 00` done, `91 AF` more frames,
 /// `91 A0` application not found (on select: not this card), `91 AE` authentication error and
 /// `91 9D` permission denied (a locked file: absent), `91 F0` file not found (absent).
 public struct DESFireCard {

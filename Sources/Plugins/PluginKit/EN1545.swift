@@ -2,7 +2,7 @@ import CardProtocol
 
 /// EN 1545 bit-packed card data (Calypso's Intercode, MOBIB, HSL, Adelaide…), read most significant
 /// bit first with `BitReader`. A layout is a list of `EN1545Field`s; `EN1545.parse` walks it and
-/// gives the values by field name. The facts (research "beyond-families" §1.5, Metrodroid
+/// gives the values by field name. The facts (docs/research/calypso-desfire-china.md §"EN 1545 layout", Metrodroid
 /// `en1545/En1545FixedInteger.kt`, `En1545Bitmap.kt`, `En1545FixedString.kt`; HSL's own card
 /// documentation, hsl-card-java, uses the same date epoch):
 /// - a date is 14 bits, days since 1997-01-01; a time is 11 bits, minutes since local midnight;

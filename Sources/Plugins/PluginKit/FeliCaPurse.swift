@@ -1,7 +1,7 @@
 /// A prepaid purse in a FeliCa system (the common area FE00 holds Edy, WAON and nanaco), found by
 /// its balance service and read in one Request Service and, on the happy path, one read.
 ///
-/// Detection fallback (spec): a card without the balance service (Request Service answers FFFF) is
+/// Detection fallback (docs/specification.md §"Detection fallback"): a card without the balance service (Request Service answers FFFF) is
 /// not this purse. Once it exists, a refused balance read ends the read; other refused blocks are
 /// left out (each service keeps the blocks read before its first refusal).
 public struct FeliCaPurse {

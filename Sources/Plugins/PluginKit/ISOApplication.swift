@@ -1,4 +1,5 @@
-/// Selecting ISO 7816 applications by AID, with the spec's detection rule for AID-based families:
+/// Selecting ISO 7816 applications by AID, with the detection rule of
+/// docs/specification.md §"Detection fallback" for AID-based families:
 /// only "no AID of this family is selectable" moves on to the next plugin.
 public enum ISOApplication {
     /// The first AID of `aids` the card selects, with its FCI; throws `notThisCard` when the card
@@ -13,7 +14,7 @@ public enum ISOApplication {
 
     /// READ RECORD 1, 2, … of `sfi` until the card answers 6A83 (record not found) or `limit` records;
     /// one command a record. Any other status word, 6A82 (no such file) included, is a refusal: once
-    /// an application is selected, every failure ends the read (spec).
+    /// an application is selected, every failure ends the read (docs/specification.md §"Detection fallback").
     public static func readRecords(_ card: CardLink, sfi: UInt8, limit: Int) throws -> [Bytes] {
         var out = [Bytes]()
         while out.count < limit {

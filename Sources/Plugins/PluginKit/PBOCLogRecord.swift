@@ -3,7 +3,7 @@
 ///   16–22 time, BCD YYYYMMDDhhmmss, China Standard Time. The record stores no balance after it
 ///   (the PBOC log layout has none), so the transactions carry none.
 public enum PBOCLogRecord {
-    /// Types 01 and 02 are top-ups (spec); 05, 06 and 09 purchases (PBOC e-purse; 06 and 09 in NFCard
+    /// Types 01 and 02 are top-ups (docs/specification.md §"Amounts and balances"); 05, 06 and 09 purchases (PBOC e-purse; 06 and 09 in NFCard
     /// and the Guangzhou YCT settlement model, 05 by the PBOC convention; 09 compound purchase, GB/T 31778).
     public static let kinds: [UInt8: TransactionType] = [0x01: .topup, 0x02: .topup, 0x05: .purchase, 0x06: .purchase, 0x09: .purchase]
 

@@ -2,7 +2,8 @@ import PluginKit
 
 /// China T-Union (交通联合) purses, also carried by third-generation social-security cards.
 /// AID, GET BALANCE, file 0x15 and the SFI 0x18 log: Metrodroid TUnionTransitData / ChinaCard /
-/// ChinaTrip, NFCard TUnion.java, and the social-security seed's card-number read (facts only).
+/// ChinaTrip, NFCard TUnion.java, and a public social-security card read (facts only;
+/// docs/research/felica-iso.md §"T-Union card number").
 enum TUnionPlugin: CardFamilyPlugin {
     static let name = "tunion"
     static let technology: CardTechnology = .iso7816
@@ -13,7 +14,7 @@ enum TUnionPlugin: CardFamilyPlugin {
     static let primaryBalance = ChinaPurse.getBalance
     static let negativeBalance: [UInt8] = [0x80, 0x5C, 0x01, 0x02, 0x04]
     /// File 0x15 from offset 10, 18 bytes: the card number (10 bytes) and validity (2 × 4 BCD bytes),
-    /// as the social-security seed reads it; cards that refuse that form get the whole file.
+    /// as a public social-security card read does (docs/research/felica-iso.md §"T-Union card number"); cards that refuse that form get the whole file.
     static let cardNumberRead: [UInt8] = [0x00, 0xB0, 0x95, 0x0A, 0x12]
     static let wholeFile15: [UInt8] = [0x00, 0xB0, 0x95, 0x00, 0x00]
     /// Tag of the FCI's copy of file 0x15 (card type, city, card number, validity), inside the

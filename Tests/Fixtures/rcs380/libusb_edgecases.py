@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """libusb_edgecases.py: error paths of an RC-S380 through libusb-1.0 (run it with no card on the reader).
 
-Uses libusb_probe.py's ctypes layer; the frames are research §7's vectors (V2, V3, V8) or built
-with the §0.1 rule. Checks: a bad checksum gets the "err" frame and no ACK; a frame cut by a short
+Uses libusb_probe.py's ctypes layer; the frames are docs/research/port100.md §"Test vectors"
+(V2, V3, V8) or built with the §"Frames" rule. Checks: a bad checksum gets the "err" frame and no ACK; a frame cut by a short
 packet likewise; an unimplemented command gets ACK + err; InCommRF before InSetRF (RF off) and
 before InSetProtocol; parameter errors (V3, V8); GetCommandType (V2); a receive timeout comes when
 the InCommRF timeout has run out; a frame split at a 64-byte packet boundary is joined, but a

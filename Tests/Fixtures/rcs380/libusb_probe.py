@@ -2,7 +2,7 @@
 """libusb_probe.py: reads a FeliCa card through a Sony RC-S380 with libusb-1.0 (ctypes, stdlib only).
 
 Written to check rcs380_emulator.py independently of it: every byte it sends and expects comes from
-the research note's vectors (/work/shared/research/usb-readers.md §7: V1 init, V3 InSetRF, V4
+the vectors of docs/research/port100.md (§"Test vectors": V1 init, V3 InSetRF, V4
 InSetProtocol, V5 Polling; V7's form for Read Without Encryption), typed here as hex, not from the
 emulator's code. It runs as well against a real reader (no port100 bound, or --detach).
 
@@ -329,7 +329,7 @@ def main():
         if args.expect_no_card:
             raise Failure("expected no card, but the polling was answered: %s" % answer.hex())
         sensf = payload[7:]
-        # Accept the answer as nfcpy does (§1.4): LEN ≥ 18, LEN = length, response code 01.
+        # Accept the answer as nfcpy does (docs/research/port100.md §"Sequences"): LEN ≥ 18, LEN = length, response code 01.
         if len(sensf) < 18 or sensf[0] != len(sensf) or sensf[1] != 0x01:
             raise Failure("Polling: bad SENSF_RES %s" % sensf.hex())
         idm, pmm, sc = sensf[2:10], sensf[10:18], sensf[18:20]

@@ -67,8 +67,8 @@ Example:
 
 The facts it is written from
 ============================
-Only from the project's research note /work/shared/research/usb-readers.md (§1 RC-S380 USB identity,
-commands, statuses and sequences; §5 umockdev; §7 byte vectors). nfcpy (EUPL) and the kernel's
+Only from docs/research/port100.md (§"USB identity", §"Commands",
+§"InCommRF status", §"Sequences", §"Test doubles", §"Test vectors"). nfcpy (EUPL) and the kernel's
 port100.c (GPL) were sources of facts for that note; none of their code is here. Each constant below
 names its source; "GUESS" marks what no source settles.
 
@@ -81,7 +81,7 @@ RC-S380/P NFC Port-100 v1.11", user logs; nfcpy takes both from the USB string d
 "RC-S380/S" for 06c1 is a GUESS by analogy.
 
 Port-100: frames `00 00 FF FF FF LEN(2, LE) LCS D6 cmd data DCS 00`, answers `D7 cmd+1`, an ACK
-`00 00 FF 00 FF 00` before every answer; a host ACK cancels the command in progress (§0.1, §1.3).
+`00 00 FF 00 FF 00` before every answer; a host ACK cancels the command in progress (§"Frames", §"Commands").
 
 Behaviour (what the device model does)
 ======================================
@@ -102,7 +102,7 @@ Behaviour (what the device model does)
 * RF: InSetRF turns the field on with that technology (in the TRACE of nfcpy, SwitchRF off is
   followed by InSetRF, InSetProtocol, InCommRF, and the card answers, so InSetRF must switch RF on);
   SwitchRF 00 turns it off (the card is powered off: vpcd power-off), SwitchRF 01 on.
-* InCommRF: timeout in units of 0.1 ms (§1.3). RF off or no InSetRF: status RF_OFF 0x400 (GUESS);
+* InCommRF: timeout in units of 0.1 ms (§"Commands"). RF off or no InSetRF: status RF_OFF 0x400 (GUESS);
   no InSetProtocol since power-up: status PROTOCOL 0x01 (GUESS). Otherwise the FeliCa frame (with its
   LEN byte; the chip adds the CRC) goes to the card as a bare-frame APDU; `<frame> 90 00` becomes
   `D7 05 00 00 00 00 08 <frame>` (the byte after the status is skipped by both drivers; 08 as in the
@@ -205,11 +205,11 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
-# USB identity (research §1.1)
+# USB identity (docs/research/port100.md §"USB identity")
 # ---------------------------------------------------------------------------------------------
 
 VENDOR = 0x054C
-# "/P": nfcpy's output for 06c3; "/S": GUESS. 02e1 is the RC-S330/360/370 (RC-S956, usb-readers.md
+# "/P": nfcpy's output for 06c3; "/S": GUESS. 02e1 is the RC-S330/360/370 (RC-S956, docs/research/port100.md
 # §2): only its identity is emulated (the host is to name it and never open it); its string a GUESS.
 PRODUCTS = {0x06C1: "RC-S380/S", 0x06C3: "RC-S380/P", 0x02E1: "RC-S330"}
 MANUFACTURER = "SONY"  # nfcpy prints "SONY RC-S380/P ..." from the USB string descriptors
@@ -292,7 +292,7 @@ BLOCKING_REAP_WAIT = 0.1     # an idle REAPURB waits this long, then EINTR (the 
 SYNC_BULK_FOREVER = 60.0     # a USBDEVFS_BULK read with timeout 0 ("forever") gives up after this
 
 # ---------------------------------------------------------------------------------------------
-# Port-100 framing (research §0.1, §1.3)
+# Port-100 framing (docs/research/port100.md §"Frames", §"Commands")
 # ---------------------------------------------------------------------------------------------
 
 ACK = bytes.fromhex("0000ff00ff00")
@@ -334,17 +334,17 @@ def parse_host_frame(buf):
     return "cmd", payload, 10 + n
 
 
-# Commands (research §1.3 table)
+# Commands (docs/research/port100.md §"Commands")
 IN_SET_RF, IN_SET_PROTOCOL, IN_COMM_RF, SWITCH_RF = 0x00, 0x02, 0x04, 0x06
 RESET_DEVICE, GET_FIRMWARE_VERSION, GET_PD_DATA_VERSION = 0x12, 0x20, 0x22
 GET_COMMAND_TYPE, SET_COMMAND_TYPE = 0x28, 0x2A
 
-# InSetRF send-set, send-type, recv-set, recv-type (§1.3)
+# InSetRF send-set, send-type, recv-set, recv-type (§"Commands")
 RF_TECHS = {bytes.fromhex("01010f01"): "212F", bytes.fromhex("01020f02"): "424F",
             bytes.fromhex("02030f03"): "106A", bytes.fromhex("03070f07"): "106B"}
 
-STATUS_OK, STATUS_PARAMETER = 0x00, 0x01  # single status byte (§1.3)
-COMM_PROTOCOL, COMM_RECEIVE_TIMEOUT, COMM_RF_OFF = 0x01, 0x80, 0x400  # InCommRF status bits (§1.3)
+STATUS_OK, STATUS_PARAMETER = 0x00, 0x01  # single status byte (§"Commands")
+COMM_PROTOCOL, COMM_RECEIVE_TIMEOUT, COMM_RF_OFF = 0x01, 0x80, 0x400  # InCommRF status bits (§"InCommRF status")
 COMM_BYTE_AFTER_STATUS = 0x08  # skipped by both drivers; 08 in nfcpy's fixture (V5)
 # The damage --damage puts in a card's answer: InCommRF status bits (§1.3), the answer's frame
 # dropped as V8's parity-error answer has none (`D7 05 02 00 00 00`).
@@ -724,7 +724,7 @@ class Port100:
         if len(data) < 2:
             return status(COMM_PROTOCOL), 0
         t0 = time.monotonic()
-        wait = (data[0] | data[1] << 8) / 10000.0  # units of 0.1 ms (§1.3)
+        wait = (data[0] | data[1] << 8) / 10000.0  # units of 0.1 ms (§"Commands")
         frame = bytes(data[2:])
         if not self.rf_on or self.rf_tech is None:
             return status(COMM_RF_OFF), 0

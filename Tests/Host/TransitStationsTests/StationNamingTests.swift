@@ -110,8 +110,8 @@ final class StationNamingTests: XCTestCase {
         XCTAssertEqual((run.json?["transactions"] as? [[String: Any]])?.first?["entryStationName"] as? String, "駅E33B", run.stderr)
     }
 
-    /// Every station code of the three Japan IC dumps, with its region (shared/cards README and the
-    /// dumps' records), named by a generated table: each comes out by name.
+    /// Every station code of the three Japan IC dumps, with its region (the dumps'
+    /// own records), named by a generated table: each comes out by name.
     func testEveryStationOfTheSharedDumpsComesOutByNameAreaAndDateAware() throws {
         try XCTSkipIf(BuildProducts.sharedCards == nil, "../shared/cards is not on this machine")
         let cards = try XCTUnwrap(BuildProducts.sharedCards, "no shared cards")

@@ -10,7 +10,7 @@ import XCTest
 final class ExactLengthTests: XCTestCase {
     typealias V = USBVectors
 
-    /// A chip's answer to `command` (its code + 1) carrying `answer`, framed as usb-readers.md §0.1 says.
+    /// A chip's answer to `command` (its code + 1) carrying `answer`, framed as docs/research/port100.md §"Frames" says.
     private func chipFrame(_ code: UInt8, _ answer: [UInt8]) -> [UInt8] {
         let data = [0xD7, code] + answer
         let low = UInt8(data.count & 0xFF), high = UInt8(data.count >> 8)

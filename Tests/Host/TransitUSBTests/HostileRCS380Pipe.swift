@@ -5,7 +5,7 @@ import TransitModel
 import TransitUSB
 
 /// An RC-S380 that answers like one — every host frame taken and answered after its ACK, the
-/// answers those of usb-readers.md §7's vectors (V1 open, V3–V5 sense, V7 read) — and then
+/// answers those of docs/research/port100.md §"Test vectors" (V1 open, V3–V5 sense, V7 read) — and then
 /// mutates them, deterministically for a seed: transfers cut, lengthened, bit-flipped, split,
 /// doubled, dropped (a silent reader), swapped for another command's answer or for noise; data
 /// changed under checksums made right again (so the answer layer is reached, not only the frame
@@ -25,7 +25,7 @@ final class HostileRCS380Pipe: USBPipe {
     static let idm: [UInt8] = [0x01, 0x01, 0x07, 0x01, 0x26, 0x0C, 0xCA, 0x02]
     static let pmm: [UInt8] = [0x0F, 0x0D, 0x23, 0x04, 0x2F, 0x77, 0x83, 0xFF]
 
-    /// A chip's frame around `data` (usb-readers.md §0.1: LEN little-endian, LCS, DCS, postamble).
+    /// A chip's frame around `data` (docs/research/port100.md §"Frames": LEN little-endian, LCS, DCS, postamble).
     static func frame(_ data: [UInt8]) -> [UInt8] {
         let low = UInt8(data.count & 0xFF), high = UInt8(data.count >> 8 & 0xFF)
         return [0x00, 0x00, 0xFF, 0xFF, 0xFF, low, high, 0 &- (low &+ high)] + data + [0 &- data.reduce(0, &+), 0x00]

@@ -2,7 +2,7 @@ import TestSupport
 import XCTest
 import TransitUSB
 
-/// The Port-100 frame codec against usb-readers.md §7's vectors: each test names its vector.
+/// The Port-100 frame codec against docs/research/port100.md §"Test vectors": each test names its vector.
 final class Port100FrameTests: XCTestCase {
     typealias V = USBVectors
 
@@ -10,7 +10,7 @@ final class Port100FrameTests: XCTestCase {
     private func data(_ frame: [UInt8]) -> [UInt8] { Array(frame.dropFirst(8).dropLast(2)) }
 
     func testV1TheInitialisationTraceEncodesAndDecodesByteForByte() {
-        // Host frames from their commands, as the research's table writes them.
+        // Host frames from their commands, as docs/research/port100.md §"Commands" writes them.
         XCTAssertEqual(Port100Frame.encode([0xD6, 0x2A, 0x01]), V.v1SetCommandType)
         XCTAssertEqual(Port100Frame.encode([0xD6, 0x20]), V.v1GetFirmwareVersion)
         XCTAssertEqual(Port100Frame.encode([0xD6, 0x22]), V.v1GetPDDataVersion)

@@ -173,7 +173,7 @@ final class RCS380ChannelTests: XCTestCase {
     }
 
     func testTheStatusBitsThatAreDamage() {
-        // usb-readers.md §1.3: PROTOCOL 01, PARITY 02, CRC 04, COLLISION 08 are damage; not
+        // docs/research/port100.md §"InCommRF status": PROTOCOL 01, PARITY 02, CRC 04, COLLISION 08 are damage; not
         // RECEIVE_TIMEOUT 80, OVERFLOW 10, RF_OFF 400, nor damage beside RF_OFF.
         for bits: UInt32 in [0x01, 0x02, 0x04, 0x08, 0x06] { XCTAssertTrue(InCommRFStatus(rawValue: bits).isDamage, "\(bits)") }
         for bits: UInt32 in [0x00, 0x10, 0x80, 0x400, 0x404] { XCTAssertFalse(InCommRFStatus(rawValue: bits).isDamage, "\(bits)") }

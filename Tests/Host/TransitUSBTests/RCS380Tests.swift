@@ -4,8 +4,8 @@ import XCTest
 import TransitModel
 import TransitUSB
 
-/// The RC-S380 driver and its command layer against a scripted pipe that answers usb-readers.md
-/// §7's vectors.
+/// The RC-S380 driver and its command layer against a scripted pipe that answers
+/// docs/research/port100.md §"Test vectors".
 final class RCS380Tests: XCTestCase {
     typealias V = USBVectors
 
@@ -239,7 +239,7 @@ final class RCS380Tests: XCTestCase {
     }
 
     func testInCommRFTimeoutsAsTheResearchGivesThem() {
-        // usb-readers.md §1.4: 1 s gives 1A 27, 0.1 s F2 03, 1 ms 14 00; V5: 10 ms is 6E 00.
+        // docs/research/port100.md §"Timeouts": 1 s gives 1A 27, 0.1 s F2 03, 1 ms 14 00; V5: 10 ms is 6E 00.
         XCTAssertEqual(Port100.inCommRFTimeout(seconds: 1.0), [0x1A, 0x27])
         XCTAssertEqual(Port100.inCommRFTimeout(seconds: 0.1), [0xF2, 0x03])
         XCTAssertEqual(Port100.inCommRFTimeout(seconds: 0.001), [0x14, 0x00])

@@ -5,7 +5,7 @@ import TransitUSB
 /// Product IDs, FeliCa timing and the names the CLI shows.
 final class USBModelTests: XCTestCase {
     func testSonyProductIDs() {
-        // usb-readers.md §1.1 and §2: 054c:06c1 RC-S380/S, 054c:06c3 RC-S380/P, 054c:02e1 RC-S956.
+        // docs/research/port100.md §"USB identity": 054c:06c1 RC-S380/S, 054c:06c3 RC-S380/P, 054c:02e1 RC-S956.
         XCTAssertEqual(USBReaderModel(vendor: 0x054C, product: 0x06C1), .rcs380S)
         XCTAssertEqual(USBReaderModel(vendor: 0x054C, product: 0x06C3), .rcs380P)
         XCTAssertEqual(USBReaderModel(vendor: 0x054C, product: 0x02E1)?.chipset, .rcs956)
@@ -21,7 +21,7 @@ final class USBModelTests: XCTestCase {
     }
 
     func testFeliCaTimesFromTheResearch() {
-        // usb-readers.md §1.5 (nfcpy tt3.py): Polling 3.625 ms + 1.208 ms a slot; below 10 ms, V5's 10 ms.
+        // docs/research/port100.md §"FeliCa card timing" (nfcpy tt3.py): Polling 3.625 ms + 1.208 ms a slot; below 10 ms, V5's 10 ms.
         XCTAssertEqual(FeliCaTiming.polling(slots: 1), 0.010, accuracy: 1e-9)
         XCTAssertEqual(FeliCaTiming.polling(slots: 16), 0.003_625 + 0.001_208 * 16, accuracy: 1e-9)
         // Read: 302.1 µs × ((b+1)·n + a + 1) × 4^e; V5's PMm byte 5 is 77: a 7, b 6, e 1.

@@ -1,7 +1,7 @@
 import CardProtocol
 
-/// The byte vectors of /work/shared/research/usb-readers.md §7, copied from the research text (full
-/// USB transfers, hex as written there). Values composed here from those vectors by the §0.1 rule
+/// The byte vectors of docs/research/port100.md §"Test vectors", copied from that text (full USB
+/// transfers, hex as written there). Values composed here from those vectors by the §"Frames" rule
 /// (checksums worked out by hand, not by the code under test) say so.
 enum USBVectors {
     static func b(_ hex: String) -> [UInt8] {

@@ -2,7 +2,7 @@ import PluginKit
 import XCTest
 
 /// EN 1545 bit packing and the EU summer-time rule, against vectors written out by hand from the
-/// facts (research §1.5; Directive 2000/84/EC), bits most significant first.
+/// facts (docs/research/calypso-desfire-china.md §"EN 1545 layout"; Directive 2000/84/EC), bits most significant first.
 final class EN1545Tests: XCTestCase {
     /// The Intercode environment's start: version 6 · bitmap(7) {network 24, issuer 8, validity end
     /// date, pay method 11, authenticator 16, select list 32, {card status 1}}.

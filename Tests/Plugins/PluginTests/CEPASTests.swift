@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// CEPAS through its built library: the spec's CEPAS sentences and its detection fallback.
+/// CEPAS through its built library: the CEPAS sentences of docs/specification.md and its detection fallback.
 final class CEPASTests: XCTestCase {
     var dir: URL!
     override func setUp() { dir = temporaryDirectory() }

@@ -164,7 +164,7 @@ final class CalypsoTests: XCTestCase {
     static let select = "00A4040008315449432E49434100"
 
     func testACardRefusingThePartialNameIsSelectedByTheNavigoRev3AID() throws {
-        // Navigo Rev 3 / HCE: full DF name A0 00 00 04 04 01 25 09 01 01 (research §1.2).
+        // Navigo Rev 3 / HCE: full DF name A0 00 00 04 04 01 25 09 01 01 (docs/research/calypso-desfire-china.md §"Calypso selection").
         var image = try CardImages.sample("navigo.json")
         image.editApplication(select: Self.select) { $0.select = "00A404000AA000000404012509010100" }
         let outcome = try PluginRead.read(image, plugins: [.calypso])

@@ -2,7 +2,7 @@ import CardSimulation
 import TestSupport
 import XCTest
 
-/// Rakuten Edy: the spec's sentences for the FeliCa common-area purses, on the Edy card.
+/// Rakuten Edy: the sentences of docs/specification.md for the FeliCa common-area purses, on the Edy card.
 final class EdyTests: XCTestCase {
     func testSampleEdyCard() throws {
         let outcome = try PluginRead.read(CardImages.sample("edy.json"), plugins: PluginRead.Plugin.defaultOrder)

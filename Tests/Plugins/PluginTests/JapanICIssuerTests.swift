@@ -6,7 +6,7 @@ import XCTest
 /// common Cybernetics services (008B balance, 090F history, 108F, 10CB), the nodes the public
 /// service lists show shared between issuers (1848: Suica, PASMO, Kitaca, TOICA; 1F88 and 2048:
 /// Hayakaken, nimoca, SUGOCA; 2308: Suica, PASMO) and the issuer's own area nodes, locked as on
-/// the card (kormax/felica-tool filesystems.json, Metrodroid SuicaTest; research notes, 1.4–1.5).
+/// the card (kormax/felica-tool filesystems.json, Metrodroid SuicaTest; docs/research/felica-iso.md §"Issuer markers").
 final class JapanICIssuerTests: XCTestCase {
     static let issuers: [(name: String, own: [String], shared: [String])] = [
         ("Suica", ["1808", "180A", "18C8", "18CA"], ["1848", "2308"]),
@@ -85,7 +85,7 @@ final class JapanICIssuerTests: XCTestCase {
 
 extension JapanICIssuerTests {
     func testTheRequestServiceIsTheFrameTheResearchWroteOut() throws {
-        // shared/research/felica-names-nanaco-iso.md 1.4, for n = 13:
+        // docs/research/felica-iso.md §"Issuer markers", the test vector for n = 13:
         // LEN 02 <IDm(0003)> 0D 08 18 C8 1C 48 1A 88 20 08 1E 88 98 88 1B C8 21 48 1F 48 24 88 25 48 BD 08 1F
         var frames = [[UInt8]]()
         let spy: PluginRead.Fault = { _, command, answer in

@@ -2,7 +2,7 @@ import CardSimulation
 import TestSupport
 import XCTest
 
-/// Japan IC through its built library, one test per sentence of the spec's "Japan IC history".
+/// Japan IC through its built library, one test per sentence of docs/specification.md §"Japan IC history".
 final class JapanICTests: XCTestCase {
     /// A 090F block laid out by hand (layout: see JapanICHistory; bytes 6–9 as given).
     func record(_ console: UInt8, _ process: UInt8, _ y: Int, _ m: Int, _ d: Int, _ b6to9: [UInt8], balance: Int,
@@ -206,7 +206,7 @@ final class JapanICTests: XCTestCase {
             XCTAssertEqual([t.entryStation, t.exitStation], ["E33B", nil], "console \(console)")
             XCTAssertEqual(t.metadata["entryRegion"], "3")
         }
-        // A charge with 0000 in 6–7 carries no station (the spec's "charges carry no stations").
+        // A charge with 0000 in 6–7 carries no station (docs/specification.md §"Japan IC history": charges carry no stations).
         let bare = CardImages.japanIC(history: [record(0x08, 0x02, 2025, 5, 2, [0, 0, 0, 0], balance: 900)])
         XCTAssertNil(try XCTUnwrap(read(bare).reading?.transactions.first).entryStation)
     }

@@ -93,8 +93,8 @@ final class SharedDumpTests: XCTestCase {
         XCTAssertEqual(r.transactions.filter { $0.type == .topup }.map(\.amount), [46000])
     }
 
-    /// Each record's stored balance: the newest is the card's balance (shared/cards README: block 0
-    /// of 090F agrees with 008B), and each step from the older record is the record's amount, added
+    /// Each record's stored balance: the newest is the card's balance (docs/research/felica-iso.md
+    /// §"Japan IC history service"; in these dumps block 0 of 090F agrees with 008B), and each step from the older record is the record's amount, added
     /// for a top-up, deducted otherwise (T-Money stores amount and balance in separate fields).
     func assertBalanceChain(_ name: String, newest: Int64, file: StaticString = #filePath, line: UInt = #line) throws {
         let r = try XCTUnwrap(read(name).reading, file: file, line: line)

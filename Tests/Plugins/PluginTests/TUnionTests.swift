@@ -2,7 +2,7 @@ import CardSimulation
 import TestSupport
 import XCTest
 
-/// China T-Union through the tunion library: the spec's T-Union sentences and the ISO fallback chain.
+/// China T-Union through the tunion library: the T-Union sentences of docs/specification.md and the ISO fallback chain.
 final class TUnionTests: XCTestCase {
     static let select = "00A4040008A00000063201010500"
 
