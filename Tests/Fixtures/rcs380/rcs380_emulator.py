@@ -210,7 +210,7 @@ from gi.repository import UMockdev  # noqa: E402
 
 VENDOR = 0x054C
 # "/P": nfcpy's output for 06c3; "/S": GUESS. 02e1 is the RC-S330/360/370 (RC-S956, docs/research/port100.md
-# §2): only its identity is emulated (the host is to name it and never open it); its string a GUESS.
+# §"USB identity"): only its identity is emulated (the host is to name it and never open it); its string a GUESS.
 PRODUCTS = {0x06C1: "RC-S380/S", 0x06C3: "RC-S380/P", 0x02E1: "RC-S330"}
 MANUFACTURER = "SONY"  # nfcpy prints "SONY RC-S380/P ..." from the USB string descriptors
 BCD_DEVICE = 0x0110    # GUESS: no lsusb shows it
