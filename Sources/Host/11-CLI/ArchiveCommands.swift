@@ -115,9 +115,6 @@ extension TransitCommand {
 
     /// `--since YYYY-MM-DD`.
     private static func sinceDate(_ a: Arguments) throws -> CalendarDay? {
-        try a.value(.since).map { text in
-            guard let day = CalendarDay(text) else { throw TransitError(.usage, "--since takes a date that exists, YYYY-MM-DD") }
-            return day
-        }
+        try a.day(.since)
     }
 }

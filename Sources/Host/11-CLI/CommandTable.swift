@@ -1,84 +1,49 @@
+import TransitModel
 import TransitTransport
 
-/// One option of a command: `--name VALUE`, or a flag `--name`.
-struct OptionSpec: Equatable {
-    let name: String
-    /// The value's placeholder in the usage line; nil for a flag.
-    let value: String?
-    /// Given more than once, every value counts (`--stations`, watch's `--reader`).
-    var repeatable = false
-    /// The command cannot run without it (`dump --out`).
-    var required = false
-    /// How many values follow it: 1, or 2 for `cards --name CARD NICKNAME`.
-    var count = 1
-
-    /// `[--name VALUE]`, `[--name VALUE]...`, `--name VALUE`.
-    var usage: String {
-        let bare = "--\(name)" + (value.map { " \($0)" } ?? "")
-        return (required ? bare : "[\(bare)]") + (repeatable ? "..." : "")
-    }
-
+/// The options of `transit`'s commands, each with the type of its value.
+extension OptionSpec {
     static let reader = OptionSpec(name: "reader", value: "NAME")
-    static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"))
+    static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"),
+                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: "dialect"))
     static let config = OptionSpec(name: "config", value: "FILE")
-    static let wait = OptionSpec(name: "wait", value: "SECONDS")
+    static let wait = OptionSpec(name: "wait", value: "SECONDS", type: .seconds(positive: false))
     static let json = OptionSpec(name: "json", value: nil)
     static let verbose = OptionSpec(name: "verbose", value: nil)
     static let card = OptionSpec(name: "card", value: "FILE")
-    static let index = OptionSpec(name: "index", value: "N")
+    static let index = OptionSpec(name: "index", value: "N", type: .index)
     static let log = OptionSpec(name: "log", value: "FILE")
     static let noSave = OptionSpec(name: "no-save", value: nil)
     static let save = OptionSpec(name: "save", value: nil)
-    static let exchangeTimeout = OptionSpec(name: "exchange-timeout", value: "SECONDS")
-    static let readTimeout = OptionSpec(name: "read-timeout", value: "SECONDS")
+    static let exchangeTimeout = OptionSpec(name: "exchange-timeout", value: "SECONDS", type: .seconds(positive: true))
+    static let readTimeout = OptionSpec(name: "read-timeout", value: "SECONDS", type: .seconds(positive: true))
     static let stations = OptionSpec(name: "stations", value: "FILE", repeatable: true)
-    static let since = OptionSpec(name: "since", value: "YYYY-MM-DD")
+    static let since = OptionSpec(name: "since", value: "YYYY-MM-DD", type: .day)
     static let out = OptionSpec(name: "out", value: "FILE")
     static let requiredOut = OptionSpec(name: "out", value: "FILE", required: true)
     static let reference = OptionSpec(name: "reference", value: "FILE", required: true)
     /// watch's `--reader`, given once for each reader watched.
     static let readers = OptionSpec(name: "reader", value: "NAME", repeatable: true)
     static let exec = OptionSpec(name: "exec", value: "CMD")
-    static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS")
-    static let format = OptionSpec(name: "format", value: "csv|json|ledger")
+    static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS", type: .seconds(positive: true))
+    static let format = OptionSpec(name: "format", value: "csv|json|ledger", type: .choice(["csv", "json", "ledger"], what: "export format"))
     static let yes = OptionSpec(name: "yes", value: nil)
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
-    static let below = OptionSpec(name: "below", value: "AMOUNT")
+    static let below = OptionSpec(name: "below", value: "AMOUNT", type: .amount)
     /// `scan`: show the holder's personal data (a Calypso card's name and birth date) too.
     static let personal = OptionSpec(name: "personal", value: nil)
-    static let month = OptionSpec(name: "month", value: "YYYY-MM|last")
-    static let from = OptionSpec(name: "from", value: "YYYY-MM-DD")
-    static let to = OptionSpec(name: "to", value: "YYYY-MM-DD")
-    static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"))
+    static let month = OptionSpec(name: "month", value: "YYYY-MM|last", type: .month)
+    static let from = OptionSpec(name: "from", value: "YYYY-MM-DD", type: .day)
+    static let to = OptionSpec(name: "to", value: "YYYY-MM-DD", type: .day)
+    static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"),
+                                         type: .choice(ReportFormat.allCases.map(\.rawValue), what: "report format"))
     /// `cards --name CARD NICKNAME`.
     static let name = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2)
 }
 
 /// One command: what it takes, its `--help`, and what runs it.
 struct CommandSpec {
-    enum Operands: Equatable {
-        case none
-        /// At most one, named by the placeholder (`[CARD]`), or exactly one when required (`LOG`).
-        case one(String, required: Bool)
-        /// One or more (`FILE...`).
-        case many(String)
-
-        var maximum: Int {
-            switch self {
-            case .none: return 0
-            case .one: return 1
-            case .many: return .max
-            }
-        }
-
-        var usage: String? {
-            switch self {
-            case .none: return nil
-            case .one(let name, let required): return required ? name : "[\(name)]"
-            case .many(let name): return "\(name)..."
-            }
-        }
-    }
+    typealias Operands = CommandArguments.Operands
 
     let name: String
     let operands: Operands
