@@ -1,8 +1,12 @@
 /// The type of value a command-line option takes, each read by one parser (`parse`): `transit`
 /// and `transit-sim` refuse the same bad value with the same words, a usage error (exit 2).
 public enum OptionValue: Equatable, Sendable {
-    /// Any text: a reader's name, a shell command, a file's path.
+    /// Any text: a reader's name, a nickname.
     case text
+    /// A file's path (the completions offer files).
+    case file
+    /// A command for /bin/sh (the completions offer commands).
+    case command
     /// A number of seconds (`--wait`), above 0 when `positive` (the timeouts).
     case seconds(positive: Bool)
     /// An amount in the card's minor units (`--below 1000`: ¥1,000).
@@ -31,7 +35,7 @@ public enum OptionValue: Equatable, Sendable {
     public func parse(_ text: String, option: String) throws -> Any {
         let name = "--\(option)"
         switch self {
-        case .text:
+        case .text, .file, .command:
             return text
         case .seconds(let positive):
             guard let s = Double(text), s.isFinite, positive ? s > 0 : s >= 0 else {

@@ -5,35 +5,43 @@ import TransitModel
 /// `transit-sim`: puts a card image on the vsmartcard virtual reader, so pcscd (and any PC/SC
 /// client) sees it as a card on "Virtual PCD 00 00".
 enum SimulatorCommand {
-    static let usage = """
-    transit-sim --card FILE [--index N] [--port 35963] [--reader-model M] [--dialect D] [--latency-ms N]
-                [--remove-after N] [--hang-after N] [--log FILE]
+    /// `transit-sim --help`: the usage line, then each option.
+    static var usage: String {
+        """
+        transit-sim --card FILE [--index N] [--port 35963] [--reader-model M] [--dialect D] [--latency-ms N]
+                    [--remove-after N] [--hang-after N] [--log FILE]
 
-      --card FILE       the card image, or a dump of another app (docs/card-image.md)
-      --index N         the card of a file that holds several (1 is the first)
-      --port N          vpcd's port on 127.0.0.1 (35963 is the first virtual reader, 35964 the second)
-      --reader-model M  answer as this reader does: \(ReaderModel.allCases.map(\.rawValue).joined(separator: ", "))
-                        (its ATR, pass-throughs and refusals; docs/readers.md); default pcsc
-      --dialect D       accept FeliCa frames only in this one of the model's dialects
-                        (pn532, acs-direct, part3, bare-frame)
-      --latency-ms N    wait N ms before each answer, as a card in the field takes time
-      --remove-after N  answer N APDUs, then pull the card away (close the link) and exit
-      --hang-after N    answer N APDUs, then never answer again, the card staying on the reader
-      --log FILE        append one line per exchange: command and answer in hex (a new file
-                        is made 0600; a link, a FIFO, or a folder on the way that another user
-                        owns or may write is refused)
-    """
+        """ + "\n" + options.map { $0.helpLines() }.joined(separator: "\n")
+    }
 
-    /// The options of the usage above, each with the type of its value.
-    static let card = OptionSpec(name: "card", value: "FILE", required: true)
-    static let index = OptionSpec(name: "index", value: "N", type: .index)
-    static let port = OptionSpec(name: "port", value: "N", type: .port)
-    static let readerModel = OptionSpec(name: "reader-model", value: "M", type: .choice(ReaderModel.allCases.map(\.rawValue), what: "reader model"))
-    static let dialect = OptionSpec(name: "dialect", value: "D", type: .choice(SimulatedDialect.allCases.map(\.rawValue), what: "dialect"))
-    static let latency = OptionSpec(name: "latency-ms", value: "N", type: .count)
-    static let removeAfter = OptionSpec(name: "remove-after", value: "N", type: .count)
-    static let hangAfter = OptionSpec(name: "hang-after", value: "N", type: .count)
-    static let log = OptionSpec(name: "log", value: "FILE")
+    /// The options, each with the type of its value and what it does.
+    static let card = OptionSpec(name: "card", value: "FILE", type: .file, required: true, summary: "the card image",
+                                 help: "the card image, or a dump of another app (docs/card-image.md)")
+    static let index = OptionSpec(name: "index", value: "N", type: .index, summary: "the card of a file that holds several",
+                                  help: "the card of a file that holds several (1 is the first)")
+    static let port = OptionSpec(name: "port", value: "N", type: .port, summary: "vpcd's port on 127.0.0.1",
+                                 help: "vpcd's port on 127.0.0.1 (35963 is the first virtual reader, 35964 the second)")
+    static let readerModel = OptionSpec(name: "reader-model", value: "M", type: .choice(ReaderModel.allCases.map(\.rawValue), what: "reader model"),
+                                        summary: "answer as this reader does", help: """
+        answer as this reader does: \(ReaderModel.allCases.map(\.rawValue).joined(separator: ", "))
+        (its ATR, pass-throughs and refusals; docs/readers.md); default pcsc
+        """)
+    static let dialect = OptionSpec(name: "dialect", value: "D", type: .choice(SimulatedDialect.allCases.map(\.rawValue), what: "dialect"),
+                                    summary: "accept FeliCa frames only in this dialect", help: """
+        accept FeliCa frames only in this one of the model's dialects
+        (\(SimulatedDialect.allCases.map(\.rawValue).joined(separator: ", ")))
+        """)
+    static let latency = OptionSpec(name: "latency-ms", value: "N", type: .count, summary: "wait N ms before each answer",
+                                    help: "wait N ms before each answer, as a card in the field takes time")
+    static let removeAfter = OptionSpec(name: "remove-after", value: "N", type: .count, summary: "answer N APDUs, then pull the card away",
+                                        help: "answer N APDUs, then pull the card away (close the link) and exit")
+    static let hangAfter = OptionSpec(name: "hang-after", value: "N", type: .count, summary: "answer N APDUs, then never again",
+                                      help: "answer N APDUs, then never answer again, the card staying on the reader")
+    static let log = OptionSpec(name: "log", value: "FILE", type: .file, summary: "append one line per exchange", help: """
+        append one line per exchange: command and answer in hex (a new file
+        is made 0600; a link, a FIFO, or a folder on the way that another user
+        owns or may write is refused)
+        """)
     static let options = [card, index, port, readerModel, dialect, latency, removeAfter, hangAfter, log]
 
     static func run(_ args: [String]) -> Int32 {
