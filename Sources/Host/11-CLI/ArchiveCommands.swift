@@ -9,7 +9,7 @@ import TransitEngine
 extension TransitCommand {
     /// `transit cards`: every card the archive knows, with its last balance and read.
     func cards(_ a: Arguments) throws {
-        if let (name, nickname) = a.pair(.name) {
+        if let (name, nickname) = a.pair(.nickname) {
             guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             let card = try archive.cards(matching: name, prefix: false)
             try Archive.retryingWhileBusy { try archive.name(card, nickname: nickname) }

@@ -133,7 +133,7 @@ extension OptionSpec {
         run; html: one page to print on A4 with a chart of the fares
         """)
     /// `cards --name CARD NICKNAME`.
-    static let name = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2, summary: "call CARD NICKNAME", help: """
+    static let nickname = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2, summary: "call CARD NICKNAME", help: """
         call the card NICKNAME ("通勤", "Yuki's PASMO"): a name for it on
         report, history, export and forget, shown in their output and in watch
         lines. CARD is its id, number or IDm, or its nickname; "" removes it
@@ -197,10 +197,11 @@ struct CommandSpec {
     }
 }
 
-/// The command line, declared once. The parser takes a command's entry (`Arguments`), the usage
-/// lines of `transit --help` are written from it, and ManAndCompletionTests checks each command's
-/// `--help`, the man page's SYNOPSIS and the shell completions against those lines. A command
-/// accepts only the options that mean something for it (no reader options without a reader).
+/// The command line, declared once. The parser takes a command's entry (`Arguments`); the usage
+/// lines of `transit --help`, each command's `--help` and the shell completions
+/// (`CompletionScript`) are written from it, and ManAndCompletionTests checks the man page's
+/// SYNOPSIS and OPTIONS against it. A command accepts only the options that mean something for
+/// it (no reader options without a reader).
 enum CommandTable {
     static let commands: [CommandSpec] = [
         CommandSpec(name: "scan", summary: "read the card on a reader (or a card file) and print it",
@@ -246,7 +247,7 @@ enum CommandTable {
                                   """)],
                     reads: true, intro: HelpText.watch) { try $0.watch($1) },
         CommandSpec(name: "cards", summary: "list the cards kept in the history archive",
-                    operands: .none, options: [.jsonArray, .name], intro: HelpText.cards) { try $0.cards($1) },
+                    operands: .none, options: [.jsonArray, .nickname], intro: HelpText.cards) { try $0.cards($1) },
         CommandSpec(name: "history", summary: "print the whole timeline of a card from the history archive",
                     operands: .one("CARD", required: false),
                     options: [.since, .json.described("""
@@ -291,6 +292,9 @@ enum CommandTable {
         CommandSpec(name: "plugins", summary: "list the plugins of plugins.conf in probe order",
                     operands: .none, options: [.config.described("plugins.conf to use (see transit scan --help)"), .jsonArray],
                     intro: HelpText.plugins) { try $0.plugins($1) },
+        CommandSpec(name: "completions", summary: "print the completion script of bash, zsh or fish",
+                    operands: .one("bash|zsh|fish", required: true), options: [],
+                    intro: HelpText.completions) { try $0.completions($1) },
     ]
 
     static func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }

@@ -132,4 +132,12 @@ enum HelpText {
     are told apart by id. When another transit kept the write-ahead log busy, the next forget
     finishes the removal and says so.
     """
+
+    static let completions = """
+    transit completions — print the completion script of bash, zsh or fish, written from transit's
+    table of commands and options. The packages install the same scripts; to install one yourself:
+      transit completions bash > ~/.local/share/bash-completion/completions/transit
+      transit completions zsh > ~/.zfunc/_transit   (a folder of $fpath)
+      transit completions fish > ~/.config/fish/completions/transit.fish
+    """
 }
