@@ -1,28 +1,27 @@
 # bash completion for transit(1)                                    -*- shell-script -*-
 # Installed as share/bash-completion/completions/transit; works without bash-completion too.
+# Written by `transit completions bash` from transit's command table: do not edit by hand.
 
-_transit_commands="scan decode replay dump verify watch cards history export report forget readers doctor plugins"
-_transit_dialects="pn532 acs-direct part3 bare-frame"
-_transit_formats="csv json ledger"
-_transit_report_formats="text json sfcard ofx html"
+_transit_commands="scan decode replay dump verify watch cards history export report forget readers doctor plugins completions"
 
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan)    echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --personal --help" ;;
-        decode)  echo "--config --read-timeout --stations --save --help" ;;
-        replay)  echo "--config --json --verbose --read-timeout --stations --save --help" ;;
-        dump)    echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
-        verify)  echo "--reference --reader --dialect --wait --no-save --config --card --index --log --json --verbose --exchange-timeout --read-timeout --stations --help" ;;
-        watch)   echo "--reader --dialect --config --json --exec --exec-timeout --verbose --exchange-timeout --read-timeout --stations --no-save --below --help" ;;
-        cards)   echo "--json --name --help" ;;
+        scan) echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --personal --help" ;;
+        decode) echo "--config --read-timeout --stations --save --help" ;;
+        replay) echo "--config --json --verbose --read-timeout --stations --save --help" ;;
+        dump) echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
+        verify) echo "--reference --reader --dialect --wait --config --card --index --log --json --verbose --no-save --exchange-timeout --read-timeout --stations --help" ;;
+        watch) echo "--reader --dialect --config --json --verbose --exec --exec-timeout --no-save --exchange-timeout --read-timeout --stations --below --help" ;;
+        cards) echo "--json --name --help" ;;
         history) echo "--since --json --stations --help" ;;
-        export)  echo "--format --out --since --stations --help" ;;
-        report)  echo "--month --from --to --format --out --stations --help" ;;
-        forget)  echo "--yes --help" ;;
+        export) echo "--format --out --since --stations --help" ;;
+        report) echo "--month --from --to --format --out --stations --help" ;;
+        forget) echo "--yes --help" ;;
         readers) echo "--json --help" ;;
-        doctor)  echo "--config --json --help" ;;
+        doctor) echo "--config --json --help" ;;
         plugins) echo "--config --json --help" ;;
+        completions) echo "--help" ;;
     esac
 }
 
@@ -33,18 +32,22 @@ _transit_files() {
     COMPREPLY=($(compgen -f -- "$1"))
 }
 
-# The values of option $1 for the word $2; fails when $1 takes no value.
+# The values of option $1 of the command for the word $2; fails when $1 takes no value.
+# A name, seconds, a date or an amount: nothing to offer.
 _transit_values() {
-    case $1 in
-        --dialect) COMPREPLY=($(compgen -W "$_transit_dialects" -- "$2")) ;;
-        --format)
-            # export: csv, json or ledger; report: its five formats.
-            local formats=$_transit_formats
-            [[ ${COMP_WORDS[1]} == report ]] && formats=$_transit_report_formats
-            COMPREPLY=($(compgen -W "$formats" -- "$2")) ;;
-        --config | --card | --log | --out | --reference | --stations) _transit_files "$2" ;;
-        --exec) COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
-        --reader | --wait | --exchange-timeout | --read-timeout | --exec-timeout | --since | --month | --from | --to | --below | --name) ;; # a name, seconds, a date or an amount: nothing to offer
+    case ${COMP_WORDS[1]}:$1 in
+        scan:--reader | scan:--wait | scan:--index | scan:--exchange-timeout | scan:--read-timeout | scan:--below | decode:--read-timeout | replay:--read-timeout | dump:--reader | dump:--wait | dump:--index | dump:--exchange-timeout | dump:--read-timeout | verify:--reader | verify:--wait | verify:--index | verify:--exchange-timeout | verify:--read-timeout | watch:--reader | watch:--exec-timeout | watch:--exchange-timeout | watch:--read-timeout | watch:--below | cards:--name | history:--since | export:--since | report:--month | report:--from | report:--to)
+            : ;;
+        scan:--dialect | dump:--dialect | verify:--dialect | watch:--dialect)
+            COMPREPLY=($(compgen -W "pn532 acs-direct part3 bare-frame" -- "$2")) ;;
+        scan:--config | scan:--card | scan:--log | scan:--stations | decode:--config | decode:--stations | replay:--config | replay:--stations | dump:--out | dump:--config | dump:--card | verify:--reference | verify:--config | verify:--card | verify:--log | verify:--stations | watch:--config | watch:--stations | history:--stations | export:--out | export:--stations | report:--out | report:--stations | doctor:--config | plugins:--config)
+            _transit_files "$2" ;;
+        watch:--exec)
+            COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;
+        export:--format)
+            COMPREPLY=($(compgen -W "csv json ledger" -- "$2")) ;;
+        report:--format)
+            COMPREPLY=($(compgen -W "text json sfcard ofx html" -- "$2")) ;;
         *) return 1 ;;
     esac
     return 0
@@ -68,7 +71,7 @@ _transit() {
         prefix=$prev=
         cur=${cur#*=}
     fi
-    _transit_values "$prev" "$cur" && { [[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); return 0; }
+    ((COMP_CWORD > 1)) && _transit_values "$prev" "$cur" && { [[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); return 0; }
 
     if ((COMP_CWORD <= 1)); then
         COMPREPLY=($(compgen -W "$_transit_commands --help --version" -- "$cur"))
@@ -81,11 +84,14 @@ _transit() {
     [[ -z $options ]] && return 0
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
-    elif [[ $command == decode || $command == replay ]]; then
-        # decode FILE..., replay LOG
-        _transit_files "$cur"
+        return 0
     fi
-    # history [CARD], export [CARD], report [CARD], forget CARD: a card's number or nickname (transit cards), nothing to offer.
+    # The operands; a card (history, export, report, forget) is a number or nickname: nothing to offer.
+    case $command in
+        decode) _transit_files "$cur" ;;
+        replay) _transit_files "$cur" ;;
+        completions) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
+    esac
     return 0
 }
 

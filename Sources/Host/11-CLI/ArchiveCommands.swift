@@ -9,7 +9,7 @@ import TransitEngine
 extension TransitCommand {
     /// `transit cards`: every card the archive knows, with its last balance and read.
     func cards(_ a: Arguments) throws {
-        if let (name, nickname) = a.pair(.name) {
+        if let (name, nickname) = a.pair(.nickname) {
             guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             let card = try archive.cards(matching: name, prefix: false)
             try Archive.retryingWhileBusy { try archive.name(card, nickname: nickname) }
@@ -115,9 +115,6 @@ extension TransitCommand {
 
     /// `--since YYYY-MM-DD`.
     private static func sinceDate(_ a: Arguments) throws -> CalendarDay? {
-        try a.value(.since).map { text in
-            guard let day = CalendarDay(text) else { throw TransitError(.usage, "--since takes a date that exists, YYYY-MM-DD") }
-            return day
-        }
+        try a.day(.since)
     }
 }

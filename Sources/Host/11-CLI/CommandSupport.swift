@@ -13,11 +13,8 @@ import TransitWatch
 extension TransitCommand {
     /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
     func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
-        let index = try a.value(.index).map { text -> Int in
-            guard let n = Int(text), n >= 1 else { throw TransitError(.usage, "--index takes a card's number in the file, 1 or more") }
-            guard a.value(.card) != nil else { throw TransitError(.usage, "--index picks a card of a --card file") }
-            return n
-        }
+        let index = try a.number(.index)
+        guard index == nil || a.value(.card) != nil else { throw TransitError(.usage, "--index picks a card of a --card file") }
         if let cardPath = a.value(.card) { return try body(try EmulatedChannel(cardPath: cardPath, index: index)) }
         // --wait covers pcscd starting, a reader coming and a card coming, within one deadline.
         let wait = try Self.seconds(a, .wait) ?? 0
@@ -62,11 +59,7 @@ extension TransitCommand {
 
     /// The low-balance threshold: `--below AMOUNT`, else transit.conf's `below`, in the card's minor units.
     static func below(_ a: Arguments, settings: ArchiveSettings = .load()) throws -> Int64? {
-        guard let text = a.value(.below) else { return settings.below }
-        guard let amount = Int64(text) else {
-            throw TransitError(.usage, "--below takes an amount in the card's minor units (1000 for ¥1,000, 500 for S$5.00), not \"\(text)\"")
-        }
-        return amount
+        try a.amount(.below) ?? settings.below
     }
 
     /// The reading with the names its station tables hold. A table that cannot be used never costs
@@ -130,18 +123,16 @@ extension TransitCommand {
         return { line in if verbose || PluginLogLevel.isWarning(line, plugins: plugins) { err("transit: \(line)") } }
     }
 
-    /// A number of seconds given with `--name`.
+    /// A number of seconds given with `--name`; its type in the table says whether 0 is one
+    /// (`positive` is the callers' note of it).
     static func seconds(_ a: Arguments, _ option: OptionSpec, positive: Bool = false) throws -> Double? {
-        try a.value(option).map { text in
-            guard let s = Double(text), s.isFinite, positive ? s > 0 : s >= 0 else {
-                throw TransitError(.usage, "--\(option.name) takes a number of seconds\(positive ? " above 0" : "")")
-            }
-            return s
-        }
+        try a.seconds(option)
     }
 
+    /// `--dialect`'s dialect.
     static func dialect(_ name: String?) throws -> FeliCaDialect? {
         try name.map { name in
+            try OptionSpec.dialect.type.parse(name, option: "dialect")
             guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of \(FeliCaDialect.names)") }
             return d
         }

@@ -1,93 +1,186 @@
+import TransitModel
 import TransitTransport
 
-/// One option of a command: `--name VALUE`, or a flag `--name`.
-struct OptionSpec: Equatable {
-    let name: String
-    /// The value's placeholder in the usage line; nil for a flag.
-    let value: String?
-    /// Given more than once, every value counts (`--stations`, watch's `--reader`).
-    var repeatable = false
-    /// The command cannot run without it (`dump --out`).
-    var required = false
-    /// How many values follow it: 1, or 2 for `cards --name CARD NICKNAME`.
-    var count = 1
-
-    /// `[--name VALUE]`, `[--name VALUE]...`, `--name VALUE`.
-    var usage: String {
-        let bare = "--\(name)" + (value.map { " \($0)" } ?? "")
-        return (required ? bare : "[\(bare)]") + (repeatable ? "..." : "")
-    }
-
-    static let reader = OptionSpec(name: "reader", value: "NAME")
-    static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"))
-    static let config = OptionSpec(name: "config", value: "FILE")
-    static let wait = OptionSpec(name: "wait", value: "SECONDS")
-    static let json = OptionSpec(name: "json", value: nil)
-    static let verbose = OptionSpec(name: "verbose", value: nil)
-    static let card = OptionSpec(name: "card", value: "FILE")
-    static let index = OptionSpec(name: "index", value: "N")
-    static let log = OptionSpec(name: "log", value: "FILE")
-    static let noSave = OptionSpec(name: "no-save", value: nil)
-    static let save = OptionSpec(name: "save", value: nil)
-    static let exchangeTimeout = OptionSpec(name: "exchange-timeout", value: "SECONDS")
-    static let readTimeout = OptionSpec(name: "read-timeout", value: "SECONDS")
-    static let stations = OptionSpec(name: "stations", value: "FILE", repeatable: true)
-    static let since = OptionSpec(name: "since", value: "YYYY-MM-DD")
-    static let out = OptionSpec(name: "out", value: "FILE")
-    static let requiredOut = OptionSpec(name: "out", value: "FILE", required: true)
-    static let reference = OptionSpec(name: "reference", value: "FILE", required: true)
+/// The options of `transit`'s commands: the type of each one's value, and what it does as
+/// `--help`, the man page and the shell completions say it. A command that means something else
+/// by an option says so with `described`; the others list it "as for scan".
+extension OptionSpec {
+    static let reader = OptionSpec(name: "reader", value: "NAME", summary: "use the first reader whose name contains NAME", help: """
+        use the first reader whose name contains NAME (case-insensitive);
+        default: the first reader with a card (SAM interfaces only when named)
+        """)
+    static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"),
+                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: "dialect"), summary: "how FeliCa frames travel", help: """
+        how FeliCa frames travel: pn532 or bare-frame (ACR122U), acs-direct
+        (ACR1252U and later ACS readers), part3 (PC/SC 2.02 Transparent
+        Exchange); default: the reader's line of the reader table
+        (docs/readers.md), the next tried when one does not work; a dialect
+        the line marks unsafe is never sent
+        """)
+    static let config = OptionSpec(name: "config", value: "FILE", type: .file, summary: "plugins.conf to use", help: """
+        plugins.conf to use (default lookup: $XDG_CONFIG_HOME/transit/,
+        /etc/transit/, the installed default; never the current folder)
+        """)
+    static let wait = OptionSpec(name: "wait", value: "SECONDS", type: .seconds(positive: false),
+                                 summary: "wait up to SECONDS for a reader and a card", help: """
+        wait up to SECONDS for a reader and a card (default 0: the card must
+        already be on the reader)
+        """)
+    static let json = OptionSpec(name: "json", value: nil, summary: "print JSON", help: "print one JSON object on stdout (errors too)")
+    static let verbose = OptionSpec(name: "verbose", value: nil, summary: "log each plugin's steps on stderr", help: """
+        log each plugin's steps on stderr; the text shows regions, raw types
+        and raw records too
+        """)
+    static let card = OptionSpec(name: "card", value: "FILE", type: .file,
+                                 summary: "read a card file (image, Flipper, Metrodroid or FareBot export) instead of a reader", help: """
+        read a card file instead of a reader: the project's card image
+        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc), a Metrodroid
+        JSON, XML or zip export, or a FareBot export; the format is recognised
+        from the content
+        """)
+    static let index = OptionSpec(name: "index", value: "N", type: .index, summary: "the card of a --card file that holds several", help: """
+        the card to read of a --card file that holds several (1 is the first;
+        without it such a file names its cards)
+        """)
+    static let log = OptionSpec(name: "log", value: "FILE", type: .file, summary: "write a JSON log bundle of the read", help: """
+        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
+        initial AID, each plugin's outcome, every exchange with its time, and the
+        result. It holds the card's number and history: created 0600, never
+        through a symlink; a folder on the way that another user owns or may
+        write, or a link, is refused before the read; when it cannot be written
+        the read is still printed.
+        """)
+    static let noSave = OptionSpec(name: "no-save", value: nil, summary: "do not keep this read in the history archive", help: """
+        do not keep this read in the history archive
+        ($XDG_DATA_HOME/transit/history.db; see transit history --help)
+        """)
+    static let save = OptionSpec(name: "save", value: nil, summary: "keep the read in the history archive",
+                                 help: "keep the read in the history archive (as scan does by default)")
+    static let exchangeTimeout = OptionSpec(name: "exchange-timeout", value: "SECONDS", type: .seconds(positive: true),
+                                            summary: "the longest one exchange may take (default 5)", help: """
+        the longest one exchange with the reader may take (default 5); a reader
+        that stops answering ends the read as communication (exit 5)
+        """)
+    static let readTimeout = OptionSpec(name: "read-timeout", value: "SECONDS", type: .seconds(positive: true),
+                                        summary: "the longest the whole read may take (default 20)",
+                                        help: "the longest the whole read may take, plugins included (default 20)")
+    static let stations = OptionSpec(name: "stations", value: "FILE", type: .file, repeatable: true,
+                                     summary: "a station table (CSV) for station names", help: """
+        a station table (CSV: area,line,station,operator,line_name,station_name
+        [,station_name_en][,valid_from,valid_until], codes in hex), repeatable;
+        also every *.csv in $XDG_DATA_HOME/transit/stations (~/.local/share) and
+        <prefix>/share/transit/stations. transit ships none (README, "Station names")
+        """)
+    static let since = OptionSpec(name: "since", value: "YYYY-MM-DD", type: .day, summary: "records from that day on",
+                                  help: "records from that day on")
+    static let out = OptionSpec(name: "out", value: "FILE", type: .file, summary: "write to FILE instead of stdout", help: """
+        write to FILE (created 0600, never through a symlink, in a folder of
+        root's or yours; a device or FIFO there is refused) instead of stdout;
+        - is stdout
+        """)
+    static let requiredOut = OptionSpec(name: "out", value: "FILE", type: .file, required: true, summary: "where to write the card image", help: """
+        where to write the image (required; - is standard output; a device or
+        FIFO there is refused, never replaced)
+        """)
+    static let reference = OptionSpec(name: "reference", value: "FILE", type: .file, required: true,
+                                      summary: "the reference noted from a ticket machine", help: "the reference (required)")
     /// watch's `--reader`, given once for each reader watched.
-    static let readers = OptionSpec(name: "reader", value: "NAME", repeatable: true)
-    static let exec = OptionSpec(name: "exec", value: "CMD")
-    static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS")
-    static let format = OptionSpec(name: "format", value: "csv|json|ledger")
-    static let yes = OptionSpec(name: "yes", value: nil)
+    static let readers = OptionSpec(name: "reader", value: "NAME", repeatable: true, summary: "watch readers whose name contains NAME",
+                                    help: "watch readers whose name contains NAME (repeatable)")
+    static let exec = OptionSpec(name: "exec", value: "CMD", type: .command, summary: "run CMD for each tap, its JSON line on stdin", help: """
+        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
+        input, the watch's environment with TRANSIT_READER set to the tap's
+        reader; one at a time, never delaying a read; its output goes to stderr.
+        It starts with every signal at its default, descriptors 0-2 only, in a
+        process group of its own
+        """)
+    static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS", type: .seconds(positive: true),
+                                        summary: "end CMD past SECONDS (default 30)", help: """
+        end CMD's process group (SIGTERM, then SIGKILL) when it runs longer
+        (default 30); the end of the watch ends it too
+        """)
+    static let format = OptionSpec(name: "format", value: "csv|json|ledger", type: .choice(["csv", "json", "ledger"], what: "export format"),
+                                   summary: "CSV (the default), JSON or a ledger journal", help: "default csv")
+    static let yes = OptionSpec(name: "yes", value: nil, summary: "remove the one card whose number begins with CARD",
+                                help: "remove the one card whose number begins with CARD")
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
-    static let below = OptionSpec(name: "below", value: "AMOUNT")
+    static let below = OptionSpec(name: "below", value: "AMOUNT", type: .amount, summary: "flag a balance under AMOUNT, in minor units", help: """
+        flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000;
+        500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default:
+        below = AMOUNT in transit.conf, else none)
+        """)
     /// `scan`: show the holder's personal data (a Calypso card's name and birth date) too.
-    static let personal = OptionSpec(name: "personal", value: nil)
-    static let month = OptionSpec(name: "month", value: "YYYY-MM|last")
-    static let from = OptionSpec(name: "from", value: "YYYY-MM-DD")
-    static let to = OptionSpec(name: "to", value: "YYYY-MM-DD")
-    static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"))
+    static let personal = OptionSpec(name: "personal", value: nil, summary: "show the holder's personal data too", help: """
+        show the holder's personal data the card holds (name, birth date), which
+        is otherwise left out; it is never kept in the history archive
+        """)
+    static let month = OptionSpec(name: "month", value: "YYYY-MM|last", type: .month, summary: "the period: a month", help: """
+        the period: that month, or last: the previous calendar month in the
+        card's zone (default: this month, by this machine's clock; an empty one
+        names the last month that has records)
+        """)
+    static let from = OptionSpec(name: "from", value: "YYYY-MM-DD", type: .day, summary: "the period's first day, with --to",
+                                 help: "the period's first day, with --to")
+    static let to = OptionSpec(name: "to", value: "YYYY-MM-DD", type: .day, summary: "the period's last day, with --from",
+                               help: "the period's last day (included), with --from")
+    static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"),
+                                         type: .choice(ReportFormat.allCases.map(\.rawValue), what: "report format"),
+                                         summary: "what to write: text (the default), JSON, SFCard Viewer CSV, OFX or HTML", help: """
+        text (default): scan's rows, then the totals; json: {"card", "period",
+        "rows", "totals"} (an array without CARD), amounts in the card's minor
+        unit; sfcard: the CSV SFCard Viewer saves (Shift_JIS, CRLF), for one
+        yen card; ofx: an OFX 2 statement for money tools, the same ids on every
+        run; html: one page to print on A4 with a chart of the fares
+        """)
     /// `cards --name CARD NICKNAME`.
-    static let name = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2)
+    static let nickname = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2, summary: "call CARD NICKNAME", help: """
+        call the card NICKNAME ("通勤", "Yuki's PASMO"): a name for it on
+        report, history, export and forget, shown in their output and in watch
+        lines. CARD is its id, number or IDm, or its nickname; "" removes it
+        """)
+
+    /// `--json` of a command that prints an array.
+    static let jsonArray = json.described("print a JSON array")
+    /// `--stations` of a command that prints records: "as for scan", repeatable.
+    static let moreStations = stations.described("a station table, as for scan (repeatable)")
 }
 
 /// One command: what it takes, its `--help`, and what runs it.
 struct CommandSpec {
-    enum Operands: Equatable {
-        case none
-        /// At most one, named by the placeholder (`[CARD]`), or exactly one when required (`LOG`).
-        case one(String, required: Bool)
-        /// One or more (`FILE...`).
-        case many(String)
-
-        var maximum: Int {
-            switch self {
-            case .none: return 0
-            case .one: return 1
-            case .many: return .max
-            }
-        }
-
-        var usage: String? {
-            switch self {
-            case .none: return nil
-            case .one(let name, let required): return required ? name : "[\(name)]"
-            case .many(let name): return "\(name)..."
-            }
-        }
-    }
+    typealias Operands = CommandArguments.Operands
 
     let name: String
+    /// What it does in a few words (the completions' list of commands).
+    let summary: String
     let operands: Operands
     let options: [OptionSpec]
     /// Reads cards through plugins: the plugin worker is forked as the process starts.
     var reads = false
-    /// `transit NAME --help`.
-    let help: String
+    /// What `transit NAME --help` says before its options (`HelpText`).
+    let intro: String
     let run: (TransitCommand, Arguments) throws -> Void
+
+    /// `transit NAME --help`: the intro, then each option the command means its own way, then
+    /// those it takes as scan does, in one line "as for scan".
+    var help: String {
+        let scan = name == "scan" ? [] : CommandTable.command("scan")?.options ?? []
+        let own = options.filter { !scan.contains($0) }, asScan = options.filter { scan.contains($0) }
+        var lines = own.map { $0.helpLines() }
+        if !asScan.isEmpty {
+            var group = [String]()
+            for word in asScan.map(\.flag) {
+                if let last = group.last, last.count + 2 + word.count <= 80 {
+                    group[group.count - 1] = last + ", " + word
+                } else {
+                    if !group.isEmpty { group[group.count - 1] += "," }
+                    group.append("  " + word)
+                }
+            }
+            group[group.count - 1] += "   as for scan"
+            lines += group
+        }
+        return lines.isEmpty ? intro : intro + "\n\n" + lines.joined(separator: "\n")
+    }
 
     /// The usage line of `transit --help` (and the man page's SYNOPSIS), wrapped below `width`
     /// columns with continuation lines under the first option.
@@ -104,47 +197,104 @@ struct CommandSpec {
     }
 }
 
-/// The command line, declared once. The parser takes a command's entry (`Arguments`), the usage
-/// lines of `transit --help` are written from it, and ManAndCompletionTests checks each command's
-/// `--help`, the man page's SYNOPSIS and the shell completions against those lines. A command
-/// accepts only the options that mean something for it (no reader options without a reader).
+/// The command line, declared once. The parser takes a command's entry (`Arguments`); the usage
+/// lines of `transit --help`, each command's `--help` and the shell completions
+/// (`CompletionScript`) are written from it, and ManAndCompletionTests checks the man page's
+/// SYNOPSIS and OPTIONS against it. A command accepts only the options that mean something for
+/// it (no reader options without a reader).
 enum CommandTable {
     static let commands: [CommandSpec] = [
-        CommandSpec(name: "scan", operands: .none,
+        CommandSpec(name: "scan", summary: "read the card on a reader (or a card file) and print it",
+                    operands: .none,
                     options: [.reader, .dialect, .config, .wait, .json, .verbose, .card, .index, .log, .noSave,
                               .exchangeTimeout, .readTimeout, .stations, .below, .personal],
-                    reads: true, help: HelpText.scan) { try $0.scan($1) },
-        CommandSpec(name: "decode", operands: .many("FILE"), options: [.config, .readTimeout, .stations, .save],
-                    reads: true, help: HelpText.decode) { try $0.decode($1) },
-        CommandSpec(name: "replay", operands: .one("LOG", required: true), options: [.config, .json, .verbose, .readTimeout, .stations, .save],
-                    reads: true, help: HelpText.replay) { try $0.replay($1) },
-        CommandSpec(name: "dump", operands: .none,
+                    reads: true, intro: HelpText.scan) { try $0.scan($1) },
+        CommandSpec(name: "decode", summary: "read card files, one JSON line each",
+                    operands: .many("FILE"),
+                    options: [.config.described("plugins.conf to use"), .readTimeout.described("the longest one file's read may take (default 20)"),
+                              .moreStations, .save.described("keep each read in the history archive (as scan does by default)")],
+                    reads: true, intro: HelpText.decode) { try $0.decode($1) },
+        CommandSpec(name: "replay", summary: "run the plugins of a log bundle against its recorded exchanges",
+                    operands: .one("LOG", required: true),
+                    options: [.config.described("plugins.conf that names the log's plugins"), .json.described("print JSON"), .verbose,
+                              .readTimeout, .stations, .save],
+                    reads: true, intro: HelpText.replay) { try $0.replay($1) },
+        CommandSpec(name: "dump", summary: "write everything public on the card into a card image",
+                    operands: .none,
                     options: [.requiredOut, .reader, .dialect, .wait, .config, .card, .index,
                               .verbose, .exchangeTimeout, .readTimeout],
-                    reads: true, help: HelpText.dump) { try $0.dump($1) },
-        CommandSpec(name: "verify", operands: .none,
+                    reads: true, intro: HelpText.dump) { try $0.dump($1) },
+        CommandSpec(name: "verify", summary: "read the card and compare it with a reference",
+                    operands: .none,
                     options: [.reference, .reader, .dialect, .wait, .config, .card,
-                              .index, .log, .json, .verbose, .noSave, .exchangeTimeout, .readTimeout, .stations],
-                    reads: true, help: HelpText.verify) { try $0.verify($1) },
-        CommandSpec(name: "watch", operands: .none,
-                    options: [.readers, .dialect, .config, .json, .verbose,
-                              .exec, .execTimeout, .noSave,
-                              .exchangeTimeout, .readTimeout, .stations, .below],
-                    reads: true, help: HelpText.watch) { try $0.watch($1) },
-        CommandSpec(name: "cards", operands: .none, options: [.json, .name], help: HelpText.cards) { try $0.cards($1) },
-        CommandSpec(name: "history", operands: .one("CARD", required: false), options: [.since, .json, .stations],
-                    help: HelpText.history) { try $0.history($1) },
-        CommandSpec(name: "export", operands: .one("CARD", required: false),
-                    options: [.format, .out, .since, .stations],
-                    help: HelpText.export) { try $0.export($1) },
-        CommandSpec(name: "report", operands: .one("CARD", required: false),
-                    options: [.month, .from, .to, .reportFormat, .out, .stations],
-                    help: HelpText.report) { try $0.report($1) },
-        CommandSpec(name: "forget", operands: .one("CARD", required: true), options: [.yes],
-                    help: HelpText.forget) { try $0.forget($1) },
-        CommandSpec(name: "readers", operands: .none, options: [.json], help: HelpText.readers) { try $0.readers($1) },
-        CommandSpec(name: "doctor", operands: .none, options: [.config, .json], help: HelpText.doctor) { try $0.doctor($1) },
-        CommandSpec(name: "plugins", operands: .none, options: [.config, .json], help: HelpText.plugins) { try $0.plugins($1) },
+                              .index, .log.described("where to write the log bundle"), .json.described("""
+                                  print {"status", "mismatches", "log"?, "card"} ("log": where the log
+                                  bundle was written; absent when it could not be)
+                                  """), .verbose, .noSave.described("do not keep this read in the history archive"),
+                              .exchangeTimeout, .readTimeout,
+                              .stations.described("a station table, as for scan (repeatable): with one, reference stations\nmay be given by name")],
+                    reads: true, intro: HelpText.verify) { try $0.verify($1) },
+        CommandSpec(name: "watch", summary: "read every tap on every reader",
+                    operands: .none,
+                    options: [.readers, .dialect, .config, .json.described("""
+                                  one JSON line a tap: {"time", "reader", "card", "nickname"?} or {"time",
+                                  "reader", "error"}; "time" is RFC 3339 with this machine's offset
+                                  """), .verbose,
+                              .exec, .execTimeout, .noSave.described("keep nothing in the history archive"),
+                              .exchangeTimeout, .readTimeout, .stations, .below.described("""
+                                  flag a balance under AMOUNT (the card's minor units) in the tap's line and
+                                  its JSON ("lowBalance": true), which --exec's command gets too
+                                  """)],
+                    reads: true, intro: HelpText.watch) { try $0.watch($1) },
+        CommandSpec(name: "cards", summary: "list the cards kept in the history archive",
+                    operands: .none, options: [.jsonArray, .nickname], intro: HelpText.cards) { try $0.cards($1) },
+        CommandSpec(name: "history", summary: "print the whole timeline of a card from the history archive",
+                    operands: .one("CARD", required: false),
+                    options: [.since, .json.described("""
+                                  print [{"id", "family", "cardName"?, "serialNumber", "idm"?, "currency",
+                                  "nickname"?, "readsApart", "transactions": [...]}], each transaction
+                                  as scan --json prints it
+                                  """), .stations.described("""
+                                  a station table, as for scan (repeatable): names for the codes, in the
+                                  locale's language; the tables of the data folders are read too
+                                  """)],
+                    intro: HelpText.history) { try $0.history($1) },
+        CommandSpec(name: "export", summary: "write the timeline of a card as CSV, JSON or a ledger journal",
+                    operands: .one("CARD", required: false),
+                    options: [.format, .out, .since, .stations.described("""
+                                  a station table, as for scan (repeatable): names for the codes, English
+                                  unless the locale is Japanese (as scan); the data folders' tables are read too
+                                  """)],
+                    intro: HelpText.export) { try $0.export($1) },
+        CommandSpec(name: "report", summary: "report a period: totals, SFCard Viewer CSV, OFX or a page to print",
+                    operands: .one("CARD", required: false),
+                    options: [.month, .from, .to, .reportFormat, .out.described("write to FILE (created 0600, never through a symlink) instead of stdout"),
+                              .stations.described("a station table, as for scan (repeatable): names for the codes")],
+                    intro: HelpText.report) { try $0.report($1) },
+        CommandSpec(name: "forget", summary: "remove a card and all its reads from the history archive",
+                    operands: .one("CARD", required: true), options: [.yes],
+                    intro: HelpText.forget) { try $0.forget($1) },
+        CommandSpec(name: "readers", summary: "list the readers (PC/SC and RC-S380) and the card on each",
+                    operands: .none, options: [.json.described("""
+                        print a JSON array of {"name", "card", "atr"?, "technology"? (with a
+                        card), "samInterface", "transport" (pcsc or usb), "problem"? (what kept
+                        transit from looking), "profile": {"name", "dialects", "neverSent",
+                        "transparentSession", "maxCommand"? (where the reader's manual gives
+                        it), "note", "source", "confidence", "summary"}}; a key marked ? is left
+                        out when there is nothing to say
+                        """)], intro: HelpText.readers) { try $0.readers($1) },
+        CommandSpec(name: "doctor", summary: "check pcscd, readers, plugins.conf and each plugin",
+                    operands: .none,
+                    options: [.config.described("plugins.conf to check (default: the one a read would use)"), .json.described("""
+                        print a JSON array of {"check", "ok", "detail", "fix"?} ("fix" where
+                        something is wrong)
+                        """)], intro: HelpText.doctor) { try $0.doctor($1) },
+        CommandSpec(name: "plugins", summary: "list the plugins of plugins.conf in probe order",
+                    operands: .none, options: [.config.described("plugins.conf to use (see transit scan --help)"), .jsonArray],
+                    intro: HelpText.plugins) { try $0.plugins($1) },
+        CommandSpec(name: "completions", summary: "print the completion script of bash, zsh or fish",
+                    operands: .one("bash|zsh|fish", required: true), options: [],
+                    intro: HelpText.completions) { try $0.completions($1) },
     ]
 
     static func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }

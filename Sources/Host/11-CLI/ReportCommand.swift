@@ -132,14 +132,13 @@ extension TransitCommand {
     /// `--month YYYY-MM` or `--month last`, or `--from DAY --to DAY` (both days included); the
     /// current month of this machine's clock without either.
     static func reportPeriod(_ a: Arguments) throws -> PeriodChoice {
-        let from = try a.value(.from).map { try day($0, "--from") }, to = try a.value(.to).map { try day($0, "--to") }
-        if let month = a.value(.month) {
+        let from = try a.day(.from), to = try a.day(.to)
+        if let month = try a.month(.month) {
             guard from == nil, to == nil else { throw TransitError(.usage, "give --month or --from with --to, not both") }
-            if month == "last" { return .lastMonth }
-            guard let period = ReportPeriod(month: month) else {
-                throw TransitError(.usage, "--month takes a month that exists, YYYY-MM (2026-11), or last, not \"\(month)\"")
+            switch month {
+            case .last: return .lastMonth
+            case .month(let period): return .given(period)
             }
-            return .given(period)
         }
         switch (from, to) {
         case let (from?, to?):
@@ -150,10 +149,5 @@ extension TransitCommand {
         default:
             throw TransitError(.usage, "--from and --to go together: the first and the last day of the period (or --month YYYY-MM)")
         }
-    }
-
-    private static func day(_ text: String, _ option: String) throws -> CalendarDay {
-        guard let day = CalendarDay(text) else { throw TransitError(.usage, "\(option) takes a date that exists, YYYY-MM-DD, not \"\(text)\"") }
-        return day
     }
 }

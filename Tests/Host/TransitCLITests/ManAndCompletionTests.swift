@@ -209,6 +209,19 @@ final class ManAndCompletionTests: XCTestCase {
         }
     }
 
+    /// The shipped completions are what `transit completions SHELL` prints, which is written from
+    /// the command table: regenerate them with `transit completions SHELL > FILE` after changing it.
+    func testTheShippedCompletionsAreWhatTransitCompletionsPrints() throws {
+        for (shell, file) in [("bash", Self.bash), ("zsh", Self.zsh), ("fish", Self.fish)] {
+            let run = try CommandRun.transit(["completions", shell])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertEqual(run.stdout, try Self.read(file), "\(file) is not the output of transit completions \(shell)")
+        }
+        let unknown = try CommandRun.transit(["completions", "tcsh"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("completions takes bash, zsh or fish"), unknown.stderr)
+    }
+
     // MARK: (b) exit codes
 
     func testEveryExitCodeOfTheHelpIsInExitStatus() throws {

@@ -24,6 +24,32 @@ final class SimulatorCommandTests: XCTestCase {
 }
 
 extension SimulatorCommandTests {
+    /// transit-sim reads its command line with transit's parser: a value its option does not take
+    /// or an option it does not know is exit 2 with a message, before vpcd is tried (it used to
+    /// take `--port notaport` for 35963 and wait there).
+    func testABadValueOrAnUnknownOptionExitsTwoWithAMessage() throws {
+        let card = ["--card", BuildProducts.sample("suica.json")]
+        for (arguments, said) in [(card + ["--port", "notaport"], "--port takes a TCP port, 1 to 65535, not \"notaport\""),
+                                  (card + ["--port", "70000"], "--port takes a TCP port"),
+                                  (card + ["--latency-ms", "soon"], "--latency-ms takes a whole number"),
+                                  (card + ["--remove-after", "-1"], "--remove-after takes a whole number"),
+                                  (card + ["--hang-after=-1"], "--hang-after takes a whole number, 0 or more"),
+                                  (card + ["--dialect", "felica"], "unknown dialect felica: --dialect must be one of"),
+                                  (card + ["--prot", "35963"], "transit-sim: unknown option --prot: did you mean --port?"),
+                                  (card + ["stray"], "transit-sim takes no operands, not \"stray\""),
+                                  (["--index", "1"], "transit-sim needs --card FILE")] {
+            let run = try CommandRun.run(BuildProducts.simulator, arguments, timeout: 20)
+            XCTAssertEqual(run.status, 2, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("transit-sim: "), "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(said), "\(arguments): \(run.stderr)")
+        }
+        let help = try CommandRun.run(BuildProducts.simulator, ["--help"], timeout: 20)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("transit-sim --card FILE"), help.stdout)
+    }
+}
+
+extension SimulatorCommandTests {
     /// On a terminal transit-sim says it is still trying to reach vpcd; piped, it says nothing
     /// until it gives up. Port 9 (discard) on 127.0.0.1 has no listener here.
     func testTheSimulatorSaysOnATerminalThatItIsStillTrying() throws {

@@ -1,0 +1,62 @@
+/// One option of a command line: `--name VALUE`, or a flag `--name`. `transit`'s command table
+/// and `transit-sim` declare theirs with it; `CommandArguments` parses against them.
+public struct OptionSpec: Equatable, Sendable {
+    public let name: String
+    /// The value's placeholder in the usage line; nil for a flag.
+    public let value: String?
+    /// What the value is, checked as it is parsed (`OptionValue.parse`).
+    public var type: OptionValue
+    /// Given more than once, every value counts (`--stations`, watch's `--reader`).
+    public var repeatable = false
+    /// The command cannot run without it (`dump --out`).
+    public var required = false
+    /// How many values follow it: 1, or 2 for `cards --name CARD NICKNAME`.
+    public var count = 1
+    /// What it does, as `--help` says it: lines of at most 80 columns, written beside its label.
+    public var help: String
+    /// What it does in a few words (the shell completions' descriptions).
+    public var summary: String
+
+    public init(name: String, value: String?, type: OptionValue = .text, repeatable: Bool = false, required: Bool = false, count: Int = 1,
+                summary: String, help: String) {
+        self.name = name
+        self.value = value
+        self.type = type
+        self.repeatable = repeatable
+        self.required = required
+        self.count = count
+        self.summary = summary
+        self.help = help
+    }
+
+    /// The same option in a command's own words (`decode --read-timeout`: one file's read).
+    public func described(_ help: String, summary: String? = nil) -> OptionSpec {
+        var option = self
+        option.help = help
+        option.summary = summary ?? self.summary
+        return option
+    }
+
+    /// `--name`.
+    public var flag: String { "--\(name)" }
+
+    /// `--name VALUE`, as `--help` lists it.
+    public var label: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
+
+    /// The option's lines in `--help`: its label, its description at column 20 (below the label
+    /// when the label is wider), each line indented `indent` columns.
+    public func helpLines(indent: Int = 2) -> String {
+        let margin = String(repeating: " ", count: indent), column = 18
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = label.count < column ? [label.padding(toLength: column, withPad: " ", startingAt: 0) + (lines.first ?? "")]
+            : [label] + lines.prefix(1).map { String(repeating: " ", count: column) + $0 }
+        let rest = lines.dropFirst().map { String(repeating: " ", count: column) + $0 }
+        return (first + rest).map { margin + $0 }.joined(separator: "\n")
+    }
+
+    /// `[--name VALUE]`, `[--name VALUE]...`, `--name VALUE`.
+    public var usage: String {
+        let bare = "--\(name)" + (value.map { " \($0)" } ?? "")
+        return (required ? bare : "[\(bare)]") + (repeatable ? "..." : "")
+    }
+}
