@@ -19,17 +19,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 packages=(vsmartcard-vpcd gcc python3-pyscard umockdev gir1.2-umockdev-1.0 python3-gi lintian systemd strace time
           chromium poppler-utils fonts-dejavu-core hledger libofx-dev zsh fish man-db groff-base python3-venv)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo_cmd=""
-    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-    echo "test-setup: installing ${missing[*]}" >&2
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+scripts/install-missing.sh test-setup "${packages[@]}"
 # The venv sees Debian's Python packages (pyscard, gi) and adds PyPI's; made as the caller, no sudo.
 venv=${TRANSIT_TEST_VENV:-.build/venv}
 python=${PYTHON:-/usr/bin/python3}
