@@ -106,7 +106,7 @@ let package = Package(
         .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
         .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles"],
                 path: "\(host)/09-Archive", swiftSettings: v5),
-        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC", "TransitStations",
+        .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitStations",
                                                       "TransitArchive"],
                 path: "\(host)/10-Output", swiftSettings: v5),
         .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",

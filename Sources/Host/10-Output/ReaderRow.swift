@@ -1,6 +1,5 @@
 import CardProtocol
 import TransitTransport
-import TransitPCSC
 /// One reader as `transit readers` and `doctor` show it.
 package struct ReaderRow: Encodable {
     package let name: String
@@ -45,9 +44,5 @@ package struct ReaderRow: Encodable {
         transport = listed.transport.rawValue
         problem = listed.problem
         profile = Profile(.matching(listed.name))
-    }
-
-    package init(_ state: ReaderState) {
-        self.init(ListedReader(name: state.reader, transport: .pcsc, atr: state.present ? state.atr : nil))
     }
 }
