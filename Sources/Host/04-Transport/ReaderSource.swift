@@ -41,6 +41,8 @@ package protocol ReaderSource: AnyObject, Sendable {
     func giveBackAll()
     /// What `transit doctor` says of this kind of reader, every call bounded.
     func check() -> SourceCheck
+    /// A search for a card among its readers whose names contain `filter` (case-insensitive).
+    func search(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) -> CardSearch
 }
 
 /// One line of `transit doctor`: what was checked, whether it is fine, what was found, what to do.

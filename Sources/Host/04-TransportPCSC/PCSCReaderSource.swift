@@ -23,6 +23,10 @@ package final class PCSCReaderSource: ReaderSource {
 
     package func giveBackAll() {}
 
+    package func search(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) -> CardSearch {
+        PCSCCardSearch(filter: filter, exchangeTimeout: exchangeTimeout)
+    }
+
     /// pcscd reachable, its readers listed, each reader's line of the reader table; every call
     /// has a deadline: a stuck pcscd is a finding, not a hang.
     package func check() -> SourceCheck {

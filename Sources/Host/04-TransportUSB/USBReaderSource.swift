@@ -24,6 +24,10 @@ package final class USBReaderSource: ReaderSource {
 
     package func giveBackAll() { RCS380Reader.giveBackAll() }
 
+    package func search(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) -> CardSearch {
+        USBCardSearch(filter: filter, exchangeTimeout: exchangeTimeout, log: log)
+    }
+
     /// The USB section, always there: libusb usable; each Sony reader on the bus, and for each
     /// RC-S380 whether this user may open it (opened alone, nothing claimed or detached) and which
     /// kernel driver holds it (port100 is detached while transit reads and given back after);

@@ -58,7 +58,7 @@ package final class USBReaderLane: @unchecked Sendable {
                 reader.close()
                 if e.kind == .noReader { return } // unplugged: found again at the next look at the bus
             }
-            Thread.sleep(forTimeInterval: CardFinder.usbPollInterval)
+            Thread.sleep(forTimeInterval: USBCardSearch.pollInterval)
         }
     }
 

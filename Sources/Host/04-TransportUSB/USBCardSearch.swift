@@ -1,0 +1,61 @@
+import Foundation
+import TransitModel
+import TransitTransport
+
+/// The RC-S380s on USB searched for a card: the bus looked at again each second (a reader plugged
+/// in during `--wait` is read), each reader opened once and polled — a Polling at each bit rate —
+/// about four times a second; every reader opened is given back but the one with the card.
+package final class USBCardSearch: CardSearch {
+    /// How often an RC-S380 is polled while a command waits.
+    package static let pollInterval = 0.25
+    /// How often the bus is looked at again while a command waits.
+    package static let busInterval = 1.0
+
+    private let filter: String?, exchangeTimeout: Double, log: (String) -> Void
+    private var readers = [RCS380Reader]()
+    private var busLooked = Date.distantPast
+    private var handedOut: RCS380Reader?
+
+    package init(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) {
+        self.filter = filter; self.exchangeTimeout = exchangeTimeout; self.log = log
+    }
+
+    package func prepare() {
+        guard Date().timeIntervalSince(busLooked) >= Self.busInterval else { return }
+        busLooked = Date()
+        let known = Set(readers.map(\.name))
+        for reader in RCS380Reader.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
+            reader.log = log
+            readers.append(reader)
+        }
+    }
+
+    package var hasReaders: Bool { !readers.isEmpty }
+    package var pollInterval: Double? { readers.isEmpty ? nil : Self.pollInterval }
+
+    package func look() throws -> SearchLook {
+        let names = readers.map(\.name)
+        var out = SearchLook(all: names, candidates: names,
+                             note: names.isEmpty ? nil : "\(names.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…")
+        for reader in readers {
+            do {
+                guard let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) else { continue }
+                for other in readers where other !== reader { other.close() }
+                let channel = try reader.channel(card, exchangeTimeout: exchangeTimeout)
+                handedOut = reader
+                out.found = FoundCard(channel: channel, giveBack: { reader.close() })
+                return out
+            } catch {
+                out.problem = error
+            }
+        }
+        return out
+    }
+
+    package func waitForChange(_ seconds: Double) -> Bool { false }
+    package func reset() {}
+
+    package func close() {
+        for reader in readers where reader !== handedOut { reader.close() }
+    }
+}
