@@ -79,25 +79,6 @@ package enum StationCSV {
             seenData = true
             // One data row into the table; a malformed one is skipped, named by file and line.
             do {
-                if columns.network != nil {
-                    guard let row = columns.networkRow(fields) else {
-                        throw fail("not a network,location,station_name row (network: 6 hex digits, location: up to 4)")
-                    }
-                    guard !fields.contains(where: { $0.unicodeScalars.contains(where: TerminalText.isControl) || $0.utf8.count > Self.maxFieldBytes }) else {
-                        throw fail("a column holds a control character or is over \(Self.maxFieldBytes) bytes")
-                    }
-                    func optional(_ i: Int?) -> String? { i.flatMap { $0 < fields.count && !fields[$0].isEmpty ? fields[$0] : nil } }
-                    let from = optional(columns.validFrom).flatMap(CalendarDay.init), until = optional(columns.validUntil).flatMap(CalendarDay.init)
-                    table.add(.init(operatorName: row.operatorName, line: row.lineName, name: row.name, englishName: optional(columns.english),
-                                    validFrom: from, validUntil: until),
-                              area: row.area, line: row.line, code: row.code)
-                    continue
-                }
-                guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
-                guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
-                guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
-                guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
-                guard !fields[5].isEmpty else { throw fail("the station name is empty") }
                 // Names go into every read's output and the archive: no control character, no runaway length.
                 for (i, field) in fields.enumerated() {
                     if field.unicodeScalars.contains(where: TerminalText.isControl) {
@@ -116,6 +97,21 @@ package enum StationCSV {
                     guard let day = CalendarDay(text) else { throw fail("validity \"\(text)\" is not a YYYY-MM-DD date") }
                     return day
                 }
+                if columns.network != nil {
+                    guard let row = columns.networkRow(fields) else {
+                        throw fail("not a network,location,station_name row (network: 6 hex digits, location: up to 4)")
+                    }
+                    let from = try day(columns.validFrom), until = try day(columns.validUntil)
+                    table.add(.init(operatorName: row.operatorName, line: row.lineName, name: row.name, englishName: optional(columns.english),
+                                    validFrom: from, validUntil: until),
+                              area: row.area, line: row.line, code: row.code)
+                    continue
+                }
+                guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
+                guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
+                guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
+                guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
+                guard !fields[5].isEmpty else { throw fail("the station name is empty") }
                 let from = try day(columns.validFrom), until = try day(columns.validUntil)
                 table.add(.init(operatorName: fields[3], line: fields[4], name: fields[5], englishName: optional(columns.english),
                                 validFrom: from, validUntil: until),
