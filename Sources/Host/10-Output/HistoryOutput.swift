@@ -60,7 +60,7 @@ package enum HistoryOutput {
         }
         // Each card's current passes (its latest read's) under the table, a line a pass.
         let passes = cards.filter { !$0.passes.isEmpty }.flatMap { c in
-            TextOutput.passLines(c.passes, currency: c.currency, today: nil, style: .init()).dropFirst().map { "\(c.handle)\($0)" }
+            TextOutput.passLines(c.passes, today: nil, style: .init()).dropFirst().map { "\(c.handle)\($0)" }
         }
         return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\nPasses (as last read)\n" + passes.joined(separator: "\n"))
     }

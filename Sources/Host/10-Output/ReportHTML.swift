@@ -96,7 +96,7 @@ package enum ReportHTML {
             + "</tbody></table>\n"
         if !r.passes.isEmpty {
             out += "<h2>Passes valid in this period</h2>\n<ul class=\"passes\">"
-                + TextOutput.passLines(r.passes, currency: currency, today: nil, style: style).dropFirst()
+                + TextOutput.passLines(r.passes, today: nil, style: style).dropFirst()
                     .map { "<li>\(html($0.trimmingCharacters(in: .whitespaces)))</li>" }.joined()
                 + "</ul>\n"
         }

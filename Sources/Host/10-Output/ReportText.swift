@@ -13,7 +13,7 @@ package enum ReportText {
         var lines = ["\(report.title)  \(TerminalText.escape(TextOutput.number(reading)))  —  \(report.period.from) to \(report.period.to)"]
         if !report.passes.isEmpty {
             // Expiry is the period's matter here: each pass is named with its own dates.
-            lines += ["Passes valid in this period:"] + TextOutput.passLines(report.passes, currency: currency, today: nil, style: style).dropFirst()
+            lines += ["Passes valid in this period:"] + TextOutput.passLines(report.passes, today: nil, style: style).dropFirst()
             lines.append("")
         }
         if report.rows.isEmpty {

@@ -58,7 +58,7 @@ package enum TextOutput {
         }
         if !r.passes.isEmpty {
             lines.append("")
-            lines += passLines(r.passes, currency: r.currency, today: today ?? r.today(), style: style)
+            lines += passLines(r.passes, today: today ?? r.today(), style: style)
         }
         guard !r.transactions.isEmpty else {
             lines.append("No transactions.")
@@ -77,7 +77,7 @@ package enum TextOutput {
 
     /// The "Passes" block: a line a pass — its name (or tariff), validity, zones, trips left, what
     /// the card says of it, and EXPIRED when its last day is before `today`; its metadata with --verbose.
-    package static func passLines(_ passes: [CardPass], currency: String, today: CalendarDay?, style: Style) -> [String] {
+    package static func passLines(_ passes: [CardPass], today: CalendarDay?, style: Style) -> [String] {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
         var lines = [paint.bold("Passes")]

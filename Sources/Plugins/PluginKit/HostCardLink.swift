@@ -74,9 +74,6 @@ final class HostCardLink: CardLink {
     /// Hands the result to the host's builder, field by field.
     func publish(_ result: CardResult) throws {
         let a = api.pointee, ctx = a.context
-        func check(_ status: transit_status?, _ what: String) throws {
-            guard status == TRANSIT_STATUS_OK else { throw PluginError.internal("host refused \(what)") }
-        }
         func field(_ key: String, _ value: String?) throws {
             guard let value else { return }
             try check(a.set_field?(ctx, key, value), "field \(key)")
@@ -124,12 +121,14 @@ final class HostCardLink: CardLink {
         }
     }
 
+    /// A builder call the host refused is a plugin fault naming the call.
+    private func check(_ status: transit_status?, _ what: String) throws {
+        guard status == TRANSIT_STATUS_OK else { throw PluginError.internal("host refused \(what)") }
+    }
+
     /// The passes through begin_pass, set_pass_field and add_pass_metadata (release 4).
     private func publishPasses(_ passes: [Pass]) throws {
         let a = api.pointee, ctx = a.context
-        func check(_ status: transit_status?, _ what: String) throws {
-            guard status == TRANSIT_STATUS_OK else { throw PluginError.internal("host refused \(what)") }
-        }
         for p in passes {
             try check(a.begin_pass?(ctx), "pass")
             func pfield(_ key: String, _ value: String?) throws {
