@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
         .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel"],
                     path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
-        .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel", "TransitWatch"],
+        .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitWatch"],
                     swiftSettings: v5Tests),
     ] + hostTests.map {
         .testTarget(name: $0.name, dependencies: $0.dependencies, path: "Tests/Host/\($0.name)", swiftSettings: v5Tests)

@@ -207,6 +207,21 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertEqual((lines.first?["card"] as? [String: Any])?["balance"] as? Int, 2010, watch.stdout)
     }
 
+    /// A watch waits out a pcscd that is not running, and says so only when no USB reader is
+    /// watched (issue 35: the rule kept when the watch became a loop over the reader sources).
+    func testAWatchNamesAMissingPcscdOnlyWhenNoRCS380IsWatched() throws {
+        let watch = try emulated(["--card", BuildProducts.sample("suica.json")], [],
+                                 command: ["/usr/bin/timeout", "--signal=INT", "3", BuildProducts.transit, "watch", "--json", "--no-save"], timeout: 8)
+        let lines = watch.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        XCTAssertEqual((lines.first?["card"] as? [String: Any])?["balance"] as? Int, 2010, "the Suica is read: \(watch.stdout) \(watch.stderr)")
+        XCTAssertFalse(watch.stderr.contains("pcscd"), "the RC-S380 needs no pcscd: \(watch.stderr)")
+        // Only an RC-S330 on the bus, which transit does not drive: pcscd's absence is said, once.
+        let alone = try emulated(["--product", "02e1"], [],
+                                 command: ["/usr/bin/timeout", "--signal=INT", "3", BuildProducts.transit, "watch", "--no-save"], timeout: 8)
+        let said = alone.stderr.split(separator: "\n").filter { $0.contains("pcscd is not running") && $0.hasSuffix("; waiting") }
+        XCTAssertEqual(said.count, 1, "said once while the watch keeps looking: \(alone.stderr)")
+    }
+
     func testAReaderUnpluggedMidReadEndsTheRead() throws {
         let run = try emulated(["--card", BuildProducts.sample("suica.json"), "--unplug-after", "8"], ["scan", "--json", "--no-save"])
         XCTAssertTrue([5, 6].contains(run.status), "sessionLost or communication: \(run.status) \(run.stdout) \(run.stderr)")

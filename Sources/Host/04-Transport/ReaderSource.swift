@@ -29,8 +29,9 @@ package struct ReaderListing: Equatable, Sendable {
 }
 
 /// A kind of reader — pcscd's, the RC-S380s on USB — as the commands use it: the readers listed
-/// with their state, and every reader held given back as the process ends. `TransitPCSC` and
-/// `TransitUSB` each have one; `TransitWatch`'s `ReaderSources.all` holds both.
+/// with their state, a search for a card, a watch for taps, and every reader held given back as
+/// the process ends. `TransitPCSC` and `TransitUSB` each have one; `TransitWatch`'s
+/// `ReaderSources.all` holds both.
 package protocol ReaderSource: AnyObject, Sendable {
     var transport: ReaderTransport { get }
     /// The readers now, each with its card or its problem, every call bounded by `deadline`; none,
@@ -43,6 +44,9 @@ package protocol ReaderSource: AnyObject, Sendable {
     func check() -> SourceCheck
     /// A search for a card among its readers whose names contain `filter` (case-insensitive).
     func search(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) -> CardSearch
+    /// Its readers whose names contain one of `filters` (any, when there is none) watched for
+    /// taps, each handed to `handler` (`transit watch`).
+    func watch(filters: [String], exchangeTimeout: Double, log: @escaping (String) -> Void, handler: TapHandler) -> TapWatch
 }
 
 /// One line of `transit doctor`: what was checked, whether it is fine, what was found, what to do.

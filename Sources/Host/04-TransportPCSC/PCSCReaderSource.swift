@@ -27,6 +27,10 @@ package final class PCSCReaderSource: ReaderSource {
         PCSCCardSearch(filter: filter, exchangeTimeout: exchangeTimeout)
     }
 
+    package func watch(filters: [String], exchangeTimeout: Double, log: @escaping (String) -> Void, handler: TapHandler) -> TapWatch {
+        PCSCTapWatch(filters: filters, exchangeTimeout: exchangeTimeout, handler: handler)
+    }
+
     /// pcscd reachable, its readers listed, each reader's line of the reader table; every call
     /// has a deadline: a stuck pcscd is a finding, not a hang.
     package func check() -> SourceCheck {

@@ -25,6 +25,8 @@ package struct ReaderWatcher {
 
     private var reported = [String: Seen]()
     private var lastProblem: String?
+    /// The readers the last look listed and watched; none while pcscd cannot be reached.
+    package private(set) var watched = [String]()
 
     package init(filters: [String]) { self.filters = filters }
 
@@ -43,6 +45,7 @@ package struct ReaderWatcher {
             let names = ReaderProfile.selected(try ctx.readers(), by: filters)
             let states = try ctx.states(names)
             lastProblem = nil
+            watched = names
             var taps = [Tap]()
             for s in states {
                 if !s.present { reported[s.reader] = nil; continue }
@@ -64,6 +67,7 @@ package struct ReaderWatcher {
             if lastProblem != e.message, !unneeded { onProblem("\(e.message); waiting") }
             lastProblem = e.message
             context = nil
+            watched = []
             Thread.sleep(forTimeInterval: 0.5)
             return []
         }

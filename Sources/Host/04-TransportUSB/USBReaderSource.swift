@@ -28,6 +28,10 @@ package final class USBReaderSource: ReaderSource {
         USBCardSearch(filter: filter, exchangeTimeout: exchangeTimeout, log: log)
     }
 
+    package func watch(filters: [String], exchangeTimeout: Double, log: @escaping (String) -> Void, handler: TapHandler) -> TapWatch {
+        USBTapWatch(filters: filters, exchangeTimeout: exchangeTimeout, log: log, handler: handler)
+    }
+
     /// The USB section, always there: libusb usable; each Sony reader on the bus, and for each
     /// RC-S380 whether this user may open it (opened alone, nothing claimed or detached) and which
     /// kernel driver holds it (port100 is detached while transit reads and given back after);
