@@ -1,7 +1,5 @@
 import TransitModel
 import TransitTransport
-import TransitPCSC
-import TransitUSB
 
 /// What `readers`, `scan` and `doctor` say when they find no reader at all: what they looked for
 /// on each transport (pcscd's readers, the RC-S380s on USB), and a Sony reader of another model on
@@ -12,7 +10,7 @@ package struct NoReaderFound {
     /// The Sony readers on the bus transit does not drive: "SONY RC-S330/360/370 (USB 1:5)".
     package let unsupported: [String]
 
-    package init(pcscdRunning: Bool, unsupported: [String] = RCS380Reader.unsupported.map(\.readerName)) {
+    package init(pcscdRunning: Bool, unsupported: [String] = ReaderSources.unsupported) {
         self.pcscdRunning = pcscdRunning; self.unsupported = unsupported
     }
 
@@ -28,7 +26,7 @@ package struct NoReaderFound {
     }
 
     /// What to do, for each transport.
-    package static let advice = "A PC/SC reader needs pcscd (\(PCSCStatus.startPcscd)); "
+    package static let advice = "A PC/SC reader needs pcscd (\(ReaderSources.startPcscd)); "
         + "an RC-S380 needs only to be plugged in (`transit doctor` says whether it is seen and may be opened; docs/readers.md, \"readers shows nothing\")"
 
     /// `noReader` (exit 3), saying both transports.

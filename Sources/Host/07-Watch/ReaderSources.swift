@@ -2,7 +2,9 @@ import TransitPCSC
 import TransitTransport
 import TransitUSB
 
-/// Every kind of reader transit reaches, in the order commands list them: pcscd's, then USB's.
+/// Every kind of reader transit reaches, in the order commands list them: pcscd's, then USB's. The
+/// composition root: the one file of TransitWatch that names TransitPCSC and TransitUSB
+/// (WatchLayerTests); the rest of TransitWatch, and the CLI, reach readers through these sources.
 package enum ReaderSources {
     package static let pcsc: ReaderSource = PCSCReaderSource()
     package static let usb: ReaderSource = USBReaderSource()
@@ -10,4 +12,9 @@ package enum ReaderSources {
 
     /// Every reader any source holds, given back as the process ends (`Termination.onEnd`).
     package static func giveBackAll() { all.forEach { $0.giveBackAll() } }
+
+    /// The Sony readers on the bus transit does not drive yet (`NoReaderFound`), by name.
+    package static var unsupported: [String] { RCS380Reader.unsupported.map(\.readerName) }
+    /// How to start pcscd, in words (`NoReaderFound.advice`).
+    package static let startPcscd = PCSCStatus.startPcscd
 }

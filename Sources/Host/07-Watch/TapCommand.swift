@@ -2,7 +2,6 @@ import CTransitShims
 import Foundation
 import TransitFiles
 import TransitTransport
-import TransitPCSC
 import TransitEngine
 
 /// `watch --exec CMD`: runs CMD (through /bin/sh) for each tap with the watch line's JSON on its
@@ -54,7 +53,7 @@ package final class TapCommand: @unchecked Sendable {
                 case .exited(0): break
                 case .exited(let code): problem("--exec: the command exited \(code) for the tap on \(reader)")
                 case .signalled(let signal): problem("--exec: the command ended on signal \(signal) for the tap on \(reader)")
-                case .timedOut: problem("--exec: the command ran past its \(PCSCCard.seconds(timeout)) for the tap on \(reader); its process group was ended")
+                case .timedOut: problem("--exec: the command ran past its \(ReadLimits.seconds(timeout)) for the tap on \(reader); its process group was ended")
                 }
             }
         }
