@@ -6,7 +6,7 @@ Navigo that takes only CLA 94 and answers nothing to Le 00; a KorriGo whose opti
 
 The EN 1545 bits are packed here, independently of the Swift code, from the layouts in
 docs/card-image.md's sources (Intercode: environment, contract list, contracts FF/20, events;
-research "beyond-families" §1.5): most significant bit first, a bitmap's mask before its members
+docs/research/calypso-desfire-china.md, "EN 1545 layout"): most significant bit first, a bitmap's mask before its members
 with mask bit 0 (least significant) standing for the first member, absent members taking no bits,
 dates in days since 1997-01-01, times in minutes since local midnight (Europe/Paris). Every value
 the tests expect is written below in human terms next to the bits that hold it.

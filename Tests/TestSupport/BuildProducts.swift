@@ -57,10 +57,21 @@ public enum BuildProducts {
     /// A bundled sample card image.
     public static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples/\(name)").path }
 
-    /// The shared folder of real card dumps, when this machine has it.
-    public static var sharedCards: URL? {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/cards")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    /// The variable that names a folder of real card dumps (Flipper Zero `.nfc` files, JSON
+    /// exports) for the tests that read them; they cannot be published, so none is in the repository.
+    public static let cardDumpsVariable = "TRANSIT_CARD_DUMPS"
+
+    /// Why those tests are skipped where there is no such folder (the README quotes it).
+    public static let cardDumpsMissing = "set \(cardDumpsVariable) to a folder of real card dumps to run these"
+
+    /// The folder `TRANSIT_CARD_DUMPS` names (relative to the current folder); unset, the team's
+    /// own ../shared/cards beside the checkout. Nil when it is not a folder on this machine.
+    public static var cardDumps: URL? {
+        let named = ProcessInfo.processInfo.environment[cardDumpsVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let url = named.map { URL(fileURLWithPath: $0) }
+            ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent("cards")
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &folder) && folder.boolValue ? url.standardizedFileURL : nil
     }
 }
 

@@ -16,9 +16,13 @@ public struct OptionSpec: Equatable, Sendable {
     public var help: String
     /// What it does in a few words (the shell completions' descriptions).
     public var summary: String
+    /// What it does as a manual page's OPTIONS says it, for every command that takes it: sentences
+    /// a line, `` `bold` `` (commands, options, literal words) and `_italic_` (placeholders, files)
+    /// the only markup. Empty: the page says `help`.
+    public var manual: String
 
     public init(name: String, value: String?, type: OptionValue = .text, repeatable: Bool = false, required: Bool = false, count: Int = 1,
-                summary: String, help: String) {
+                summary: String, help: String, manual: String = "") {
         self.name = name
         self.value = value
         self.type = type
@@ -27,9 +31,11 @@ public struct OptionSpec: Equatable, Sendable {
         self.count = count
         self.summary = summary
         self.help = help
+        self.manual = manual
     }
 
-    /// The same option in a command's own words (`decode --read-timeout`: one file's read).
+    /// The same option in a command's own words (`decode --read-timeout`: one file's read); the
+    /// manual's words, which speak of every command, stay.
     public func described(_ help: String, summary: String? = nil) -> OptionSpec {
         var option = self
         option.help = help

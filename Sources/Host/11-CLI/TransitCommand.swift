@@ -32,6 +32,9 @@ struct TransitCommand {
             }
             let rest = Array(args.dropFirst())
             switch command {
+            case ManPage.command:
+                // Not a user command: scripts/generate-man.sh writes transit(1)'s table sections with it.
+                try ManPage.run(rest, output: standardOutput)
             case "help" where rest.count == 1:
                 // `transit help scan` is `transit scan --help`, as git's and apt's help are.
                 guard let spec = CommandTable.command(rest[0]) else { throw Self.unknownCommand(rest[0]) }

@@ -222,6 +222,39 @@ final class ManAndCompletionTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("completions takes bash, zsh or fish"), unknown.stderr)
     }
 
+    /// The lines of one `.SH` section as the page holds them, its `.SH` line first, up to the next.
+    private static func rawSection(_ name: String, of page: String) -> String? {
+        let lines = page.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: ".SH \(name)") else { return nil }
+        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix(".SH ") } ?? lines.count
+        return lines[start ..< end].joined(separator: "\n") + "\n"
+    }
+
+    /// transit(1)'s SYNOPSIS and OPTIONS are what transit writes from its command table, as the
+    /// completions are: regenerate them with scripts/generate-man.sh after changing the table.
+    func testTheManPagesSynopsisAndOptionsAreWrittenFromTheCommandTable() throws {
+        let page = try Self.read(Self.manPage)
+        for section in ["SYNOPSIS", "OPTIONS"] {
+            let run = try CommandRun.transit(["__man-section", section])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stdout.hasPrefix(".SH \(section)\n"), run.stdout)
+            XCTAssertEqual(Self.rawSection(section, of: page), run.stdout,
+                           "transit.1's \(section) is not what `transit __man-section \(section)` writes: run scripts/generate-man.sh")
+        }
+        // Every option the help texts name has a paragraph of its own in OPTIONS.
+        let options = Self.normalisedRoff(Self.rawSection("OPTIONS", of: page) ?? "")
+        for option in try Self.help.get().options.subtracting(["--help", "--version"]) {
+            XCTAssertTrue(options.contains("\n.TP\n\(option)\\ ") || options.contains("\n.TP\n\(option)\n"), "OPTIONS has no entry for \(option)")
+        }
+        // Not a user command: no help text or completion names it, and it takes only a section's name.
+        let help = try Self.help.get()
+        for text in [help.main] + Array(help.commandHelp.values) + (try [Self.bash, Self.zsh, Self.fish].map(Self.read)) {
+            XCTAssertFalse(text.contains("__man-section"))
+        }
+        let unknown = try CommandRun.transit(["__man-section", "EXAMPLES"])
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+    }
+
     // MARK: (b) exit codes
 
     func testEveryExitCodeOfTheHelpIsInExitStatus() throws {

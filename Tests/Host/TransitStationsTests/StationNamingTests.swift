@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 
 /// Station names through the built `transit`, from synthetic tables keyed to the real codes of the
-/// shared Suica, PASMO and ICOCA dumps (skipped where ../shared/cards is absent) and of the sample.
+/// shared Suica, PASMO and ICOCA dumps (skipped without `TRANSIT_CARD_DUMPS`'s folder) and of the sample.
 final class StationNamingTests: XCTestCase {
     var dir: URL!
 
@@ -113,8 +113,7 @@ final class StationNamingTests: XCTestCase {
     /// Every station code of the three Japan IC dumps, with its region (the dumps'
     /// own records), named by a generated table: each comes out by name.
     func testEveryStationOfTheSharedDumpsComesOutByNameAreaAndDateAware() throws {
-        try XCTSkipIf(BuildProducts.sharedCards == nil, "../shared/cards is not on this machine")
-        let cards = try XCTUnwrap(BuildProducts.sharedCards, "no shared cards")
+        guard let cards = BuildProducts.cardDumps else { throw XCTSkip(BuildProducts.cardDumpsMissing) }
         let suica = ["E33B", "E621", "E336", "E338", "E537", "E33D", "E33E", "F101", "F218", "F21A", "1603", "2507", "F038",
                      "F108", "E629", "E52B", "030D", "CE1F", "CE26"]
         let pasmo = ["8205", "030D", "8241", "824C", "EF03", "EF0B", "F20E", "F307", "F21A", "E33E", "E33B", "0000"]

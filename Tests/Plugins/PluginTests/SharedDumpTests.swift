@@ -2,16 +2,17 @@ import CardSimulation
 import TestSupport
 import XCTest
 
-/// The real card dumps in ../shared/cards come out as its README lists (skipped where absent).
+/// The team's real card dumps (`TRANSIT_CARD_DUMPS`, `BuildProducts.cardDumps`) come out as the
+/// folder's README lists (skipped where absent).
 /// The dumps are read in place and never copied into the repository.
 final class SharedDumpTests: XCTestCase {
     func read(_ name: String, plugins: [PluginRead.Plugin] = PluginRead.Plugin.defaultOrder) throws -> PluginRead.Outcome {
-        let dir = try XCTUnwrap(BuildProducts.sharedCards, "no shared cards")
+        let dir = try XCTUnwrap(BuildProducts.cardDumps, BuildProducts.cardDumpsMissing)
         return try PluginRead.read(CardImage.load(dir.appendingPathComponent(name).path), plugins: plugins)
     }
 
     override func setUpWithError() throws {
-        try XCTSkipIf(BuildProducts.sharedCards == nil, "../shared/cards is not on this machine")
+        if BuildProducts.cardDumps == nil { throw XCTSkip(BuildProducts.cardDumpsMissing) }
     }
 
     func testSuica() throws {
