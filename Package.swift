@@ -122,7 +122,7 @@ let package = Package(
                                                     "TransitOutput", "TransitPluginHost", "TransitStations", "TransitTransport"],
                 path: "Tests/TestSupport", swiftSettings: v5Tests),
         .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], path: "Tests/ReaderABI/CardProtocolTests", swiftSettings: v5Tests),
-        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
+        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit", "ReaderABI"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
         .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel"],
                     path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
         .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitWatch"],

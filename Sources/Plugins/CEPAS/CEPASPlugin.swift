@@ -13,6 +13,9 @@ enum CEPASPlugin: CardFamilyPlugin {
     static let notCEPAS: Set<UInt16> = [0x6A81, 0x6A82, 0x6D00, 0x6E00]
 
     static func read(_ card: CardLink) throws -> CardResult {
+        // Every CEPAS ATR seen is a type B card's, its ATQB in the historical bytes, never `80` alone
+        // (docs/research/pcsc.md §"Historical bytes"): a DESFire card is spared the SELECT.
+        try card.skipWhenNoApplicationData(name)
         // Any status-word rejection of SELECT 4000 means "not CEPAS"; transport failures are thrown.
         guard try card.transmit(APDU.selectFile(0x4000)).isSuccess else { throw PluginError.notThisCard }
         // GET PURSE, the five-byte form: 90 32 <purse> 00 00.

@@ -16,6 +16,10 @@ enum ChinaCityPlugin: CardFamilyPlugin {
     static let aidCards: [CityCard] = [.shenzhen, .lingnan, .cityUnion, .wuhan, .macau]
 
     static func read(_ card: CardLink) throws -> CardResult {
+        // Every Beijing, Shanghai and Guangzhou card ATR seen shows application data
+        // (docs/research/pcsc.md §"Historical bytes"): a DESFire card no desfire family read is
+        // spared the six probes.
+        try card.skipWhenNoApplicationData(name)
         if let beijing = try BeijingCard.read(card) { return beijing }
         let (aid, fci) = try ISOApplication.selectFirst(card, aidCards.map(\.aid))
         guard let city = aidCards.first(where: { $0.aid == aid }) else { throw PluginError.internal("selected an AID not probed") }

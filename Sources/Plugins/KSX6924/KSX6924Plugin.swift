@@ -24,6 +24,9 @@ enum KSX6924Plugin: CardFamilyPlugin {
     static let recordLimit = 50
 
     static func read(_ card: CardLink) throws -> CardResult {
+        // Every T-Money, Cashbee and Snapper ATR seen shows application data (docs/research/pcsc.md
+        // §"Historical bytes"): a card whose historical bytes are `80` alone is spared five SELECTs.
+        try card.skipWhenNoApplicationData(name)
         let (aid, fci) = try ISOApplication.selectFirst(card, applications.map(\.aid))
         // From here on, every failure ends the read (docs/specification.md §"Detection fallback": only applicationNotFound moves on).
         guard let purseInfo = try TLV.find([0xB0], in: fci) else {

@@ -20,10 +20,18 @@ public protocol CardLink: AnyObject {
     /// The longest FeliCa frame (length byte included) the reader carries both ways; nil when the
     /// host does not say (frames of up to 255 bytes then travel).
     var largestFeliCaFrame: Int? { get }
+    /// The ATR the reader built for the card (PC/SC Part 3, 3.1.3.2.3); nil when the host does not say.
+    var atr: [UInt8]? { get }
+    /// ISO 14443-4: the card's historical bytes, from the ATR the reader built (type A: its ATS's;
+    /// type B: the ATQB's application data, protocol info and MBLI); nil when the host does not say
+    /// or the card has none. `HistoricalBytes` tells what they rule out.
+    var historicalBytes: [UInt8]? { get }
 }
 
 extension CardLink {
     public var largestFeliCaFrame: Int? { nil }
+    public var atr: [UInt8]? { nil }
+    public var historicalBytes: [UInt8]? { nil }
     public func log(_ message: String, level: LogLevel) { log(message) }
 }
 

@@ -20,10 +20,36 @@ final class HostCardLink: CardLink {
 
     /// `max_felica_frame`, read only from a host whose table carries it (TRANSIT_HOST_HAS).
     var largestFeliCaFrame: Int? {
-        guard let offset = MemoryLayout<transit_host_api>.offset(of: \.max_felica_frame),
-              Int(api.pointee.struct_size) >= offset + MemoryLayout<Int>.size else { return nil }
+        guard carries(\.max_felica_frame) else { return nil }
         let value = api.pointee.max_felica_frame
         return value > 0 ? value : nil
+    }
+
+    /// `atr` (release 2), read only from a host whose table carries it.
+    var atr: [UInt8]? {
+        guard carries(\.atr_length) else { return nil }
+        return bytes(api.pointee.atr, api.pointee.atr_length)
+    }
+
+    /// `historical_bytes` (release 2), or those of `ats` when the host gives only the ATS; read only
+    /// from a host whose table carries them.
+    var historicalBytes: [UInt8]? {
+        guard carries(\.historical_bytes_length) else { return nil }
+        if let historical = bytes(api.pointee.historical_bytes, api.pointee.historical_bytes_length) { return historical }
+        return bytes(api.pointee.ats, api.pointee.ats_length).flatMap(HistoricalBytes.ofATS)
+    }
+
+    /// TRANSIT_HOST_HAS: true when the host's table reaches to the end of `field` (a field appended
+    /// after the first release lies beyond an older host's smaller table and must not be read).
+    func carries<Field>(_ field: KeyPath<transit_host_api, Field>) -> Bool {
+        guard let offset = MemoryLayout<transit_host_api>.offset(of: field) else { return false }
+        return Int(api.pointee.struct_size) >= offset + MemoryLayout<Field>.size
+    }
+
+    /// `count` bytes from `start`, or nil when the host gave none.
+    private func bytes(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8]? {
+        guard let start, count > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: start, count: count))
     }
 
     func felica(_ frame: [UInt8]) throws -> [UInt8] {
@@ -66,10 +92,7 @@ final class HostCardLink: CardLink {
     }
 
     /// True when the host's table carries `begin_pass` and the pass calls after it (release 4).
-    var hostTakesPasses: Bool {
-        guard let offset = MemoryLayout<transit_host_api>.offset(of: \.add_pass_metadata) else { return false }
-        return Int(api.pointee.struct_size) >= offset + MemoryLayout<UnsafeRawPointer>.size
-    }
+    var hostTakesPasses: Bool { carries(\.add_pass_metadata) }
 
     /// Hands the result to the host's builder, field by field.
     func publish(_ result: CardResult) throws {

@@ -50,6 +50,24 @@ final class BenchmarkScriptTests: XCTestCase {
         XCTAssertEqual(lines[0].count, lines[1].count, "the header is as wide as its rows")
     }
 
+    /// Issue 34: the probe table names, for each ISO family, the APDUs sent before its plugin and its own.
+    func testTheProbeTableGivesEachISOFamilysProbesAndItsPluginsOwn() throws {
+        let run = try python("""
+        import benchmark
+        print(benchmark.probe_header())
+        print(benchmark.probe_row("clipper.json", "clipper", "desfire", 1, 17))
+        print(" ".join(sorted({f for _, f in benchmark.PROBE_CARDS})))
+        """)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        guard lines.count == 3 else { return XCTFail(run.stdout) }
+        let cells = lines.prefix(2).map { $0.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        XCTAssertEqual(cells[0], ["card", "family", "plugin", "probes before", "own", "counted"])
+        XCTAssertEqual(cells[1], ["clipper.json", "clipper", "desfire", "1", "17", "18"], "counted: the probes and the plugin's own")
+        XCTAssertEqual(lines[0].count, lines[1].count, "the header is as wide as its rows")
+        XCTAssertEqual(lines[2], "calypso cepas china-city clipper hsl ksx6924 opal orca tunion", "every ISO family the host reads")
+    }
+
     func testThePerformanceGuideStatesEveryTargetTheScriptChecks() throws {
         let performance = DocCommands.text("docs/performance.md")
         for target in ["worker: target < 10 ms", "peak RSS: target < 30 MB", "target < 30 ms", "further USB commands: target ≤ 8"] {
