@@ -58,7 +58,8 @@ public struct PluginRead {
     public typealias Fault = (_ index: Int, _ command: [UInt8], _ answer: [UInt8]) throws -> [UInt8]
 
     public static func read(_ image: CardImage, plugins: [Plugin], dialect: String? = nil,
-                            budget: (exchanges: Int, seconds: Double)? = nil, fault: Fault? = nil, runner: Runner = .worker) throws -> Outcome {
+                            budget: (exchanges: Int, seconds: Double)? = nil, fault: Fault? = nil, runner: Runner = .worker,
+                            readsBefore: Int = 0) throws -> Outcome {
         let specs = plugins.enumerated().map {
             WorkerMessages.Plugin(PluginConfig.Entry(name: $1.name, library: $1.library, options: $1.options, line: $0 + 1), path: $1.library)
         }
@@ -86,6 +87,8 @@ public struct PluginRead {
             guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "no dialect \(name)") }
             return d
         }
+        // `readsBefore`: reads of the same card, left in the field, before the one returned.
+        for _ in 0 ..< readsBefore { _ = engine.read(channel, dialect: forced) }
         let (result, bundle) = engine.read(channel, dialect: forced)
         let read = bundle.plugins.first { $0.outcome == .read }?.name
         switch result {

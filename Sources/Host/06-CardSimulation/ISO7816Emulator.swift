@@ -1,6 +1,7 @@
 /// Answers APDUs from a card image: SELECT commands enter applications, then each application
-/// answers its listed commands and its record and binary files. Unknown SELECTs answer 6A82 (file
-/// not found), READ RECORD past the last record 6A83, unknown commands 6D00 (ISO 7816-4 status words).
+/// answers its listed commands and its record and binary files; SELECT of the MF (3F00) goes back to
+/// the image's own commands, where the card starts. Unknown SELECTs answer 6A82 (file not found),
+/// READ RECORD past the last record 6A83, unknown commands 6D00 (ISO 7816-4 status words).
 /// A card that takes one class byte only (`onlyClass`, Calypso's 94) answers 6E00 (class not
 /// supported) to any other and reads its image's commands with that class in place of 00.
 struct ISO7816Emulator {
@@ -17,6 +18,8 @@ struct ISO7816Emulator {
     private let quirks: RecordQuirks
     private let onlyClass: UInt8?
     private var selected: Int?
+    /// SELECT of the MF by file identifier: `00 A4 00 00 02 3F 00`.
+    private static let selectMF: [UInt8] = [0x00, 0xA4, 0x00, 0x00, 0x02, 0x3F, 0x00]
 
     /// How the card answers READ RECORD beyond ISO 7816-4's one record.
     struct RecordQuirks {
@@ -49,7 +52,12 @@ struct ISO7816Emulator {
             apdu[0] = 0x00
         }
         if apdu.count >= 2, apdu[0] == 0x00, apdu[1] == 0xA4 {
-            guard let index = applications.firstIndex(where: { $0.select == apdu }) else { return [0x6A, 0x82] }
+            guard let index = applications.firstIndex(where: { $0.select == apdu }) else {
+                // The MF, by its reserved identifier 3F00 (ISO/IEC 7816-4, 5.1.1), is where the card
+                // starts: the image's own commands are its files. Selecting it leaves any application.
+                if apdu == Self.selectMF || apdu == Self.selectMF + [0x00] { selected = nil; return [0x90, 0x00] }
+                return [0x6A, 0x82]
+            }
             let answer = applications[index].answer
             if answer.suffix(2) == [0x90, 0x00] { selected = index }
             return answer

@@ -8,6 +8,8 @@ enum BeijingCard {
     static let readMFFile04: [UInt8] = [0x00, 0xB0, 0x84, 0x00, 0x20]
     static let selectPurseDF = APDU.selectFile(0x1001)
     static let numberPrefix: [UInt8] = [0x10, 0x00]
+    /// SELECT of the MF by its reserved identifier 3F00 (ISO/IEC 7816-4, 5.1.1 and 7.1.1).
+    static let selectMF = APDU.selectFile(0x3F00)
 
     /// The reading, or nil when the card is not a Beijing card (then the MF is still current).
     static func read(_ card: CardLink) throws -> CardResult? {
@@ -15,9 +17,26 @@ enum BeijingCard {
         guard mf.isSuccess, mf.data.count >= 32, mf.data.storage.starts(with: numberPrefix) else { return nil }
         guard try card.transmit(selectPurseDF).isSuccess else { return nil }
         let balance = try ChinaPurse.balance(card)
-        return CardResult(cardName: "Beijing Yikatong", serialNumber: try mf.data.slice(0, 8).hex, balance: balance, currency: "CNY",
-                          validFrom: BCD.civilTime(try mf.data.slice(24, 4), utcOffset: Zone.china),
-                          validUntil: BCD.civilTime(try mf.data.slice(28, 4), utcOffset: Zone.china),
-                          transactions: try ChinaPurse.log(card).compactMap { try PBOCLogRecord.decode($0) })
+        let reading = CardResult(cardName: "Beijing Yikatong", serialNumber: try mf.data.slice(0, 8).hex, balance: balance, currency: "CNY",
+                                 validFrom: BCD.civilTime(try mf.data.slice(24, 4), utcOffset: Zone.china),
+                                 validUntil: BCD.civilTime(try mf.data.slice(28, 4), utcOffset: Zone.china),
+                                 transactions: try ChinaPurse.log(card).compactMap { try PBOCLogRecord.decode($0) })
+        try restoreMF(card)
+        return reading
+    }
+
+    /// Makes the MF current again, as the card was found: the current DF outlives a read while the
+    /// card stays in the field (ISO/IEC 7816-4, 5.3.1; pcscd leaves the card unreset between clients),
+    /// and the next read of the card — a second `transit scan`, or another application's — starts
+    /// with the MF file above. Best-effort: the reading is whole without it; a failure is logged.
+    private static func restoreMF(_ card: CardLink) throws {
+        do {
+            let answer = try card.transmit(selectMF)
+            if !answer.isSuccess { card.log("the MF was not selected again (\(answer.swHex)); the next read may not find the card") }
+        } catch PluginError.cancelled {
+            throw PluginError.cancelled
+        } catch {
+            card.log("the MF was not selected again (\(error)); the next read may not find the card")
+        }
     }
 }

@@ -45,7 +45,18 @@ final class ChinaCityTests: XCTestCase {
         checkLog(r, newestDay: 28)
         let first: [[UInt8]] = [[0x00, 0xB0, 0x84, 0x00, 0x20], [0x00, 0xA4, 0x00, 0x00, 0x02, 0x10, 0x01]]
         XCTAssertEqual(Array(commands.dropFirst().prefix(2)), first)
-        XCTAssertEqual(commands.count - 1, 13, "MF read, DF select, balance, ten records")
+        XCTAssertEqual(commands.count - 1, 14, "MF read, DF select, balance, ten records, the MF selected again")
+        XCTAssertEqual(commands.last, [0x00, 0xA4, 0x00, 0x00, 0x02, 0x3F, 0x00], "the read leaves the MF current, as it found it")
+    }
+
+    func testABeijingCardLeftOnTheReaderReadsAgain() throws {
+        // A second read of the card still in the field: the first left DF 1001 current until it
+        // selected the MF again (ISO/IEC 7816-4, 5.3.1), and the MF file SFI 04 must still answer.
+        let outcome = try PluginRead.read(CardImages.sample("beijing.json"), plugins: [.chinaCity], readsBefore: 1)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.cardName, "Beijing Yikatong")
+        XCTAssertEqual(r.serialNumber, "1000751512345678")
+        XCTAssertEqual(r.balance, 3200)
     }
 
     func testShenzhenTongSerialIsLittleEndianWithItsCheckDigit() throws {

@@ -79,7 +79,7 @@ final class ProbeTests: XCTestCase {
             ("ezlink.json", "50D5404F231C0000117781", "cepas", 3),      // CEPAS in ACS's form: 3B 8C 80 01 50 D5 40 4F …
             ("tmoney.json", "040200200071C140", "ksx6924", 8),          // Seoul Citypass+ T-Money: 3B 88 80 01 04 02 00 20 …
             ("tmoney.json", "030202110000", "ksx6924", 8),              // Cashbee: 3B 86 80 01 03 02 02 11 00 00 15
-            ("beijing.json", "4858", "china-city", 21),                 // Yikatong BMAC: 3B 82 80 01 48 58 13
+            ("beijing.json", "4858", "china-city", 22),                 // Yikatong BMAC: 3B 82 80 01 48 58 13
             ("shanghai.json", "2085008B030FE09AA0E040", "china-city", 24), // Shanghai Public Transportation Card
         ]
         for c in cases {
