@@ -14,8 +14,8 @@ package final class RecordingChannel: ReaderChannel {
     package var maxCommand: Int? { inner.maxCommand }
 
     package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
-        let start = Date()
-        func ms() -> Double { (Date().timeIntervalSince(start) * 10_000).rounded() / 10 }
+        let start = Deadline.now
+        func ms() -> Double { (Deadline.now.seconds(since: start) * 10_000).rounded() / 10 }
         do {
             let answer = try inner.transmit(apdu)
             exchanges.append(.init(command: HexFormat.string(apdu), response: HexFormat.string(answer), error: nil, ms: ms()))
