@@ -51,7 +51,6 @@ package final class ReadEngine {
     private func once(_ channel: ReaderChannel, _ request: ProbeRequest)
         -> (result: Result<CardReading, TransitError>, bundle: LogBundle, dialect: FeliCaDialect?, refused: [FeliCaDialect]) {
         let recorder = RecordingChannel(channel)
-        channel.limit(to: request.deadline)
         let report = runner.probe(recorder, request)
         let result = report.result
         var bundle = LogBundle(tool: Version.banner, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName,
