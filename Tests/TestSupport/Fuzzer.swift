@@ -89,7 +89,7 @@ final class FuzzChannel: ReaderChannel {
 
     init(atr: [UInt8], answers: [[UInt8]]) { self.atr = atr; self.answers = answers }
 
-    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         defer { asked += 1 }
         return asked < answers.count ? answers[asked] : [0x6A, 0x82]
     }

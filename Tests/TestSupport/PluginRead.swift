@@ -117,10 +117,10 @@ final class FaultyChannel: ReaderChannel {
     var readerName: String { inner.readerName }
     var atr: [UInt8] { inner.atr }
 
-    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         let index = count
         count += 1
-        let answer = try inner.transmit(apdu)
+        let answer = try inner.transmit(apdu, by: deadline)
         guard let fault else { return answer }
         do { return try fault(index, apdu, answer) } catch { throw TransitError(error, while: "a test's fault") }
     }

@@ -9,13 +9,16 @@ package struct Deadline: Codable, Equatable, Comparable, Sendable {
 
     package init(uptimeNanoseconds: UInt64) { self.uptimeNanoseconds = uptimeNanoseconds }
 
-    /// `seconds` from now (a negative or NaN span is now; an infinite or huge one, `distant`).
-    package init(secondsFromNow seconds: Double) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard seconds > 0 else { self.init(uptimeNanoseconds: now); return }
+    /// `seconds` from now on the system's clock (a negative or NaN span is now; an infinite or
+    /// huge one, `distant`). `MonotonicClock.deadline(in:)` is the same on a clock of one's choice.
+    package init(secondsFromNow seconds: Double) { self.init(seconds, after: .now) }
+
+    /// `seconds` after `start` (a negative or NaN span is `start`; an infinite or huge one, `distant`).
+    package init(_ seconds: Double, after start: Deadline) {
+        guard seconds > 0 else { self = start; return }
         // Below 2^63 ns (292 years) the sum cannot overflow; a longer span is for ever.
         guard seconds < 9.2e9 else { self = .distant; return }
-        let (sum, overflow) = now.addingReportingOverflow(UInt64(seconds * 1e9))
+        let (sum, overflow) = start.uptimeNanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
         self.init(uptimeNanoseconds: overflow ? .max : sum)
     }
 
@@ -23,13 +26,20 @@ package struct Deadline: Codable, Equatable, Comparable, Sendable {
     package static let distant = Deadline(uptimeNanoseconds: .max)
     package static var now: Deadline { Deadline(uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds) }
 
-    /// Seconds left, 0 once it has passed.
-    package var secondsLeft: Double {
-        let now = DispatchTime.now().uptimeNanoseconds
-        return uptimeNanoseconds > now ? Double(uptimeNanoseconds - now) / 1e9 : 0
+    /// Seconds left on the system's clock, 0 once it has passed.
+    package var secondsLeft: Double { secondsLeft(at: .now) }
+
+    package var hasPassed: Bool { hasPassed(at: .now) }
+
+    /// Seconds left when the time is `now`, 0 once it has passed.
+    package func secondsLeft(at now: Deadline) -> Double {
+        uptimeNanoseconds > now.uptimeNanoseconds ? Double(uptimeNanoseconds - now.uptimeNanoseconds) / 1e9 : 0
     }
 
-    package var hasPassed: Bool { DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds }
+    package func hasPassed(at now: Deadline) -> Bool { now.uptimeNanoseconds >= uptimeNanoseconds }
+
+    /// Seconds from `earlier` to this point, 0 when it is not later.
+    package func seconds(since earlier: Deadline) -> Double { secondsLeft(at: earlier) }
 
     /// The earlier of this deadline and `seconds` from now.
     package func capped(atSecondsFromNow seconds: Double) -> Deadline { min(self, Deadline(secondsFromNow: seconds)) }

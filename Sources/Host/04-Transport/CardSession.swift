@@ -6,6 +6,8 @@ import TransitModel
 /// APDUs with 61xx / 6Cxx handled, and the facts learned once per card (technology, UID, systems).
 package final class CardSession {
     package let channel: ReaderChannel
+    /// The read's deadline, passed with every exchange: none outlasts it.
+    package let deadline: Deadline
     /// The reader's line in `ReaderTable` (or `ReaderProfile.unknown`).
     package var profile: ReaderProfile { passThrough.profile }
     /// What the ATR says of the card.
@@ -20,9 +22,10 @@ package final class CardSession {
     }
 
     /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before) is
-    /// tried first and the reader's profile gives the rest.
-    package init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil) {
+    /// tried first and the reader's profile gives the rest. Every exchange ends by `deadline`.
+    package init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil, deadline: Deadline) {
         self.channel = channel
+        self.deadline = deadline
         verdict = ATRVerdict(atr: channel.atr)
         passThrough = FeliCaPassThrough(profile: .matching(channel.readerName), readerName: channel.readerName,
                                         forced: forced, firstGuess: firstGuess)
@@ -42,7 +45,7 @@ package final class CardSession {
     }
 
     private func send(_ apdu: [UInt8]) throws -> [UInt8] {
-        return try channel.transmit(apdu)
+        return try channel.transmit(apdu, by: deadline)
     }
 
     /// The technology the ATR alone tells; nil when only `identify` can (a memory card, an ATR of

@@ -9,11 +9,10 @@ package protocol ReaderChannel: AnyObject {
     /// The largest command APDU the reader takes, as its driver reports it (SCARD_ATTR_MAXINPUT);
     /// nil when it does not say.
     var maxCommand: Int? { get }
-    /// One APDU to the reader (sessionLost, communication, cancelled, cardReset…).
-    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8]
-    /// From now on no exchange outlasts `deadline` (the read's own), even within its exchange
-    /// timeout: `--read-timeout 5` ends a read at 5 s, not at 5 s plus the exchange under way.
-    func limit(to deadline: Deadline)
+    /// One APDU to the reader (sessionLost, communication, cancelled, cardReset…), ended by
+    /// `deadline`, the read's own, even within the reader's exchange timeout: `--read-timeout 5`
+    /// ends a read at 5 s, not at 5 s plus the exchange under way.
+    func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8]
     /// Card commands the host sent again after a damaged answer, for the log bundle; nil for a
     /// reader whose driver retries unseen (PC/SC).
     var retries: Int? { get }
@@ -21,6 +20,5 @@ package protocol ReaderChannel: AnyObject {
 
 extension ReaderChannel {
     package var maxCommand: Int? { nil }
-    package func limit(to deadline: Deadline) {}
     package var retries: Int? { nil }
 }

@@ -13,11 +13,11 @@ package final class RecordingChannel: ReaderChannel {
     package var atr: [UInt8] { inner.atr }
     package var maxCommand: Int? { inner.maxCommand }
 
-    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
-        let start = Date()
-        func ms() -> Double { (Date().timeIntervalSince(start) * 10_000).rounded() / 10 }
+    package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
+        let start = Deadline.now
+        func ms() -> Double { (Deadline.now.seconds(since: start) * 10_000).rounded() / 10 }
         do {
-            let answer = try inner.transmit(apdu)
+            let answer = try inner.transmit(apdu, by: deadline)
             exchanges.append(.init(command: HexFormat.string(apdu), response: HexFormat.string(answer), error: nil, ms: ms()))
             return answer
         } catch {

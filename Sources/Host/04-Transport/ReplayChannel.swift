@@ -17,7 +17,8 @@ package final class ReplayChannel: ReaderChannel {
     package let atr: [UInt8]
     package let maxCommand: Int?
 
-    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    /// A log answers at once: the deadline is the recorded read's, not this one's.
+    package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         let asked = HexFormat.string(apdu)
         guard next < exchanges.count else {
             throw TransitError(.replayDiverged, "exchange \(next + 1): the read asks \(asked), but the log ends after \(exchanges.count) exchanges")

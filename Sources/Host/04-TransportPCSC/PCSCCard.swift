@@ -18,9 +18,6 @@ package final class PCSCCard: ReaderChannel {
     package let exchangeTimeout: Double
     /// Set when a call did not return in time: the handle is never used or released again.
     package private(set) var abandoned = false
-    /// The read's deadline (`limit(to:)`): an exchange gets what is left of it when that is less
-    /// than `exchangeTimeout`.
-    private var readDeadline: Deadline?
     private var inTransaction = false
     /// Asked whether the card is still there when an exchange fails.
     private let context: PCSCContext
@@ -118,11 +115,11 @@ package final class PCSCCard: ReaderChannel {
         return (16 ... 65_544).contains(value) ? Int(value) : nil
     }
 
-    package func limit(to deadline: Deadline) { readDeadline = deadline }
-
-    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    /// One exchange, given `exchangeTimeout` or what is left of the read's `deadline` when that is
+    /// less (at least 10 ms).
+    package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         guard !abandoned else { throw Self.stopped(readerName, exchangeTimeout) }
-        let left = readDeadline.map { max(0.01, $0.secondsLeft) } ?? .infinity
+        let left = max(0.01, deadline.secondsLeft)
         let exchange: (PCSCStatus, [UInt8])? = context.calls.run(by: Deadline(secondsFromNow: min(exchangeTimeout, left)), { [handle, pci] in
             var pci = pci
             var buffer = [UInt8](repeating: 0, count: 65_538)

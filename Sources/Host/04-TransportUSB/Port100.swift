@@ -9,6 +9,8 @@ import TransitModel
 /// Counts what it sends, for the benchmark and the tests.
 package final class Port100 {
     package let pipe: USBPipe
+    /// The pipe's clock: every deadline here is made and told on it.
+    package var clock: MonotonicClock { pipe.clock }
     /// The reader, for messages ("the RC-S380/S (USB 1:13)").
     package let name: String
     /// Seconds a command other than InCommRF may take. nfcpy waits for ever (rcs380.py
@@ -41,14 +43,14 @@ package final class Port100 {
 
     /// The soft reset nfcpy sends at open: an ACK, then stale answers read away.
     package func reset() throws(TransitError) {
-        try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: commandTimeout))
+        try pipe.write(Port100Frame.ack, deadline: clock.deadline(in: commandTimeout))
         acksSent += 1
         drain()
     }
 
     /// An ACK alone: nothing is left under way in the chip (a close, as nfcpy's).
     package func sendACK() throws(TransitError) {
-        try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: commandTimeout))
+        try pipe.write(Port100Frame.ack, deadline: clock.deadline(in: commandTimeout))
         acksSent += 1
     }
 
@@ -57,7 +59,7 @@ package final class Port100 {
     /// cancelled and `communication` thrown.
     package func send(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Deadline? = nil) throws(TransitError) -> [UInt8] {
         if unsettled || !pending.isEmpty { drain() }
-        let until = deadline ?? Deadline(secondsFromNow: commandTimeout)
+        let until = deadline ?? clock.deadline(in: commandTimeout)
         guard let frame = Port100Frame.encode([Port100Frame.hostToChip, command.rawValue] + parameters) else {
             throw TransitError(.internal, "a \(command) of \(parameters.count) bytes does not fit a Port-100 frame")
         }
@@ -112,7 +114,7 @@ package final class Port100 {
                 pending.removeFirst(min(used, pending.count))
                 return frame
             }
-            guard !deadline.hasPassed else { return nil }
+            guard !clock.hasPassed(deadline) else { return nil }
             pending += try pipe.read(maxLength: Self.readLength, deadline: deadline)
         }
     }
@@ -122,7 +124,7 @@ package final class Port100 {
         unsettled = true
         silent = true
         do throws(TransitError) {
-            try pipe.write(Port100Frame.ack, deadline: Deadline(secondsFromNow: Self.drainWait * 10))
+            try pipe.write(Port100Frame.ack, deadline: clock.deadline(in: Self.drainWait * 10))
             acksSent += 1
         } catch {} // the reader is not answering anyway: the error below says so
         return TransitError(.communication, "\(name) stopped answering: \(got) to \(command) by its deadline")
@@ -140,7 +142,7 @@ package final class Port100 {
         pending = []
         unsettled = false
         for _ in 0 ..< 8 {
-            guard let stale = try? pipe.read(maxLength: Self.readLength, deadline: Deadline(secondsFromNow: Self.drainWait)),
+            guard let stale = try? pipe.read(maxLength: Self.readLength, deadline: clock.deadline(in: Self.drainWait)),
                   !stale.isEmpty else { return }
         }
     }

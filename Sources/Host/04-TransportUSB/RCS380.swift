@@ -147,7 +147,7 @@ package final class RCS380 {
     package func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> Reception {
         try configure(sensed ?? .kbps212, deadline: deadline)
         let parameters = Port100.inCommRFTimeout(seconds: timeout) + frame
-        let wait = Deadline(secondsFromNow: Port100.seconds(inCommRFTimeout: parameters) + Self.usbMargin)
+        let wait = port.clock.deadline(in: Port100.seconds(inCommRFTimeout: parameters) + Self.usbMargin)
         let answer: [UInt8]
         do throws(TransitError) {
             answer = try port.send(.inCommRF, parameters, deadline: deadline.map { min($0, wait) } ?? wait)
@@ -194,7 +194,7 @@ package final class RCS380 {
     }
 
     private func commandDeadline(_ deadline: Deadline?) -> Deadline {
-        let own = Deadline(secondsFromNow: port.commandTimeout)
+        let own = port.clock.deadline(in: port.commandTimeout)
         return deadline.map { min($0, own) } ?? own
     }
 }

@@ -26,7 +26,6 @@ package final class RCS380Channel: ReaderChannel {
     package private(set) var retryCount = 0
     /// `--verbose` lines: each retry.
     package var log: (String) -> Void
-    private var readDeadline: Deadline?
     /// How often the last frame went (`tried`).
     private var lastTries = 0
 
@@ -53,20 +52,22 @@ package final class RCS380Channel: ReaderChannel {
 
     package var atr: [UInt8] { Self.atr }
 
-    package func limit(to deadline: Deadline) { readDeadline = deadline }
-
     package var retries: Int? { retryCount }
 
     /// Answers `FF CA` from the sense, passes a frame to the card, refuses anything else as a
-    /// reader refuses what it does not know (`6D 00`, `6E 00`: `FeliCaFraming.refusals`).
-    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    /// reader refuses what it does not know (`6D 00`, `6E 00`: `FeliCaFraming.refusals`). A frame
+    /// and its retries and presence check end by `deadline`, the read's.
+    package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         if apdu.count >= 4, apdu[0] == 0xFF, apdu[1] == 0xCA { return getData(apdu) }
         // A frame's first byte is its own length; as an APDU it stands where CLA does.
         guard apdu.count >= 2, Int(apdu[0]) == apdu.count else {
             return apdu.first == 0xFF ? [0x6D, 0x00] : [0x6E, 0x00]
         }
-        return try frame(apdu)
+        return try frame(apdu, by: deadline)
     }
+
+    /// The reader's clock, on which its waits pass.
+    private var clock: MonotonicClock { reader.port.clock }
 
     /// GET DATA (PC/SC Part 3, 3.2.2.1.3): P1 00 is the UID, here the IDm the Polling gave (the
     /// RC-S380 has no GET DATA of its own); anything else is not supported (`6A 81`). An Le below
@@ -77,16 +78,16 @@ package final class RCS380Channel: ReaderChannel {
         return target.idm + [0x90, 0x00]
     }
 
-    private func frame(_ frame: [UInt8]) throws(TransitError) -> [UInt8] {
-        guard (readDeadline?.secondsLeft ?? .infinity) > 0 else { throw overDeadline() }
+    private func frame(_ frame: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
+        guard !clock.hasPassed(deadline) else { throw overDeadline() }
         let reception: RCS380.Reception
         do throws(TransitError) {
-            reception = try tried(frame) { (left: Double) throws(TransitError) -> RCS380.Reception in
+            reception = try tried(frame, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
                 let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
-                return try reader.exchange(frame, timeout: timeout, deadline: readDeadline)
+                return try reader.exchange(frame, timeout: timeout, deadline: deadline)
             }
         } catch {
-            if let readDeadline, readDeadline.hasPassed, error.kind == .communication { throw overDeadline() }
+            if clock.hasPassed(deadline), error.kind == .communication { throw overDeadline() }
             throw error
         }
         switch reception {
@@ -95,26 +96,27 @@ package final class RCS380Channel: ReaderChannel {
         case .silence:
             // A Polling for a system the card lacks goes unanswered; any other silence may be the
             // card gone, which one Polling tells.
-            if frame[1] != 0x00 { try checkPresence() }
+            if frame[1] != 0x00 { try checkPresence(by: deadline) }
             return [0x63, 0x00]
         case .radioError(let status) where status.isDamage:
             // The card is there (something came back): never "removed", however often.
             throw TransitError(.communication, "\(readerName) received the card's answer damaged (\(status)) \(tries(of: frame)): hold the card still, flat on the reader, and read again")
         case .radioError(let status):
-            try checkPresence()
+            try checkPresence(by: deadline)
             throw TransitError(.communication, "\(readerName) reported \(status) receiving the card's answer")
         }
     }
 
     /// Sends a frame with `send` (given the seconds left of the read) and sends it again while
     /// its answer comes back damaged (`InCommRFStatus.isDamage`), up to `RCS380.tries` in all and
-    /// never past the read's deadline. Every FeliCa command transit sends may be repeated: they
+    /// never past the read's `deadline`. Every FeliCa command transit sends may be repeated: they
     /// read, or poll. Each retry is logged and counted (`retries`, in the log bundle).
-    private func tried(_ frame: [UInt8], _ send: (Double) throws(TransitError) -> RCS380.Reception) throws(TransitError) -> RCS380.Reception {
-        var reception = try send(readDeadline.map { $0.secondsLeft } ?? .infinity)
+    private func tried(_ frame: [UInt8], by deadline: Deadline,
+                       _ send: (Double) throws(TransitError) -> RCS380.Reception) throws(TransitError) -> RCS380.Reception {
+        var reception = try send(clock.secondsLeft(until: deadline))
         var count = 1
         while case .radioError(let status) = reception, status.isDamage, count < RCS380.tries {
-            let left = readDeadline.map { $0.secondsLeft } ?? .infinity
+            let left = clock.secondsLeft(until: deadline)
             guard left > 0 else { break }
             count += 1
             retryCount += 1
@@ -135,11 +137,11 @@ package final class RCS380Channel: ReaderChannel {
 
     /// Throws `sessionLost` when no card, or another card, answers a Polling for any system; a
     /// Polling whose answer stays damaged is a card there, `communication`.
-    private func checkPresence() throws(TransitError) {
+    private func checkPresence(by deadline: Deadline) throws(TransitError) {
         presenceChecks += 1
         let polling = FeliCaCommand.polling(systemCode: 0xFFFF, requestCode: 0x01)
-        let reception = try tried(polling) { (left: Double) throws(TransitError) -> RCS380.Reception in
-            try reader.poll(bitRate: target.bitRate, timeout: min(RCS380.pollingTimeout, left), deadline: readDeadline)
+        let reception = try tried(polling, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
+            try reader.poll(bitRate: target.bitRate, timeout: min(RCS380.pollingTimeout, left), deadline: deadline)
         }
         if case .radioError(let status) = reception, status.isDamage {
             throw TransitError(.communication, "\(readerName) received the card's answer to a Polling damaged (\(status)) \(tries(of: polling))")

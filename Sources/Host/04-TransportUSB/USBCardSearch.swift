@@ -13,7 +13,8 @@ package final class USBCardSearch: CardSearch {
 
     private let filter: String?, exchangeTimeout: Double, log: (String) -> Void
     private var readers = [RCS380Reader]()
-    private var busLooked = Date.distantPast
+    /// When the bus was last looked at (monotonic); nil before the first look.
+    private var busLooked: Deadline?
     private var handedOut: RCS380Reader?
 
     package init(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) {
@@ -21,8 +22,8 @@ package final class USBCardSearch: CardSearch {
     }
 
     package func prepare() {
-        guard Date().timeIntervalSince(busLooked) >= Self.busInterval else { return }
-        busLooked = Date()
+        guard busLooked.map({ Deadline.now.seconds(since: $0) >= Self.busInterval }) ?? true else { return }
+        busLooked = .now
         let known = Set(readers.map(\.name))
         for reader in RCS380Reader.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
             reader.log = log

@@ -11,4 +11,11 @@ package protocol USBPipe: AnyObject {
     /// One transfer from the IN endpoint, at most `maxLength` bytes: what arrived, empty when
     /// nothing did by `deadline`. Throws as `write` does.
     func read(maxLength: Int, deadline: Deadline) throws(TransitError) -> [UInt8]
+    /// The clock its deadlines pass on: the system's for a real reader, a test's for a scripted one
+    /// (whose silent reads then cost no real time).
+    var clock: MonotonicClock { get }
+}
+
+extension USBPipe {
+    package var clock: MonotonicClock { SystemClock.shared }
 }

@@ -38,13 +38,9 @@ package final class EmulatedChannel: ReaderChannel {
     package init(image: CardImage) throws { reader = try VirtualReader(image: image) }
 
     package var atr: [UInt8] { reader.atr }
-    /// The read's deadline: a card image answers at once, but a read of a huge one (a dump of every
-    /// block) ends by it as a real card's would.
-    private var deadline = Deadline.distant
-
-    package func limit(to deadline: Deadline) { self.deadline = deadline }
-
-    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    /// A card image answers at once, but a read of a huge one (a dump of every block) ends by the
+    /// read's deadline as a real card's would.
+    package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         guard !deadline.hasPassed else { throw TransitError(.communication, "the read did not finish within its deadline (the card image was still answering)") }
         return reader.transmit(apdu)
     }

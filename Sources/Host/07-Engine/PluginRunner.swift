@@ -86,7 +86,8 @@ package final class InProcessRunner: PluginRunner {
             outcome($0)
         }
         runner.willRun = running
-        let session = CardSession(channel: channel, dialect: request.forcedDialect, firstGuess: request.firstGuess)
+        let session = CardSession(channel: channel, dialect: request.forcedDialect, firstGuess: request.firstGuess,
+                                  deadline: request.deadline)
         session.log = log
         let result = runner.probe(session)
         running(nil)

@@ -6,34 +6,38 @@ import TransitTransport
 
 /// The one read of a card: `scan`, `watch`, `replay`, `verify`, `dump` and the tests all read
 /// through it. It records every exchange for the log bundle, has the runner probe the plugins,
-/// reads a card another client reset once more from the start, and remembers the dialect a reader
-/// turned out to speak.
+/// reads a card another client reset once more from the start (within the same deadline), and
+/// remembers the dialect a reader turned out to speak.
 package final class ReadEngine {
     package let runner: PluginRunner
     package let limits: ReadLimits
     package let dialects: DialectMemory
+    /// The clock a read's deadline is made on (a test's own in the tests).
+    package let clock: MonotonicClock
     /// Policy log lines (stderr with --verbose).
     package var log: (String) -> Void = { _ in }
 
-    package init(runner: PluginRunner, limits: ReadLimits = ReadLimits(), dialects: DialectMemory = .shared) {
-        self.runner = runner; self.limits = limits; self.dialects = dialects
+    package init(runner: PluginRunner, limits: ReadLimits = ReadLimits(), dialects: DialectMemory = .shared,
+                 clock: MonotonicClock = SystemClock.shared) {
+        self.runner = runner; self.limits = limits; self.dialects = dialects; self.clock = clock
     }
 
     /// The reading (or the error that ended the read) and the bundle that records it. `dialect`
     /// forces one; else `firstGuess`, else the one the reader spoke last, else its profile's, goes first.
+    /// The read has one deadline, `--read-timeout` from now: a read again after a reset ends by it too.
     package func read(_ channel: ReaderChannel, dialect: FeliCaDialect? = nil, firstGuess: FeliCaDialect? = nil)
         -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         let guess = firstGuess ?? dialects.dialect(for: channel.readerName)
-        let started = Deadline.now
-        var outcome = once(channel, ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
-                                                 deadline: Deadline(secondsFromNow: limits.readTimeout)))
+        let started = clock.now
+        let request = ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
+                                   deadline: Deadline(limits.readTimeout, after: started))
+        var outcome = once(channel, request)
         if case .failure(let e) = outcome.result, e.kind == .cardReset {
             log("\(e.message); reading it again from the start")
-            outcome = once(channel, ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
-                                                 deadline: Deadline(secondsFromNow: limits.readTimeout)))
+            outcome = once(channel, request)
         }
         dialects.learn(reader: channel.readerName, kept: outcome.dialect, refused: outcome.refused)
-        summarise(outcome.bundle, seconds: Double(Deadline.now.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
+        summarise(outcome.bundle, seconds: clock.seconds(since: started))
         return (outcome.result, outcome.bundle)
     }
 
@@ -51,7 +55,6 @@ package final class ReadEngine {
     private func once(_ channel: ReaderChannel, _ request: ProbeRequest)
         -> (result: Result<CardReading, TransitError>, bundle: LogBundle, dialect: FeliCaDialect?, refused: [FeliCaDialect]) {
         let recorder = RecordingChannel(channel)
-        channel.limit(to: request.deadline)
         let report = runner.probe(recorder, request)
         let result = report.result
         var bundle = LogBundle(tool: Version.banner, abiVersion: Int(TRANSIT_ABI_VERSION), reader: channel.readerName,

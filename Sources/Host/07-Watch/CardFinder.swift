@@ -16,18 +16,22 @@ package struct CardFinder {
     package let log: (String) -> Void
     /// The kinds of reader looked at, in order: a card on an earlier one wins.
     package let sources: [ReaderSource]
+    /// The clock the wait's deadline passes on and its pauses sleep by.
+    package let clock: MonotonicClock
 
     /// How long a wait sleeps between looks when no reader must be polled and none can wake it.
     package static let idlePause = 0.2
 
     package init(filter: String?, wait: Double, exchangeTimeout: Double, log: @escaping (String) -> Void,
-                 sources: [ReaderSource] = ReaderSources.all) {
+                 sources: [ReaderSource] = ReaderSources.all, clock: MonotonicClock = SystemClock.shared) {
         self.filter = filter; self.wait = wait; self.exchangeTimeout = exchangeTimeout; self.log = log; self.sources = sources
+        self.clock = clock
     }
 
     /// The card's channel, and what gives its reader back once the read is done. Whatever ends
-    /// the look, every reader the searches opened but the card's is given back.
-    package func find(deadline: Date, speaker: WaitSpeaker) throws -> (channel: ReaderChannel, done: () -> Void) {
+    /// the look, every reader the searches opened but the card's is given back. `deadline` (on
+    /// `clock`) ends the wait.
+    package func find(deadline: Deadline, speaker: WaitSpeaker) throws -> (channel: ReaderChannel, done: () -> Void) {
         let searches = sources.map { $0.search(filter: filter, exchangeTimeout: exchangeTimeout, log: log) }
         defer { searches.forEach { $0.close() } }
         var looks = [SearchLook](repeating: SearchLook(), count: searches.count)
@@ -43,7 +47,7 @@ package struct CardFinder {
                 }
                 if let found = looks[i].found { return (found.channel, found.giveBack) }
             }
-            if Date() >= deadline { throw failure(looks) }
+            if clock.hasPassed(deadline) { throw failure(looks) }
             let waitingOn = looks.flatMap(\.candidates)
             if looks.contains(where: { !$0.serviceRunning }) && looks.allSatisfy({ $0.all.isEmpty }) {
                 speaker.say("for pcscd to start")
@@ -51,8 +55,8 @@ package struct CardFinder {
                 speaker.say(waitingOn.isEmpty ? "for a reader" : "for a card on " + (waitingOn.count == 1 ? waitingOn[0] : "\(waitingOn.count) readers"))
             }
             // pcscd's readers wake the wait at once when a card comes; an RC-S380 is polled.
-            let pause = min(searches.compactMap(\.pollInterval).min() ?? Self.idlePause, max(0.01, deadline.timeIntervalSinceNow))
-            if !searches.contains(where: { $0.waitForChange(pause) }) { Thread.sleep(forTimeInterval: pause) }
+            let pause = min(searches.compactMap(\.pollInterval).min() ?? Self.idlePause, max(0.01, clock.secondsLeft(until: deadline)))
+            if !searches.contains(where: { $0.waitForChange(pause) }) { clock.sleep(until: clock.deadline(in: pause)) }
         }
     }
 

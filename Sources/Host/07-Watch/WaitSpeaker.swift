@@ -8,11 +8,11 @@ import TransitEngine
 /// ("transit: waiting up to 10 s for a card on ACS ACR122U 00 00… 7 s left; Ctrl-C stops").
 package final class WaitSpeaker {
     private let seconds: Double
-    private let deadline: Date
+    private let deadline: Deadline
     private let speaks: Bool
     private var shown = ""
 
-    package init(seconds: Double, deadline: Date, terminal: Bool = isatty(2) != 0) {
+    package init(seconds: Double, deadline: Deadline, terminal: Bool = isatty(2) != 0) {
         self.seconds = seconds; self.deadline = deadline
         speaks = terminal && seconds > 0
     }
@@ -20,7 +20,7 @@ package final class WaitSpeaker {
     /// Says what the wait is for now; rewritten only when the words or the whole seconds change.
     package func say(_ what: String) {
         guard speaks else { return }
-        let left = max(0, Int(deadline.timeIntervalSinceNow.rounded(.up)))
+        let left = Int(deadline.secondsLeft.rounded(.up))
         let line = "transit: waiting up to \(ReadLimits.seconds(seconds)) \(TerminalText.escape(what))… \(left) s left; Ctrl-C stops"
         guard line != shown else { return }
         shown = line

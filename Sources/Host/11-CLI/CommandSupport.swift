@@ -18,7 +18,7 @@ extension TransitCommand {
         if let cardPath = a.value(.card) { return try body(try EmulatedChannel(cardPath: cardPath, index: index)) }
         // --wait covers pcscd starting, a reader coming and a card coming, within one deadline.
         let wait = try Self.seconds(a, .wait) ?? 0
-        let deadline = Date().addingTimeInterval(wait)
+        let deadline = Deadline(secondsFromNow: wait)
         let speaker = WaitSpeaker(seconds: wait, deadline: deadline)
         defer { speaker.done() }
         let finder = CardFinder(filter: a.value(.reader), wait: wait, exchangeTimeout: try limits(a).exchangeTimeout, log: verboseLog(a))

@@ -13,9 +13,9 @@ extension TransitCommand {
         let engine = try readEngine(a)
         let image = try withChannel(a) { channel in
             // A FeliCa card is dumped here, not through the engine: the read's one deadline is made here.
-            channel.limit(to: Deadline(secondsFromNow: engine.limits.readTimeout))
+            let deadline = engine.clock.deadline(in: engine.limits.readTimeout)
             let dialect = try Self.dialect(a.value(.dialect))
-            let session = CardSession(channel: channel, dialect: dialect)
+            let session = CardSession(channel: channel, dialect: dialect, deadline: deadline)
             session.log = verboseLog(a)
             // A FeliCa card is dumped here; an ISO card is read by the plugins, whose exchanges make its image.
             if session.technologyFromATR != .iso7816, try session.identify() == .felica {

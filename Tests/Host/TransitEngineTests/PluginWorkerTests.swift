@@ -22,13 +22,13 @@ final class PluginWorkerTests: XCTestCase {
         init(_ inner: EmulatedChannel, resetAt: Int) { self.inner = inner; self.resetAt = resetAt }
         var readerName: String { inner.readerName }
         var atr: [UInt8] { inner.atr }
-        func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+        func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
             defer { count += 1 }
             if count == resetAt {
                 resetAt = nil
                 throw TransitError(.cardReset, "another application reset the card during the read")
             }
-            return try inner.transmit(apdu)
+            return try inner.transmit(apdu, by: deadline)
         }
     }
 
@@ -63,10 +63,10 @@ final class PluginWorkerTests: XCTestCase {
         init(_ inner: ReaderChannel) { self.inner = inner }
         var readerName: String { inner.readerName }
         var atr: [UInt8] { inner.atr }
-        func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
-            if apdu.starts(with: [0xFF, 0xCA]) { reads += 1; afterUID = true; return try inner.transmit(apdu) }
+        func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
+            if apdu.starts(with: [0xFF, 0xCA]) { reads += 1; afterUID = true; return try inner.transmit(apdu, by: deadline) }
             if afterUID { afterUID = false; throw TransitError(.cardReset, "another application reset the card during the read") }
-            return try inner.transmit(apdu)
+            return try inner.transmit(apdu, by: deadline)
         }
     }
 }

@@ -28,9 +28,9 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(decoded, log)
         XCTAssertEqual(decoded.exchanges.last?.error?.kind, .cardReset, "not the reported communication")
         let channel = try decoded.replayChannel()
-        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0, 0, 0]), [0x01, 0x02, 0x90, 0x00])
-        XCTAssertThrowsError(try channel.transmit([0x00, 0xA4, 0x04, 0x00, 0x00])) { XCTAssertEqual($0 as? TransitError, reset) }
-        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0, 0, 0]), [0x01, 0x02, 0x90, 0x00], "read again from the start")
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0, 0, 0], by: .distant), [0x01, 0x02, 0x90, 0x00])
+        XCTAssertThrowsError(try channel.transmit([0x00, 0xA4, 0x04, 0x00, 0x00], by: .distant)) { XCTAssertEqual($0 as? TransitError, reset) }
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0, 0, 0], by: .distant), [0x01, 0x02, 0x90, 0x00], "read again from the start")
         // A log of an older version, whose kinds were the reported ones, still loads.
         let old = #"{"kind":"communication","message":"gone"}"#
         XCTAssertEqual(try JSONDecoder().decode(TransitError.self, from: Data(old.utf8)), TransitError(.communication, "gone"))

@@ -37,9 +37,21 @@ final class DeadlineTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(Deadline.self, from: JSONEncoder().encode(d)), d)
     }
 
+    func testASpanAfterAPointIsToldFromThatPoint() {
+        let start = Deadline(uptimeNanoseconds: 1_000_000_000)
+        let d = Deadline(2.5, after: start)
+        XCTAssertEqual(d.uptimeNanoseconds, 3_500_000_000)
+        XCTAssertEqual(d.seconds(since: start), 2.5)
+        XCTAssertEqual(d.secondsLeft(at: Deadline(uptimeNanoseconds: 3_000_000_000)), 0.5)
+        XCTAssertFalse(d.hasPassed(at: Deadline(uptimeNanoseconds: 3_499_999_999)))
+        XCTAssertTrue(d.hasPassed(at: d))
+        XCTAssertEqual(Deadline(-1, after: start), start)
+        XCTAssertEqual(Deadline(.infinity, after: start), .distant)
+    }
+
     func testItPassesOnTheMonotonicClock() {
         let d = Deadline(secondsFromNow: 0.05)
-        usleep(80_000)
+        SystemClock.shared.sleep(until: d)
         XCTAssertTrue(d.hasPassed)
     }
 }

@@ -18,7 +18,7 @@ final class ListChannel: ReaderChannel {
         readerName = reader; self.atr = atr; self.answers = answers
     }
 
-    func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         commands.append(apdu)
         guard !answers.isEmpty else { throw TransitError(.sessionLost, "gone") }
         return answers.removeFirst()
@@ -28,14 +28,14 @@ final class ListChannel: ReaderChannel {
 final class CardSessionTests: XCTestCase {
     func testGetResponseCollectsChainedData() throws {
         let channel = ListChannel(answers: [[0x61, 0x02], [0xAA, 0xBB, 0x90, 0x00]])
-        let session = CardSession(channel: channel, dialect: nil)
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
         XCTAssertEqual(try session.apdu([0x90, 0x32, 0x03, 0x00, 0x00]), [0xAA, 0xBB, 0x90, 0x00])
         XCTAssertEqual(channel.commands.last, [0x00, 0xC0, 0x00, 0x00, 0x02])
     }
 
     func testWrongLengthIsResentWithTheCardsLe() throws {
         let channel = ListChannel(answers: [[0x6C, 0x10], [UInt8](repeating: 1, count: 16) + [0x90, 0x00]])
-        let session = CardSession(channel: channel, dialect: nil)
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
         XCTAssertEqual(try session.apdu([0x00, 0xB0, 0x95, 0x00, 0x00]).count, 18)
         XCTAssertEqual(channel.commands.last, [0x00, 0xB0, 0x95, 0x00, 0x10])
         XCTAssertEqual(CardSession.withLe([0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00], 0x20), [0x00, 0xA4, 0x00, 0x00, 0x02, 0x40, 0x00, 0x20])
@@ -48,7 +48,7 @@ final class CardSessionTests: XCTestCase {
         // The reader (named like no ACS reader, so Part 3 first) refuses FF C2 with 6D00, then
         // carries the frame as a PN532 behind an ACR122U would.
         let channel = ListChannel(atr: felicaATR, answers: [[0x6D, 0x00], [0xD5, 0x41, 0x00, 0x02, 0x0D, 0x90, 0x00], [0xD5, 0x41, 0x01, 0x90, 0x00]])
-        let session = CardSession(channel: channel, dialect: nil)
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
         var log = [String]()
         session.log = { log.append($0) }
         XCTAssertEqual(try session.felica([0x02, 0x0C]), [0x02, 0x0D])
@@ -62,11 +62,11 @@ final class CardSessionTests: XCTestCase {
     }
 
     func testAForcedOrConfirmedDialectIsNeverSwitched() throws {
-        let forced = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x6A, 0x81]]), dialect: .part3)
+        let forced = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x6A, 0x81]]), dialect: .part3, deadline: .distant)
         XCTAssertThrowsError(try forced.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication) }
         // Once acs-direct carried a frame, its 63 00 is the card's silence, and a refusal an error.
         let confirmed = CardSession(channel: ListChannel(atr: felicaATR, answers: [[0x02, 0x0D, 0x90, 0x00], [0x63, 0x00], [0x6A, 0x81]]),
-                                    dialect: nil, firstGuess: .acsDirect)
+                                    dialect: nil, firstGuess: .acsDirect, deadline: .distant)
         XCTAssertEqual(try confirmed.felica([0x02, 0x0C]), [0x02, 0x0D])
         XCTAssertThrowsError(try confirmed.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .noAnswer) }
         XCTAssertThrowsError(try confirmed.felica([0x02, 0x0C])) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication) }
@@ -74,7 +74,7 @@ final class CardSessionTests: XCTestCase {
 
     func testEveryDialectRefusedSaysTheReaderPassesNoFeliCa() {
         let channel = ListChannel(atr: felicaATR, answers: [[0x6A, 0x81], [0x6E, 0x00], [0x6D, 0x00]])
-        let session = CardSession(channel: channel, dialect: nil)
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
         XCTAssertThrowsError(try session.felica([0x02, 0x0C])) {
             let e = $0 as? TransitError
             XCTAssertEqual(e?.kind, .readerUnsupported)

@@ -41,18 +41,18 @@ final class RCS380ChannelTests: XCTestCase {
     func testGetDataGivesTheIDmOfThePollingWithoutUSB() throws {
         let (channel, pipe) = try channel([])
         let writes = pipe.written.count
-        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]), V.v5IDm + [0x90, 0x00])
-        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0x01, 0x00, 0x00]), [0x6A, 0x81])
-        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x04]), [0x6C, 0x08])
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00], by: .distant), V.v5IDm + [0x90, 0x00])
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0x01, 0x00, 0x00], by: .distant), [0x6A, 0x81])
+        XCTAssertEqual(try channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x04], by: .distant), [0x6C, 0x08])
         // What is neither GET DATA nor a frame is refused as PC/SC readers refuse it.
-        XCTAssertEqual(try channel.transmit(FeliCaFraming.startSession), [0x6D, 0x00])
-        XCTAssertEqual(try channel.transmit([0x00, 0xA4, 0x04, 0x00, 0x00]), [0x6E, 0x00])
+        XCTAssertEqual(try channel.transmit(FeliCaFraming.startSession, by: .distant), [0x6D, 0x00])
+        XCTAssertEqual(try channel.transmit([0x00, 0xA4, 0x04, 0x00, 0x00], by: .distant), [0x6E, 0x00])
         XCTAssertEqual(pipe.written.count, writes)
     }
 
     func testV7AFrameIsOneInCommRFAnsweredWith9000() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v7Answer))
-        XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00])
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00])
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
     }
@@ -60,7 +60,7 @@ final class RCS380ChannelTests: XCTestCase {
     func testTheDefaultFrameTimeoutIsATenthOfASecond() throws {
         // V5's PMm gives a one-block read 18 ms (byte 5 = 77: 302.1 µs × (7 + 8) × 4): the floor decides.
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7ReadTenthSecond, V.v7Answer), frameTimeout: 0.1)
-        XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00])
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00])
         XCTAssertEqual(pipe.surprises, [])
     }
 
@@ -68,7 +68,7 @@ final class RCS380ChannelTests: XCTestCase {
     /// ATR says FeliCa, FF CA the IDm, the bare-frame dialect carries the frame.
     func testACardSessionReadsThroughIt() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v7Answer))
-        let session = CardSession(channel: channel, dialect: nil)
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
         XCTAssertEqual(try session.identify(), .felica)
         XCTAssertEqual(session.uid, V.v5IDm)
         XCTAssertEqual(session.dialect, .bareFrame)
@@ -78,8 +78,8 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testCommandCountOfASuicaReadOfThreeExchanges() throws {
         let (channel, pipe) = try channel([0, 1, 2].flatMap { _ in ScriptedPipe.command(V.v7Read, V.v7Answer) })
-        _ = try channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
-        for _ in 0 ..< 3 { XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00]) }
+        _ = try channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00], by: .distant)
+        for _ in 0 ..< 3 { XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00]) }
         // Init 3 (and the soft-reset ACK), sense 3, one InCommRF a frame, FF CA none.
         XCTAssertEqual(channel.reader.commandsSent, 3 + 3 + 3)
         XCTAssertEqual(channel.presenceChecks, 0)
@@ -88,7 +88,7 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testASilentPollingIs6300WithoutAPresenceCheck() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.pollingFor8008, V.v6NoCard))
-        XCTAssertEqual(try channel.transmit(V.pollingFor8008Frame), [0x63, 0x00])
+        XCTAssertEqual(try channel.transmit(V.pollingFor8008Frame, by: .distant), [0x63, 0x00])
         XCTAssertEqual(channel.presenceChecks, 0)
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
@@ -96,7 +96,7 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testASilentCardStillThereIs6300() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.v5Found))
-        XCTAssertEqual(try channel.transmit(V.v7Frame), [0x63, 0x00])
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), [0x63, 0x00])
         XCTAssertEqual(channel.presenceChecks, 1)
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
@@ -104,14 +104,14 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testASilentCardGoneIsSessionLost() throws {
         let (channel, _) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.v6NoCard))
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame, by: .distant)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
     }
 
     func testV8AParityErrorIsSentAgainAndTheCardsAnswerRead() throws {
         var lines = [String]()
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v8ParityError) + ScriptedPipe.command(V.v7Read, V.v7Answer))
         channel.log = { lines.append($0) }
-        XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00])
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00])
         XCTAssertEqual(channel.retries, 1)
         XCTAssertEqual(channel.presenceChecks, 0, "a damaged answer is a card there")
         XCTAssertEqual(lines.count, 1, "\(lines)")
@@ -123,7 +123,7 @@ final class RCS380ChannelTests: XCTestCase {
     func testCRCErrorsOnTwoAnswersInARowAndTheThirdTryIsRead() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.crcError) + ScriptedPipe.command(V.v7Read, V.crcError)
                                           + ScriptedPipe.command(V.v7Read, V.v7Answer))
-        XCTAssertEqual(try channel.transmit(V.v7Frame), V.v7AnswerFrame + [0x90, 0x00])
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00])
         XCTAssertEqual(channel.retries, 2)
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
@@ -132,7 +132,7 @@ final class RCS380ChannelTests: XCTestCase {
     func testAnAnswerThatStaysDamagedIsCommunicationAfterThreeTriesNeverSessionLost() throws {
         // Nothing scripted after the third try: a fourth command, or a presence Polling, would be a surprise.
         let (channel, pipe) = try channel([0, 1, 2].flatMap { _ in ScriptedPipe.command(V.v7Read, V.crcError) })
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) {
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame, by: .distant)) {
             XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
             XCTAssertTrue(($0 as? TransitError)?.message.contains("CRC error") == true, "\($0)")
             XCTAssertTrue(($0 as? TransitError)?.message.contains("3 times") == true, "\($0)")
@@ -145,7 +145,7 @@ final class RCS380ChannelTests: XCTestCase {
     func testADamagedAnswerToThePresencePollingIsNotRemoved() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.crcError)
                                           + ScriptedPipe.command(V.v5Polling, V.v5Found))
-        XCTAssertEqual(try channel.transmit(V.v7Frame), [0x63, 0x00])
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), [0x63, 0x00])
         XCTAssertEqual(channel.presenceChecks, 1)
         XCTAssertEqual(channel.retries, 1)
         XCTAssertEqual(pipe.surprises, [])
@@ -155,21 +155,21 @@ final class RCS380ChannelTests: XCTestCase {
     func testAPresencePollingThatStaysDamagedIsCommunication() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard)
                                           + [0, 1, 2].flatMap { _ in ScriptedPipe.command(V.v5Polling, V.crcError) })
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication, "\($0)") }
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame, by: .distant)) { XCTAssertEqual(($0 as? TransitError)?.kind, .communication, "\($0)") }
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
     }
 
     func testARadioErrorThatIsNoDamageIsNotSentAgainAndAGoneCardIsSessionLost() throws {
         let (there, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.overflowError) + ScriptedPipe.command(V.v5Polling, V.v5Found))
-        XCTAssertThrowsError(try there.transmit(V.v7Frame)) {
+        XCTAssertThrowsError(try there.transmit(V.v7Frame, by: .distant)) {
             XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
             XCTAssertTrue(($0 as? TransitError)?.message.contains("overflow") == true, "\($0)")
         }
         XCTAssertEqual(there.retries, 0)
         XCTAssertTrue(pipe.finished)
         let (gone, _) = try channel(ScriptedPipe.command(V.v7Read, V.overflowError) + ScriptedPipe.command(V.v5Polling, V.v6NoCard))
-        XCTAssertThrowsError(try gone.transmit(V.v7Frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
+        XCTAssertThrowsError(try gone.transmit(V.v7Frame, by: .distant)) { XCTAssertEqual(($0 as? TransitError)?.kind, .sessionLost) }
     }
 
     func testTheStatusBitsThatAreDamage() {
@@ -181,17 +181,17 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testTheReadsDeadlineEndsAnExchangeToASilentReader() throws {
         let (channel, pipe) = try channel([.write(V.v7Read), .read(V.ack), .write(V.ack)])
-        channel.limit(to: Deadline(secondsFromNow: 0.05))
-        let start = Date()
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame)) {
+        let start = pipe.testClock.now
+        let deadline = pipe.clock.deadline(in: 0.05)
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame, by: deadline)) {
             XCTAssertEqual(($0 as? TransitError)?.kind, .communication)
             XCTAssertTrue(($0 as? TransitError)?.message.contains("deadline") == true, "\($0)")
         }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.05 + 0.3)
+        XCTAssertLessThan(pipe.testClock.seconds(since: start), 0.05 + 0.3)
         XCTAssertEqual(pipe.written.last, V.ack)
         // Past the deadline nothing more is sent.
         let writes = pipe.written.count
-        XCTAssertThrowsError(try channel.transmit(V.v7Frame))
+        XCTAssertThrowsError(try channel.transmit(V.v7Frame, by: deadline))
         XCTAssertEqual(pipe.written.count, writes)
     }
 }

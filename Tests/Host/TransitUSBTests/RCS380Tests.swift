@@ -184,9 +184,9 @@ final class RCS380Tests: XCTestCase {
     func testAReaderThatStopsAnsweringEndsByItsDeadlineAndIsCancelled() {
         let pipe = ScriptedPipe([.write(V.ack), .write(V.v1SetCommandType), .write(V.ack)])
         let port = Port100(pipe: pipe, commandTimeout: 0.2)
-        let start = Date()
+        let start = pipe.testClock.now
         let e = assertKind(.communication) { try RCS380(port: port).open() }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = pipe.testClock.seconds(since: start)
         XCTAssertTrue(e?.message.contains("stopped answering") == true, e?.message ?? "")
         XCTAssertLessThan(elapsed, 0.2 + 0.01 + 0.3) // its 0.2 s, the 10 ms drain at open, slack
         XCTAssertGreaterThanOrEqual(elapsed, 0.2)
@@ -198,9 +198,9 @@ final class RCS380Tests: XCTestCase {
     func testAnInCommRFWithNoAnswerEndsByItsOwnTimeoutAndMargin() throws {
         let (reader, pipe) = try opened(Self.senseFound + [.write(V.v7ReadTenthSecond), .read(V.ack), .write(V.ack)])
         _ = try reader.sense()
-        let start = Date()
+        let start = pipe.testClock.now
         _ = assertKind(.communication) { _ = try reader.exchange(V.v7Frame, timeout: 0.1) }
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = pipe.testClock.seconds(since: start)
         // F2 03 is 101 ms; the USB wait adds RCS380.usbMargin.
         XCTAssertGreaterThanOrEqual(elapsed, 0.101 + RCS380.usbMargin - 0.01)
         XCTAssertLessThan(elapsed, 0.101 + RCS380.usbMargin + 0.3)
@@ -210,11 +210,11 @@ final class RCS380Tests: XCTestCase {
     }
 
     func testACallersDeadlineCutsTheWaitShort() throws {
-        let (reader, _) = try opened(Self.senseFound + [.write(V.v7Read), .read(V.ack), .write(V.ack)])
+        let (reader, pipe) = try opened(Self.senseFound + [.write(V.v7Read), .read(V.ack), .write(V.ack)])
         _ = try reader.sense()
-        let start = Date()
-        _ = assertKind(.communication) { _ = try reader.exchange(V.v7Frame, timeout: 1.0, deadline: Deadline(secondsFromNow: 0.05)) }
-        XCTAssertLessThan(Date().timeIntervalSince(start), 0.05 + 0.3)
+        let start = pipe.testClock.now
+        _ = assertKind(.communication) { _ = try reader.exchange(V.v7Frame, timeout: 1.0, deadline: pipe.clock.deadline(in: 0.05)) }
+        XCTAssertLessThan(pipe.testClock.seconds(since: start), 0.05 + 0.3)
     }
 
     func testAnUnpluggedReaderIsSessionLost() throws {

@@ -2,10 +2,12 @@ import Foundation
 import TransitModel
 import TransitUSB
 import CardProtocol
+import TestSupport
 
 /// A USB pipe that plays a script: each write must be the next expected one, each read gets the
 /// next scripted transfer. A read with no transfer scripted next is a silent reader: it waits
-/// until its deadline and brings nothing, as a libusb bulk read that times out.
+/// until its deadline and brings nothing, as a libusb bulk read that times out. It waits on its
+/// own `TestClock`, so the wait costs no real time: a test tells elapsed time on `testClock`.
 final class ScriptedPipe: USBPipe {
     enum Step { case write([UInt8]), read([UInt8]) }
 
@@ -16,6 +18,8 @@ final class ScriptedPipe: USBPipe {
     private(set) var surprises = [String]()
     /// Thrown by every call once set (an unplugged reader).
     var failure: TransitError?
+    let testClock = TestClock()
+    var clock: MonotonicClock { testClock }
 
     init(_ steps: [Step] = []) { self.steps = steps }
 
@@ -44,7 +48,7 @@ final class ScriptedPipe: USBPipe {
             return Array(bytes.prefix(maxLength))
         }
         silentReads += 1
-        Thread.sleep(forTimeInterval: deadline.secondsLeft)
+        testClock.sleep(until: deadline)
         return []
     }
 }

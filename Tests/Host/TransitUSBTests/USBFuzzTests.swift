@@ -41,12 +41,14 @@ final class USBFuzzTests: XCTestCase {
     private func one(_ pipe: HostileRCS380Pipe, _ tally: inout Tally) {
         tally.runs += 1
         let reader = RCS380(port: Port100(pipe: pipe, name: "the hostile RC-S380", commandTimeout: 0.03))
+        // Time is the pipe's: its silent reads move it, as a real reader's silence takes real time.
+        let clock = pipe.clock
         func step<T>(_ what: String, _ body: () throws(TransitError) -> T) -> T? {
-            let t = Date()
-            defer { tally.slowest = max(tally.slowest, Date().timeIntervalSince(t)) }
+            let t = clock.now
+            defer { tally.slowest = max(tally.slowest, clock.seconds(since: t)) }
             do throws(TransitError) {
                 let value = try body()
-                if Date().timeIntervalSince(t) > 1 { tally.unclean.append("\(what) took \(Date().timeIntervalSince(t)) s") }
+                if clock.seconds(since: t) > 1 { tally.unclean.append("\(what) took \(clock.seconds(since: t)) s") }
                 return value
             } catch {
                 tally.errors[error.kind.rawValue, default: 0] += 1
@@ -55,17 +57,17 @@ final class USBFuzzTests: XCTestCase {
                 return nil
             }
         }
-        guard step("open", { () throws(TransitError) in try reader.open(by: Deadline(secondsFromNow: 0.5)) }) != nil,
-              let sensed = step("sense", { () throws(TransitError) in try reader.sense(bitRate: .kbps212, deadline: Deadline(secondsFromNow: 0.5)) }),
+        guard step("open", { () throws(TransitError) in try reader.open(by: clock.deadline(in: 0.5)) }) != nil,
+              let sensed = step("sense", { () throws(TransitError) in try reader.sense(bitRate: .kbps212, deadline: clock.deadline(in: 0.5)) }),
               let card = sensed else { return }
         tally.cards += 1
         if card.idm.count != 8 || card.pmm.count != 8 { tally.unclean.append("a target of \(card.idm.count)/\(card.pmm.count) bytes") }
         let channel = RCS380Channel(reader: reader, target: card, readerName: "the hostile RC-S380", exchangeTimeout: 0.2, frameTimeout: 0.02)
-        channel.limit(to: Deadline(secondsFromNow: 1))
+        let deadline = clock.deadline(in: 1)
         let read: [UInt8] = [0x10, 0x06] + card.idm + [0x01, 0x0F, 0x09, 0x01, 0x80, 0x00]
         var whole = true
         for apdu in [[0xFF, 0xCA, 0x00, 0x00, 0x00], read, read, read] as [[UInt8]] {
-            guard let answer = step("transmit", { () throws(TransitError) in try channel.transmit(apdu) }) else { whole = false; break }
+            guard let answer = step("transmit", { () throws(TransitError) in try channel.transmit(apdu, by: deadline) }) else { whole = false; break }
             tally.answers += 1
             // A card frame comes back whole, its length byte its length; anything else is a status word alone.
             if apdu[0] != 0xFF, answer.count > 2, Int(answer[0]) != answer.count - 2 {

@@ -103,7 +103,7 @@ package final class PluginWorker: PluginRunner {
                             }
                         }
                         do {
-                            let answer = try channel.transmit(payload)
+                            let answer = try channel.transmit(payload, by: deadline)
                             hostWasWaiting = deadline.hasPassed
                             link.send(.answer, answer)
                         } catch {

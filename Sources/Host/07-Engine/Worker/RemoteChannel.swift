@@ -12,7 +12,9 @@ package final class RemoteChannel: ReaderChannel {
         self.link = link; self.readerName = readerName; self.atr = atr; self.maxCommand = maxCommand
     }
 
-    package func transmit(_ apdu: [UInt8]) throws(TransitError) -> [UInt8] {
+    /// The host holds the read's deadline (the same `Deadline`, sent with the request) and ends
+    /// the exchange by it.
+    package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         if link.send(.transmit, apdu), case .message(let kind, let payload) = link.receive() {
             if kind == .answer { return payload }
             if kind == .failure, let error = WorkerMessages.decode(TransitError.self, payload) { throw error }
