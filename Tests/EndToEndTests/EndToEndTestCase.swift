@@ -39,43 +39,17 @@ class EndToEndTestCase: XCTestCase {
     }
 
     /// `transit watch ARGUMENTS` running, its stdout collected line by line.
-    func startWatch(_ arguments: [String]) throws -> (process: Process, lines: WatchLines) {
+    func startWatch(_ arguments: [String]) throws -> (process: Process, lines: StreamLines) {
         let p = Self.harness.transitProcess(["watch"] + arguments)
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
-        let lines = WatchLines()
-        out.fileHandleForReading.readabilityHandler = { handle in lines.take(handle.availableData) }
+        let lines = StreamLines(reading: out)
         try p.run()
         return (p, lines)
     }
 
     func json(_ line: String) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
-    }
-}
-
-/// The lines a running command prints, collected as they come (bytes cut at newlines).
-final class WatchLines: @unchecked Sendable {
-    private var lines = [String]()
-    private var buffer = Data()
-    private let lock = NSLock()
-
-    func take(_ data: Data) {
-        lock.lock(); defer { lock.unlock() }
-        buffer.append(data)
-        while let nl = buffer.firstIndex(of: 0x0A) {
-            lines.append(String(decoding: buffer[buffer.startIndex ..< nl], as: UTF8.self))
-            buffer.removeSubrange(buffer.startIndex ... nl)
-        }
-    }
-
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-
-    /// Waits until `count` lines have come (false on timeout).
-    func wait(for count: Int, timeout: Double = 10) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end { if all.count >= count { return true }; Thread.sleep(forTimeInterval: 0.05) }
-        return false
     }
 }

@@ -71,13 +71,22 @@ final class FieldReaderEndToEndTests: EndToEndTestCase {
     }
 
     func testCtrlCEndsAReadBlockedOnTheReader() throws {
-        try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exchanges = dir.appendingPathComponent("exchanges.log").path
+        try Self.harness.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2", "--log", exchanges])
         let p = Self.harness.transitProcess(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "5", "--exchange-timeout", "60"])
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         try p.run()
-        Thread.sleep(forTimeInterval: 1.5) // well inside the blocked exchange
+        defer { if p.isRunning { p.terminate() } }
+        // The card has given its second and last answer: the read's next exchange is never answered.
+        XCTAssertTrue(VirtualReaderHarness.waitForAnswers(2, loggedIn: exchanges), "the read has begun on the reader")
+        // Not a wait for an event: when transit dies within about 0.3 s of the card hanging and the
+        // card is then taken away, vpcd's slot sees no new card for over ten seconds (the next
+        // test's). A second of the stuck exchange avoids it (issue 38).
+        Thread.sleep(forTimeInterval: 1)
         p.interrupt()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()

@@ -171,10 +171,14 @@ final class ReaderEndToEndTests: EndToEndTestCase {
     func testCtrlCWhileWaitingForACardIsCancelledExit130() throws {
         let p = Self.harness.transitProcess(["scan", "--json", "--reader", VirtualReaderHarness.readerName, "--wait", "20"])
         let out = Pipe()
+        // stderr on a terminal: the wait says so there (WaitSpeaker), and Ctrl-C comes once it has.
+        let terminal = try PseudoTerminal()
         p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
+        p.standardError = terminal.terminal
         try p.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        defer { if p.isRunning { p.terminate() } }
+        let waiting = "waiting up to 20 s for a card on \(VirtualReaderHarness.readerName)"
+        XCTAssertTrue(terminal.wait(for: waiting), "the scan waits for a card: \(terminal.text)")
         p.interrupt() // SIGINT, as Ctrl-C sends
         let output = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()

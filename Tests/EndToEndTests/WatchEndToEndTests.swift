@@ -13,24 +13,33 @@ final class WatchEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(lines.wait(for: 1), "\(lines.all)")
         try h.insert(card: BuildProducts.sample("ezlink.json"), port: 35964)
         XCTAssertTrue(lines.wait(for: 2), "\(lines.all)")
-        // Both cards stay on their readers: nothing more is printed.
-        Thread.sleep(forTimeInterval: 1.5)
-        XCTAssertEqual(lines.all.count, 2, "a card left on the reader is read once: \(lines.all)")
+        // A card left on its reader is read once. The watch looks at every reader again whenever
+        // one changes: the Suica stays while the EZ-Link is taken away and a Snapper tapped on the
+        // second reader, then the Snapper stays while the Suica goes and a T-Money comes. A
+        // reader's reads run one after another, so a second read of a card that stayed would print
+        // its line before the next card's on that reader: the next line is the new card's.
+        h.removeCard(port: 35964)
+        try h.insert(card: BuildProducts.sample("snapper.json"), port: 35964)
+        XCTAssertTrue(lines.wait(for: 3), "\(lines.all)")
+        XCTAssertEqual(lines.all.count, 3, "a card left on the reader is read once: \(lines.all)")
         // Take the Suica away and tap a T-Money on the same reader.
         h.removeCard()
         try h.insert(card: BuildProducts.sample("tmoney.json"))
-        XCTAssertTrue(lines.wait(for: 3), "\(lines.all)")
+        XCTAssertTrue(lines.wait(for: 4), "\(lines.all)")
+        XCTAssertEqual(lines.all.count, 4, "a card left on the reader is read once: \(lines.all)")
 
         let seen = lines.all.map(json)
         XCTAssertEqual(seen.map { $0["reader"] as? String },
-                       [VirtualReaderHarness.readerName, VirtualReaderHarness.secondReaderName, VirtualReaderHarness.readerName])
-        XCTAssertEqual(seen.map { ($0["card"] as? [String: Any])?["family"] as? String }, ["japan-ic", "cepas", "ksx6924"])
+                       [VirtualReaderHarness.readerName, VirtualReaderHarness.secondReaderName, VirtualReaderHarness.secondReaderName,
+                        VirtualReaderHarness.readerName])
+        XCTAssertEqual(seen.map { ($0["card"] as? [String: Any])?["family"] as? String }, ["japan-ic", "cepas", "snapper", "ksx6924"])
 
         if h.ownsDaemon {
-            // pcscd restarts under the watch; the next tap is still read.
+            // pcscd restarts under the watch; the next tap is still read (on the reader where the
+            // Snapper stayed: a second read of it would have come first).
             try h.restartDaemon()
             try h.insert(card: BuildProducts.sample("octopus.json"), port: 35964)
-            XCTAssertTrue(lines.wait(for: 4, timeout: 15), "after the restart: \(lines.all)")
+            XCTAssertTrue(lines.wait(for: 5, timeout: 15), "after the restart: \(lines.all)")
             XCTAssertEqual((lines.all.last.map(json)?["card"] as? [String: Any])?["family"] as? String, "octopus")
         }
 
@@ -38,6 +47,8 @@ final class WatchEndToEndTests: EndToEndTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationReason, .exit)
         XCTAssertEqual(p.terminationStatus, 0, "Ctrl-C ends a watch normally")
+        XCTAssertTrue(lines.waitForEnd(), "the watch's output ends with it")
+        XCTAssertEqual(lines.all.count, h.ownsDaemon ? 5 : 4, "one line a tap, nothing more: \(lines.all)")
     }
 
     func testALowBalanceIsFlaggedInTheWatchsLinesAndItsExecsJSON() throws {
@@ -72,9 +83,13 @@ final class WatchEndToEndTests: EndToEndTestCase {
         let (p, lines) = try startWatch(["--json", "--reader", "Virtual PCD", "--exchange-timeout", "3"])
         defer { if p.isRunning { p.terminate() } }
 
-        // The first reader stops answering after two exchanges; a tap on the second comes just after.
-        try h.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2"])
-        Thread.sleep(forTimeInterval: 0.5)
+        // The first reader stops answering after two exchanges; a tap on the second comes just
+        // after (once the simulator has logged its second and last answer).
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exchanges = dir.appendingPathComponent("exchanges.log").path
+        try h.insert(card: BuildProducts.sample("suica.json"), ["--hang-after", "2", "--log", exchanges])
+        XCTAssertTrue(VirtualReaderHarness.waitForAnswers(2, loggedIn: exchanges), "the first reader's read has begun and is stuck")
         try h.insert(card: BuildProducts.sample("ezlink.json"), port: 35964)
         XCTAssertTrue(lines.wait(for: 1), "\(lines.all)")
         let first = json(lines.all[0])
@@ -86,18 +101,21 @@ final class WatchEndToEndTests: EndToEndTestCase {
         let stuck = json(lines.all[1])
         XCTAssertEqual(stuck["reader"] as? String, VirtualReaderHarness.readerName)
         XCTAssertTrue(((stuck["error"] as? [String: Any])?["message"] as? String)?.contains("stopped answering") == true, "\(stuck)")
-        Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(lines.all.count, 2, "reported once: \(lines.all)")
-        // Once its card goes, the reader is watched again.
+        // Once its card goes, the reader is watched again. Its reads run one after another, so a
+        // second report of the stuck card would print before the new card's line: that line is next.
         h.removeCard()
         try h.insert(card: BuildProducts.sample("suica.json"))
         XCTAssertTrue(lines.wait(for: 3, timeout: 15), "\(lines.all)")
+        XCTAssertEqual(lines.all.count, 3, "reported once: \(lines.all)")
+        XCTAssertEqual(lines.all.last.map(json)?["reader"] as? String, VirtualReaderHarness.readerName, "\(lines.all)")
         XCTAssertEqual((lines.all.last.map(json)?["card"] as? [String: Any])?["family"] as? String, "japan-ic", "\(lines.all)")
         h.removeCard(port: 35964)
         h.removeCard()
         p.interrupt()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertTrue(lines.waitForEnd(), "the watch's output ends with it")
+        XCTAssertEqual(lines.all.count, 3, "reported once, each tap read once: \(lines.all)")
     }
 
     func testExecRunsACommandPerTapWithTheCardsJSON() throws {

@@ -8,6 +8,9 @@
  *   sleep  sleeps for an hour                           print  writes a forged result to stdout,
  *                                                              then says "not this card"
  * Anything else: "not this card".
+ *
+ * Option `announce=WORDS` logs WORDS as a warning (said on stderr even without --verbose) just
+ * before it misbehaves: a test waits for that line to know the read is under way in the plugin.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +22,8 @@
 static transit_status misbehaving_read(const transit_host_api *host) {
     const char *what = host->option(host->context, "misbehave");
     if (what == NULL) return TRANSIT_STATUS_NOT_THIS_CARD;
+    const char *announce = host->option(host->context, "announce");
+    if (announce != NULL) host->log(host->context, TRANSIT_LOG_WARNING, announce);
     if (strcmp(what, "crash") == 0) {
         volatile int *nowhere = NULL;
         *nowhere = 1;
@@ -38,11 +43,11 @@ static transit_status misbehaving_read(const transit_host_api *host) {
     return TRANSIT_STATUS_NOT_THIS_CARD;
 }
 
-static const transit_option_spec options[] = {{"misbehave", TRANSIT_OPTION_TEXT}};
+static const transit_option_spec options[] = {{"misbehave", TRANSIT_OPTION_TEXT}, {"announce", TRANSIT_OPTION_TEXT}};
 
 static const transit_plugin_descriptor descriptor = {
     sizeof(transit_plugin_descriptor), TRANSIT_ABI_VERSION, "bad", "bad", TRANSIT_TECHNOLOGY_ISO7816, NULL, 0,
-    misbehaving_read, options, 1,
+    misbehaving_read, options, 2,
 };
 
 const transit_plugin_descriptor *transit_plugin_entry_v1(uint32_t host_abi_version) {

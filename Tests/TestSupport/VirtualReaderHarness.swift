@@ -143,6 +143,18 @@ public final class VirtualReaderHarness {
         }
     }
 
+    /// Waits (up to `timeout` seconds) until the simulator's `--log` at `path` holds `count`
+    /// exchanges, one line each answered: with `--hang-after count`, the card answers no more.
+    public static func waitForAnswers(_ count: Int, loggedIn path: String, timeout: Double = 10) -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        repeat {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").count >= count { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < end
+        return false
+    }
+
     /// The name pcscd gives the slot behind `port`.
     public func slotName(port: Int) -> String {
         guard let r = readers.first(where: { $0.port == port || $0.port + 1 == port }) else { return "" }

@@ -153,16 +153,20 @@ final class HostileLoaderTests: XCTestCase {
 
     func testCtrlCDuringACardImageReadOrDecodeIsCancelled() throws {
         let lib = try CPluginBuilder.build(into: dir, name: "libbad.so", source: "misbehaving_plugin.c")
-        let path = try conf("bad \(lib) misbehave=sleep\n")
+        // The plugin warns (a warning reaches stderr without --verbose) just before it sleeps for an hour.
+        let path = try conf("bad \(lib) misbehave=sleep announce=sleeping-for-an-hour\n")
         for command in [["scan", "--json", "--card"], ["decode"]] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: BuildProducts.transit)
             p.arguments = command + [BuildProducts.sample("ezlink.json"), "--config", path]
-            let out = Pipe()
+            let out = Pipe(), err = Pipe()
             p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
+            p.standardError = err
+            let said = StreamLines(reading: err)
             try p.run()
-            Thread.sleep(forTimeInterval: 0.7)
+            defer { if p.isRunning { p.terminate() } }
+            // Ctrl-C once the plugin's read is under way: the warning came over the worker's link.
+            XCTAssertTrue(said.wait(forLineContaining: "transit: bad: warning: sleeping-for-an-hour"), "\(command): \(said.all)")
             p.interrupt()
             let output = out.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
