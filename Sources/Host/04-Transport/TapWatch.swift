@@ -23,9 +23,8 @@ package protocol TapHandler: AnyObject, Sendable {
     /// own has its lane before its first tap). Throws when the lane's read engine cannot be made.
     func open(_ reader: String) throws
     /// Reads a tap on its reader's lane, made first when it has none (throws as `open`); `done`
-    /// runs once the read has ended. A tap that waits for a busy lane gives way to a newer tap of
-    /// the same reader, and then its `done` never runs: a source that waits for `done` hands a
-    /// reader's taps one at a time.
+    /// runs once the read has ended, or once a newer tap of the same reader has replaced it while it
+    /// waited for a busy lane (its card has gone): a source may wait for `done`.
     func read(_ tap: CardTap, done: @escaping () -> Void) throws
     /// Drops a reader's lane once its reads are done (an RC-S380 unplugged).
     func close(_ reader: String)

@@ -14,7 +14,8 @@ package final class USBTapWatch: TapWatch {
     private let filters: [String], exchangeTimeout: Double, log: (String) -> Void
     private let handler: TapHandler
     private var polls = [String: Poll]()
-    private var busLooked = Date.distantPast
+    /// When the bus was last looked at, on the monotonic clock (a wall clock set back must not stop the looks).
+    private var busLooked: Deadline?
 
     package init(filters: [String], exchangeTimeout: Double, log: @escaping (String) -> Void, handler: TapHandler) {
         self.filters = filters; self.exchangeTimeout = exchangeTimeout; self.log = log; self.handler = handler
@@ -24,8 +25,8 @@ package final class USBTapWatch: TapWatch {
     package var watching: Bool { !polls.isEmpty }
 
     package func prepare() throws {
-        guard Date().timeIntervalSince(busLooked) >= Self.busInterval else { return }
-        busLooked = Date()
+        guard busLooked.map({ Deadline.now.seconds(since: $0) >= Self.busInterval }) ?? true else { return }
+        busLooked = .now
         for (name, poll) in polls where !poll.running {
             polls[name] = nil
             handler.close(name)

@@ -3,14 +3,15 @@ import TransitEngine
 
 /// One reader of a watch: its reads run one at a time on its own thread with its own read engine (and plugin worker).
 /// A tap that comes while the reader is busy waits for the read before it (one waits at most: a
-/// newer tap replaces it, since the card of the older one has gone).
+/// newer tap replaces it, since the card of the older one has gone, and the older one's `dropped`
+/// runs, so whoever waits for its read is not left waiting).
 package final class ReaderLane: @unchecked Sendable {
     package let reader: String
     private let engine: ReadEngine
     private let queue: DispatchQueue
     private let lock = NSLock()
     private var busy = false
-    private var waiting: ((ReadEngine) -> Void)?
+    private var waiting: (body: (ReadEngine) -> Void, dropped: () -> Void)?
 
     package init(reader: String, engine: ReadEngine) {
         self.reader = reader
@@ -18,11 +19,19 @@ package final class ReaderLane: @unchecked Sendable {
         queue = DispatchQueue(label: "transit.watch.\(reader)")
     }
 
-    package func read(_ body: @escaping (ReadEngine) -> Void) {
+    /// Runs `body` with the lane's engine once the reads before it are done; `dropped` runs instead
+    /// when a newer tap replaces it while it waits.
+    package func read(_ body: @escaping (ReadEngine) -> Void, dropped: @escaping () -> Void = {}) {
         lock.lock()
-        defer { lock.unlock() }
-        guard !busy else { waiting = body; return }
+        guard !busy else {
+            let replaced = waiting?.dropped
+            waiting = (body, dropped)
+            lock.unlock()
+            replaced?()
+            return
+        }
         busy = true
+        lock.unlock()
         run(body)
     }
 
@@ -33,7 +42,7 @@ package final class ReaderLane: @unchecked Sendable {
             defer { lock.unlock() }
             if let next = waiting {
                 waiting = nil
-                run(next)
+                run(next.body)
             } else {
                 busy = false
             }

@@ -33,7 +33,7 @@ final class WatchLanes: TapHandler, @unchecked Sendable {
             }
             report(tap.reader, result)
             done()
-        }
+        } dropped: { done() }
     }
 
     func close(_ reader: String) {

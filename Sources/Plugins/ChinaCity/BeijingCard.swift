@@ -16,11 +16,20 @@ enum BeijingCard {
         let mf = try card.transmit(readMFFile04)
         guard mf.isSuccess, mf.data.count >= 32, mf.data.storage.starts(with: numberPrefix) else { return nil }
         guard try card.transmit(selectPurseDF).isSuccess else { return nil }
-        let balance = try ChinaPurse.balance(card)
-        let reading = CardResult(cardName: "Beijing Yikatong", serialNumber: try mf.data.slice(0, 8).hex, balance: balance, currency: "CNY",
+        // From here DF 1001 is current: whatever ends the read, the MF is selected again.
+        let reading: CardResult
+        do {
+            let balance = try ChinaPurse.balance(card)
+            reading = CardResult(cardName: "Beijing Yikatong", serialNumber: try mf.data.slice(0, 8).hex, balance: balance, currency: "CNY",
                                  validFrom: BCD.civilTime(try mf.data.slice(24, 4), utcOffset: Zone.china),
                                  validUntil: BCD.civilTime(try mf.data.slice(28, 4), utcOffset: Zone.china),
                                  transactions: try ChinaPurse.log(card).compactMap { try PBOCLogRecord.decode($0) })
+        } catch PluginError.cancelled {
+            throw PluginError.cancelled
+        } catch {
+            try restoreMF(card)
+            throw error
+        }
         try restoreMF(card)
         return reading
     }
@@ -28,7 +37,7 @@ enum BeijingCard {
     /// Makes the MF current again, as the card was found: the current DF outlives a read while the
     /// card stays in the field (ISO/IEC 7816-4, 5.3.1; pcscd leaves the card unreset between clients),
     /// and the next read of the card — a second `transit scan`, or another application's — starts
-    /// with the MF file above. Best-effort: the reading is whole without it; a failure is logged.
+    /// with the MF file above; done after a failed read too. Best-effort: a failure is logged.
     private static func restoreMF(_ card: CardLink) throws {
         do {
             let answer = try card.transmit(selectMF)

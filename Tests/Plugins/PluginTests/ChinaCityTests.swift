@@ -59,6 +59,17 @@ final class ChinaCityTests: XCTestCase {
         XCTAssertEqual(r.balance, 3200)
     }
 
+    func testABeijingReadThatFailsMidwayStillLeavesTheMFCurrent() throws {
+        // The first read's second log record is refused (6F00: no precise diagnosis), after DF 1001
+        // was selected; the MF is selected again all the same, so the next read finds the card.
+        // Exchanges of the first read: 0 FF CA, 1 MF file, 2 DF 1001, 3 balance, 4… the log.
+        let outcome = try PluginRead.read(CardImages.sample("beijing.json"), plugins: [.chinaCity],
+                                          fault: { index, _, answer in index == 5 ? [0x6F, 0x00] : answer }, readsBefore: 1)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.serialNumber, "1000751512345678")
+        XCTAssertEqual(r.balance, 3200)
+    }
+
     func testShenzhenTongSerialIsLittleEndianWithItsCheckDigit() throws {
         let (r, commands) = try read("shenzhen.json")
         XCTAssertEqual(r.cardName, "Shenzhen Tong")
