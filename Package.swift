@@ -14,6 +14,13 @@ let plugins: [(product: String, target: String)] = [
     ("TransitCalypso", "Calypso"),
     ("TransitChinaCity", "ChinaCity"),
     ("TransitDESFire", "DESFire"),
+    ("TransitEasyCard", "EasyCard"),
+    ("TransitCharlieCard", "CharlieCard"),
+    ("TransitTroika", "Troika"),
+    ("TransitPodorozhnik", "Podorozhnik"),
+    ("TransitBilheteUnico", "BilheteUnico"),
+    ("TransitNextfareUltralight", "NextfareUltralight"),
+    ("TransitHSLUltralight", "HSLUltralight"),
 ]
 
 /// Shipped code names no build folder (README "Install", reproducible builds): paths in debug

@@ -28,8 +28,17 @@ public struct PluginRead {
         public static let calypso = Plugin("calypso", BuildProducts.plugin("TransitCalypso"))
         public static let chinaCity = Plugin("china-city", BuildProducts.plugin("TransitChinaCity"))
         public static let desfire = Plugin("desfire", BuildProducts.plugin("TransitDESFire"))
+        public static let easycard = Plugin("easycard", BuildProducts.plugin("TransitEasyCard"))
+        public static let charliecard = Plugin("charliecard", BuildProducts.plugin("TransitCharlieCard"))
+        public static let troika = Plugin("troika", BuildProducts.plugin("TransitTroika"))
+        public static let podorozhnik = Plugin("podorozhnik", BuildProducts.plugin("TransitPodorozhnik"))
+        public static let bilheteUnico = Plugin("bilhete-unico", BuildProducts.plugin("TransitBilheteUnico"))
+        public static let nextfareUltralight = Plugin("nextfare-ul", BuildProducts.plugin("TransitNextfareUltralight"))
+        public static let hslUltralight = Plugin("hsl-ul", BuildProducts.plugin("TransitHSLUltralight"))
+        /// The MIFARE Classic and Ultralight families, in plugins.conf order.
+        public static let storageOrder: [Plugin] = [.easycard, .charliecard, .troika, .podorozhnik, .bilheteUnico, .nextfareUltralight, .hslUltralight]
         /// The default plugins.conf order.
-        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion, .desfire, .chinaCity, .calypso]
+        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion, .desfire, .chinaCity, .calypso] + storageOrder
     }
 
     /// Where the plugins run.

@@ -75,7 +75,8 @@ package final class PluginInvocation {
                         historical_bytes: historical.isEmpty ? nil : historicalBuffer.baseAddress,
                         historical_bytes_length: historical.count,
                         max_felica_frame: largestFrame,
-                        begin_pass: hostBeginPass, set_pass_field: hostSetPassField, add_pass_metadata: hostAddPassMetadata))
+                        begin_pass: hostBeginPass, set_pass_field: hostSetPassField, add_pass_metadata: hostAddPassMetadata,
+                        classic_sector_count: 0, classic_read_sector: nil, classic_key_matches: nil, ultralight_read_pages: nil))
                     return read(table)
                     }
                   }

@@ -10,6 +10,10 @@ public struct CardImage: Codable, Equatable, Sendable {
     public var description: String?
     public var felica: FeliCaImage?
     public var iso7816: ISO7816Image?
+    /// A MIFARE Classic card (ClassicImage below).
+    public var mifareClassic: ClassicImage?
+    /// A MIFARE Ultralight or NTAG card (UltralightImage below).
+    public var mifareUltralight: UltralightImage?
 
     /// A FeliCa card: its systems, in card order, and their services' blocks.
     public struct FeliCaImage: Codable, Equatable, Sendable {
@@ -74,6 +78,38 @@ public struct CardImage: Codable, Equatable, Sendable {
         }
     }
 
+    /// A MIFARE Classic card: every block in order, sector trailers included. A block is 32 hex
+    /// digits, or "??" in place of a byte the dump did not read (as Flipper writes them). Each
+    /// sector's trailer holds the keys that open it, as dumps keep them: key A in bytes 0–5, key B
+    /// in 10–15; a key of unread bytes opens nothing. A sector whose blocks are all unread is
+    /// locked. Operator keys never ship: images in this project use keys their authors made up.
+    public struct ClassicImage: Codable, Equatable, Sendable {
+        /// UID answered to `FF CA 00 00 00` (hex, 4 or 7 bytes).
+        public var uid: String
+        /// "1K" (16 sectors), "4K" (40) or "Mini" (5); the block count must match.
+        public var type: String
+        /// ATQA and SAK as the dump gives them (hex), kept for the record.
+        public var atqa: String?
+        public var sak: String?
+        public var blocks: [String]
+
+        public init(uid: String, type: String, atqa: String? = nil, sak: String? = nil, blocks: [String]) {
+            self.uid = uid; self.type = type; self.atqa = atqa; self.sak = sak; self.blocks = blocks
+        }
+    }
+
+    /// A MIFARE Ultralight or NTAG card: its pages in order, 8 hex digits each ("??" for an unread
+    /// byte); a page the dump did not read is past the card's end for the emulator.
+    public struct UltralightImage: Codable, Equatable, Sendable {
+        /// UID answered to `FF CA 00 00 00` (hex, 7 bytes).
+        public var uid: String
+        /// The chip as the dump names it ("Ultralight", "Ultralight C", "Ultralight EV1", "NTAG213"…).
+        public var type: String?
+        public var pages: [String]
+
+        public init(uid: String, type: String? = nil, pages: [String]) { self.uid = uid; self.type = type; self.pages = pages }
+    }
+
     /// Something SELECT reaches: the exact SELECT APDU, its answer, and the commands it then answers.
     public struct ApplicationImage: Codable, Equatable, Sendable {
         public var name: String?
@@ -97,8 +133,10 @@ public struct CardImage: Codable, Equatable, Sendable {
     }
 
     public init(format: String = CardImage.currentFormat, description: String? = nil,
-                felica: FeliCaImage? = nil, iso7816: ISO7816Image? = nil) {
+                felica: FeliCaImage? = nil, iso7816: ISO7816Image? = nil,
+                mifareClassic: ClassicImage? = nil, mifareUltralight: UltralightImage? = nil) {
         self.format = format; self.description = description; self.felica = felica; self.iso7816 = iso7816
+        self.mifareClassic = mifareClassic; self.mifareUltralight = mifareUltralight
     }
 
     public static let currentFormat = "transit-card-image/1"
@@ -122,7 +160,11 @@ public struct CardImage: Codable, Equatable, Sendable {
         "records": "an object of SFIs to lists of records (hex)", "binaries": "an object of SFIs to contents (hex)",
         "onlyClass": "a class byte in hex as text (\"94\")", "multipleRecordReads": "true or false",
         "emptyAnswerToLeZero": "true or false",
-        "desfire": "an object: applications, each {\"aid\", \"files\"}", "aid": "a DESFire AID, 3 bytes in hex",
+        "desfire": "an object: applications, each {\"aid\", \"files\"}",
+        "mifareClassic": "an object: uid, type, blocks", "mifareUltralight": "an object: uid, pages",
+        "type": "\"1K\", \"4K\" or \"Mini\" (Ultralight: the chip's name)", "atqa": "2 bytes in hex as text", "sak": "1 byte in hex as text",
+        "blocks": "a list of 16-byte blocks, 32 hex digits each (?? for an unread byte)",
+        "pages": "a list of 4-byte pages, 8 hex digits each (?? for an unread byte)", "aid": "a DESFire AID, 3 bytes in hex",
         "files": "a list of DESFire files, each {\"id\", \"type\", \"access\"}", "frameSize": "a whole number",
     ], entryNames: ["systems": "system", "applications": "application"])
 

@@ -19,6 +19,9 @@ package struct ProbeRequest: Codable, Equatable {
     /// The read's one deadline, made by the engine: the transport, the worker and each plugin's
     /// call end by it.
     package var deadline: Deadline
+    /// The MIFARE Classic keys the user brought (and a dump's trailers): the worker's pipe carries
+    /// them; nothing else does, no log or bundle holds them.
+    package var keys = ClassicKeyRing()
 }
 
 /// How a probe ended: the reading or the error, the dialect FeliCa frames travelled in, the

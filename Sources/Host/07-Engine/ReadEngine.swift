@@ -16,6 +16,9 @@ package final class ReadEngine {
     package let clock: MonotonicClock
     /// Policy log lines (stderr with --verbose).
     package var log: (String) -> Void = { _ in }
+    /// The MIFARE Classic keys each read may try (`--keys` files and the keys folder), besides the
+    /// generic ones; a card image's trailers add their own for its reads.
+    package var keys = ClassicKeyRing()
 
     package init(runner: PluginRunner, limits: ReadLimits = ReadLimits(), dialects: DialectMemory = .shared,
                  clock: MonotonicClock = SystemClock.shared) {
@@ -29,8 +32,9 @@ package final class ReadEngine {
         -> (result: Result<CardReading, TransitError>, bundle: LogBundle) {
         let guess = firstGuess ?? dialects.dialect(for: channel.readerName)
         let started = clock.now
-        let request = ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
+        var request = ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
                                    deadline: Deadline(limits.readTimeout, after: started))
+        request.keys = keys.adding((channel as? ClassicKeySource)?.classicKeys ?? ClassicKeyRing())
         var outcome = once(channel, request)
         if case .failure(let e) = outcome.result, e.kind == .cardReset {
             log("\(e.message); reading it again from the start")

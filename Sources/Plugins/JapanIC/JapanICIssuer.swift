@@ -43,7 +43,7 @@ enum JapanICIssuer {
             switch error {
             case .communication, .sessionLost, .cancelled, .internal:
                 system.card.log("issuer not named: Request Service failed in the reader (\(error.message)); the card reads on without it")
-            case .notThisCard, .cardRefused, .noAnswer, .malformedResponse:
+            case .notThisCard, .cardRefused, .noAnswer, .malformedResponse, .locked:
                 break // the card's own answer: it names no issuer
             }
             return nil

@@ -8,6 +8,9 @@ public protocol CardFamilyPlugin {
     /// Family reported by default (the name unless the plugin says otherwise).
     static var family: String { get }
     static var technology: CardTechnology { get }
+    /// Every technology the family's cards come in (Troika: MIFARE Classic and Ultralight); the
+    /// host asks the plugin of a card of any of them. Defaults to `technology` alone.
+    static var technologies: [CardTechnology] { get }
     /// FeliCa systems of which the card must carry one (empty: always asked).
     static var systemCodes: [UInt16] { get }
     /// The plugins.conf options the plugin takes; the host refuses any other (empty: none).
@@ -18,6 +21,7 @@ public protocol CardFamilyPlugin {
 
 extension CardFamilyPlugin {
     public static var family: String { name }
+    public static var technologies: [CardTechnology] { [technology] }
     public static var systemCodes: [UInt16] { [] }
     public static var options: [PluginOption] { [] }
 }
@@ -30,6 +34,8 @@ extension CardTechnology {
         switch self {
         case .felica: return TRANSIT_TECHNOLOGY_FELICA
         case .iso7816: return TRANSIT_TECHNOLOGY_ISO7816
+        case .mifareClassic: return TRANSIT_TECHNOLOGY_MIFARE_CLASSIC
+        case .mifareUltralight: return TRANSIT_TECHNOLOGY_MIFARE_ULTRALIGHT
         }
     }
 }

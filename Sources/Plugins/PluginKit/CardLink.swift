@@ -26,12 +26,32 @@ public protocol CardLink: AnyObject {
     /// type B: the ATQB's application data, protocol info and MBLI); nil when the host does not say
     /// or the card has none. `HistoricalBytes` tells what they rule out.
     var historicalBytes: [UInt8]? { get }
+    /// The card's technology, as the host told it (a plugin of several technologies reads by it).
+    var technology: CardTechnology? { get }
+    /// MIFARE Classic: the card's sectors (5, 16 or 40); 0 for another card or an older host.
+    var classicSectorCount: Int { get }
+    /// MIFARE Classic: the sector's blocks, trailer included, 16 bytes each (a trailer's key A
+    /// reads as zeros); nil when no key the host holds opens it. The host opens each sector once.
+    func classicSector(_ sector: Int) throws -> [UInt8]?
+    /// MIFARE Classic: whether the key that opened `sector` hashes to one of `digests` (lowercase
+    /// hex MD5 of salt ‖ key ‖ salt, Metrodroid's HashUtils); nil when no key opens the sector.
+    /// The plugin never sees the key.
+    func classicKeyMatches(sector: Int, salt: String, digests: [String]) throws -> Bool?
+    /// MIFARE Ultralight / NTAG: `count` pages of 4 bytes from `first`.
+    func ultralightPages(_ first: Int, count: Int) throws -> [UInt8]
 }
 
 extension CardLink {
     public var largestFeliCaFrame: Int? { nil }
     public var atr: [UInt8]? { nil }
     public var historicalBytes: [UInt8]? { nil }
+    public var technology: CardTechnology? { nil }
+    public var classicSectorCount: Int { 0 }
+    public func classicSector(_ sector: Int) throws -> [UInt8]? { throw PluginError.internal("this host reads no MIFARE Classic sectors") }
+    public func classicKeyMatches(sector: Int, salt: String, digests: [String]) throws -> Bool? {
+        throw PluginError.internal("this host reads no MIFARE Classic sectors")
+    }
+    public func ultralightPages(_ first: Int, count: Int) throws -> [UInt8] { throw PluginError.internal("this host reads no Ultralight pages") }
     public func log(_ message: String, level: LogLevel) { log(message) }
 }
 

@@ -78,6 +78,70 @@ final class HostCardLink: CardLink {
         return Array(buffer[0 ..< length])
     }
 
+    var technology: CardTechnology? {
+        switch api.pointee.technology {
+        case TRANSIT_TECHNOLOGY_FELICA: return .felica
+        case TRANSIT_TECHNOLOGY_ISO7816: return .iso7816
+        case TRANSIT_TECHNOLOGY_MIFARE_CLASSIC: return .mifareClassic
+        case TRANSIT_TECHNOLOGY_MIFARE_ULTRALIGHT: return .mifareUltralight
+        default: return nil
+        }
+    }
+
+    /// `classic_sector_count` (release 5), read only from a host whose table carries it.
+    var classicSectorCount: Int {
+        guard carries(\.ultralight_read_pages) else { return 0 }
+        return Int(api.pointee.classic_sector_count)
+    }
+
+    func classicSector(_ sector: Int) throws -> [UInt8]? {
+        guard carries(\.ultralight_read_pages), let fn = api.pointee.classic_read_sector else {
+            throw PluginError.internal("this host reads no MIFARE Classic sectors (ABI 1 release 5)")
+        }
+        guard let n = UInt32(exactly: sector) else { throw PluginError.internal("sector \(sector)") }
+        var length = 0
+        let capacity = buffer.count
+        let status = buffer.withUnsafeMutableBufferPointer { fn(api.pointee.context, n, $0.baseAddress, capacity, &length) }
+        if status == TRANSIT_STATUS_LOCKED { return nil }
+        guard status == TRANSIT_STATUS_OK else { throw PluginError(hostStatus: status, during: "reading sector \(sector)") }
+        guard length <= capacity else { throw PluginError.internal("host reported \(length) bytes in a \(capacity)-byte buffer") }
+        return Array(buffer[0 ..< length])
+    }
+
+    func classicKeyMatches(sector: Int, salt: String, digests: [String]) throws -> Bool? {
+        guard carries(\.ultralight_read_pages), let fn = api.pointee.classic_key_matches else {
+            throw PluginError.internal("this host reads no MIFARE Classic sectors (ABI 1 release 5)")
+        }
+        guard let n = UInt32(exactly: sector) else { throw PluginError.internal("sector \(sector)") }
+        let strings: [UnsafeMutablePointer<CChar>] = digests.map { digest in
+            let text = Array(digest.utf8CString)
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: text.count)
+            p.initialize(from: text, count: text.count)
+            return p
+        }
+        defer { strings.forEach { $0.deallocate() } }
+        var matched: Int32 = 0
+        let status = strings.map { Optional(UnsafePointer($0)) }.withUnsafeBufferPointer { list in
+            fn(api.pointee.context, n, salt, list.baseAddress, list.count, &matched)
+        }
+        if status == TRANSIT_STATUS_LOCKED { return nil }
+        guard status == TRANSIT_STATUS_OK else { throw PluginError(hostStatus: status, during: "checking the key of sector \(sector)") }
+        return matched != 0
+    }
+
+    func ultralightPages(_ first: Int, count: Int) throws -> [UInt8] {
+        guard carries(\.ultralight_read_pages), let fn = api.pointee.ultralight_read_pages else {
+            throw PluginError.internal("this host reads no Ultralight pages (ABI 1 release 5)")
+        }
+        guard let p = UInt32(exactly: first), let c = UInt32(exactly: count) else { throw PluginError.internal("pages \(first)+\(count)") }
+        var length = 0
+        let capacity = buffer.count
+        let status = buffer.withUnsafeMutableBufferPointer { fn(api.pointee.context, p, c, $0.baseAddress, capacity, &length) }
+        guard status == TRANSIT_STATUS_OK else { throw PluginError(hostStatus: status, during: "reading pages \(first)–\(first + count - 1)") }
+        guard length <= capacity else { throw PluginError.internal("host reported \(length) bytes in a \(capacity)-byte buffer") }
+        return Array(buffer[0 ..< length])
+    }
+
     func option(_ key: String) -> String? {
         guard let fn = api.pointee.option, let value = fn(api.pointee.context, key) else { return nil }
         return String(cString: value)

@@ -18,6 +18,9 @@ public enum PluginError: Error, Equatable {
     case cancelled
     /// A fault inside the plugin.
     case `internal`(String)
+    /// MIFARE Classic: the card is this family's, but sectors its reading needs stay locked (no key
+    /// the host holds opens them); the user is told to bring the card's keys.
+    case locked(String)
 
     /// The ABI status for this error.
     public var status: transit_status {
@@ -30,6 +33,7 @@ public enum PluginError: Error, Equatable {
         case .sessionLost: return TRANSIT_STATUS_SESSION_LOST
         case .cancelled: return TRANSIT_STATUS_CANCELLED
         case .internal: return TRANSIT_STATUS_INTERNAL
+        case .locked: return TRANSIT_STATUS_LOCKED
         }
     }
 
@@ -43,6 +47,7 @@ public enum PluginError: Error, Equatable {
         case TRANSIT_STATUS_MALFORMED_RESPONSE: self = .malformedResponse(what)
         case TRANSIT_STATUS_SESSION_LOST: self = .sessionLost
         case TRANSIT_STATUS_CANCELLED: self = .cancelled
+        case TRANSIT_STATUS_LOCKED: self = .locked(what)
         default: self = .internal("host answered status \(status) to \(what)")
         }
     }
@@ -56,7 +61,7 @@ public enum PluginError: Error, Equatable {
     public var message: String {
         switch self {
         case .notThisCard: return "not this card"
-        case .cardRefused(let s), .communication(let s), .noAnswer(let s), .malformedResponse(let s), .internal(let s): return s
+        case .cardRefused(let s), .communication(let s), .noAnswer(let s), .malformedResponse(let s), .internal(let s), .locked(let s): return s
         case .sessionLost: return "card removed"
         case .cancelled: return "cancelled"
         }

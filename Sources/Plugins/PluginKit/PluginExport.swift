@@ -42,7 +42,7 @@ public enum PluginExport {
             abi_version: UInt32(TRANSIT_ABI_VERSION),
             name: cString(P.name),
             family: cString(P.family),
-            technology: P.technology.abiValue,
+            technology: P.technologies.reduce(P.technology.abiValue) { $0 | $1.abiValue },
             system_codes: P.systemCodes.isEmpty ? nil : UnsafePointer(codes),
             system_code_count: P.systemCodes.count,
             read: read,

@@ -70,6 +70,13 @@ typedef int32_t transit_status;
  * ask again with a larger buffer only when the command may be repeated.
  */
 #define TRANSIT_STATUS_BUFFER_TOO_SMALL 9
+/**
+ * From classic_read_sector (release 5): no key the host holds opens the sector. Returned by a
+ * plugin's read, it ends the read as "the card's sectors are locked": the user is told to bring
+ * the card's keys (`--keys`). A plugin that cannot yet tell its card from another's returns
+ * NOT_THIS_CARD instead.
+ */
+#define TRANSIT_STATUS_LOCKED 10
 
 /** Card technology a plugin reads. */
 typedef uint32_t transit_technology;
@@ -77,6 +84,19 @@ typedef uint32_t transit_technology;
 #define TRANSIT_TECHNOLOGY_FELICA 1u
 /** ISO/IEC 7816-4 APDUs over ISO 14443-4. */
 #define TRANSIT_TECHNOLOGY_ISO7816 2u
+/**
+ * MIFARE Classic (1K, 4K, Mini): sectors the host opens with the user's keys (release 5). The
+ * plugin reads through classic_read_sector and classic_key_matches; it never sees a key or a
+ * reader's pseudo-APDU.
+ */
+#define TRANSIT_TECHNOLOGY_MIFARE_CLASSIC 4u
+/** MIFARE Ultralight and NTAG (NFC Forum type 2): pages, through ultralight_read_pages (release 5). */
+#define TRANSIT_TECHNOLOGY_MIFARE_ULTRALIGHT 8u
+/*
+ * The technology values are bits: from release 5 a descriptor may name several by OR-ing them
+ * (a family whose cards come as MIFARE Classic and as Ultralight, as Troika's do). The host table's
+ * technology is always one of them: the card's.
+ */
 
 /**
  * Log levels for transit_host_api.log. The host labels each line with its level; DEBUG and INFO
@@ -91,9 +111,10 @@ typedef uint32_t transit_technology;
  * The release of ABI 1 this header describes. Fields appended to a struct are marked with the
  * release that added them: release 1 (the first), 2 (the card's ATR, ATS and historical bytes;
  * the descriptor's options), 3 (max_felica_frame), 4 (passes; a reading without a balance; log
- * levels honoured). A plugin checks TRANSIT_HOST_HAS for a field, never this number.
+ * levels honoured), 5 (MIFARE Classic and Ultralight: their technologies, the storage calls, the
+ * LOCKED status; technologies as bits). A plugin checks TRANSIT_HOST_HAS for a field, never this number.
  */
-#define TRANSIT_ABI_RELEASE 4
+#define TRANSIT_ABI_RELEASE 5
 
 /*
  * The ABI's vocabulary. Values are strings; every key a host function takes, and every metadata
@@ -336,6 +357,37 @@ typedef struct transit_host_api {
     transit_status (*set_pass_field)(void *context, const char *key, const char *value);
     /** Adds one string entry to the current pass's metadata. */
     transit_status (*add_pass_metadata)(void *context, const char *key, const char *value);
+
+    /* Appended in ABI 1 release 5: check TRANSIT_HOST_HAS(host, classic_read_sector) before use. */
+
+    /** MIFARE Classic: the card's sectors (5 Mini, 16 1K, 40 4K); 0 for any other card. */
+    uint32_t classic_sector_count;
+    /**
+     * MIFARE Classic: the blocks of one sector, trailer included, 16 bytes each (4 blocks; 16 for
+     * sectors 32-39 of a 4K card), as the card reads them (a trailer's key A reads as zeros). The
+     * host opens the sector with the keys the user brought, and the keys a dump's trailers hold,
+     * in the reader's own commands; a sector is opened and read once a card, whichever plugin asks.
+     * TRANSIT_STATUS_LOCKED: no key opens it. *response_length is set to the bytes written.
+     */
+    transit_status (*classic_read_sector)(void *context, uint32_t sector,
+                                          uint8_t *response, size_t response_capacity,
+                                          size_t *response_length);
+    /**
+     * MIFARE Classic: whether the key that opened `sector` is one of `digests`, each the 32
+     * lowercase hex digits of MD5(salt || key || salt) (RFC 1321; the 6-byte key, the salt as
+     * UTF-8), as Metrodroid recognises a system by its keys without shipping them. The plugin
+     * never learns the key. *matched is set to 1 or 0. TRANSIT_STATUS_LOCKED: no key opens it.
+     */
+    transit_status (*classic_key_matches)(void *context, uint32_t sector, const char *salt,
+                                          const char *const *digests, size_t digest_count,
+                                          int32_t *matched);
+    /**
+     * MIFARE Ultralight / NTAG: `page_count` pages of 4 bytes from `first_page`, read four at a
+     * time. A page past the card's end answers TRANSIT_STATUS_CARD_REFUSED.
+     */
+    transit_status (*ultralight_read_pages)(void *context, uint32_t first_page, uint32_t page_count,
+                                            uint8_t *response, size_t response_capacity,
+                                            size_t *response_length);
 } transit_host_api;
 
 /**

@@ -1,0 +1,14 @@
+import PluginKit
+
+/// EasyCard (Taipei), MIFARE Classic. (Being written: says "not this card" until then.)
+enum EasyCardPlugin: CardFamilyPlugin {
+    static let name = "easycard"
+    static let technology: CardTechnology = .mifareClassic
+
+    static func read(_ card: CardLink) throws -> CardResult {
+        throw PluginError.notThisCard
+    }
+}
+
+@_cdecl("transit_plugin_entry_v1")
+public func transitPluginEntry(_ hostVersion: UInt32) -> UnsafeRawPointer? { PluginExport.entry(EasyCardPlugin.self, hostVersion) }
