@@ -25,6 +25,16 @@ public struct SummerTimeZone: Sendable {
     public static let losAngeles = SummerTimeZone(standardOffset: -8 * 3600, summerOffset: -7 * 3600,
                                                   start: .init(month: 3, sunday: 2, utcSecondsAfterMidnight: 10 * 3600),
                                                   end: .init(month: 11, sunday: 1, utcSecondsAfterMidnight: 9 * 3600))
+    /// America/New_York since 2007 (US Energy Policy Act of 2005): EST −5, EDT −4 from the second
+    /// Sunday of March 02:00 EST (07:00 UTC) to the first Sunday of November 02:00 EDT (06:00 UTC).
+    public static let newYork = SummerTimeZone(standardOffset: -5 * 3600, summerOffset: -4 * 3600,
+                                               start: .init(month: 3, sunday: 2, utcSecondsAfterMidnight: 7 * 3600),
+                                               end: .init(month: 11, sunday: 1, utcSecondsAfterMidnight: 6 * 3600))
+    /// America/New_York 1987–2006 (Uniform Time Act as amended in 1986): EDT from the first Sunday of
+    /// April 02:00 EST (07:00 UTC) to the last Sunday of October 02:00 EDT (06:00 UTC).
+    public static let newYork1987to2006 = SummerTimeZone(standardOffset: -5 * 3600, summerOffset: -4 * 3600,
+                                                         start: .init(month: 4, sunday: 1, utcSecondsAfterMidnight: 7 * 3600),
+                                                         end: .init(month: 10, sunday: -1, utcSecondsAfterMidnight: 6 * 3600))
     /// Europe/Helsinki (EU directive 2000/84/EC): EET +2, EEST +3 from the last Sunday of March to the
     /// last Sunday of October, both at 01:00 UTC.
     public static let helsinki = europeanUnion(standardOffset: 2 * 3600)
