@@ -112,7 +112,8 @@ enum BilheteUnicoPlugin: CardFamilyPlugin {
     /// `count` bits from bit `offset` of a block, MSB first.
     static func bits(_ block: Bytes, _ offset: Int, _ count: Int) throws -> UInt64 {
         var r = BitReader(block)
-        if offset > 0 { _ = try r.read(offset) }
+        var skip = offset
+        while skip > 0 { _ = try r.read(min(skip, 64)); skip -= min(skip, 64) }
         return try r.read(count)
     }
 

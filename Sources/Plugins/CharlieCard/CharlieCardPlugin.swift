@@ -13,7 +13,8 @@ import PluginKit
 /// - a price: 16 bits big-endian, bit 15 a minus sign, the rest half-cents (Metrodroid getPrice);
 /// - history: 12 slots of 7 bytes, slot i in sector 6 + i/6, block (i/2) mod 3, byte 7·(i mod 2):
 ///   bytes 0–2 time, bytes 3–4 gate (>> 3) and flags (& 7), bytes 5–6 price; an empty slot's first
-///   4 bytes are zero (Metrodroid); a negative price is a top-up;
+///   4 bytes are zero (Metrodroid); a negative price is a top-up (Metrodroid; Flipper reads flag
+///   bit 0 instead, and the two agree but on zero-fare pass rides, which stay trips here);
 /// - passes (Flipper, marked "speculative" there): sectors 4–5 block 0, bytes 0 and 7, 6 bytes;
 ///   `00 20 00 00 00 00` is an empty slot; bytes 0–1 >> 6 = product, bytes 1–3 & 0x1FFFFF = end in
 ///   8-minute steps.
@@ -97,9 +98,8 @@ enum CharlieCardPlugin: CardFamilyPlugin {
         let minutes = try slot.be(0, 3), gateField = try slot.be(3, 2)
         let amount = try price(slot, at: 5)
         let gate = gateField >> 3, flags = gateField & 7
-        let place = flags == 0 ? "ticket machine" : flags == 1 ? "bus" : "gate"
         let t = Transaction(type: amount < 0 ? .topup : .trip, amount: UInt64(amount.magnitude), date: time(minutes: minutes),
-                            entryStation: "\(place) \(gate)", metadata: ["gate": String(gate), "flags": String(flags)],
+                            entryStation: "gate \(gate)", metadata: ["gate": String(gate), "flags": String(flags)],
                             rawType: String(flags), rawPayload: slot.hex)
         return (minutes, t)
     }
