@@ -34,4 +34,19 @@ final class SummerTimeZoneTests: XCTestCase {
         XCTAssertEqual(s.civilTime(localSeconds: utc(2026, 1, 15, 9))?.iso8601, "2026-01-15T09:00:00+11:00")
         XCTAssertEqual(s.civilTime(localSeconds: utc(2026, 7, 15, 9))?.iso8601, "2026-07-15T09:00:00+10:00")
     }
+
+    func testNewYorkSince2007AndBefore() {
+        // 2026: second Sunday of March = 8th, first Sunday of November = 1st (07:00 / 06:00 UTC).
+        let ny = SummerTimeZone.newYork
+        XCTAssertEqual(ny.civilTime(utcSeconds: utc(2026, 3, 8, 6, 59))?.iso8601, "2026-03-08T01:59:00-05:00")
+        XCTAssertEqual(ny.civilTime(utcSeconds: utc(2026, 3, 8, 7))?.iso8601, "2026-03-08T03:00:00-04:00")
+        XCTAssertEqual(ny.civilTime(utcSeconds: utc(2026, 11, 1, 5, 59))?.iso8601, "2026-11-01T01:59:00-04:00")
+        XCTAssertEqual(ny.civilTime(utcSeconds: utc(2026, 11, 1, 6))?.iso8601, "2026-11-01T01:00:00-05:00")
+        // 2006: first Sunday of April = 2nd, last Sunday of October = 29th.
+        let old = SummerTimeZone.newYork1987to2006
+        XCTAssertEqual(old.civilTime(utcSeconds: utc(2006, 3, 20, 17))?.iso8601, "2006-03-20T12:00:00-05:00")
+        XCTAssertEqual(old.civilTime(utcSeconds: utc(2006, 4, 2, 7))?.iso8601, "2006-04-02T03:00:00-04:00")
+        XCTAssertEqual(old.civilTime(utcSeconds: utc(2006, 10, 29, 5, 59))?.iso8601, "2006-10-29T01:59:00-04:00")
+        XCTAssertEqual(old.civilTime(utcSeconds: utc(2006, 10, 29, 6))?.iso8601, "2006-10-29T01:00:00-05:00")
+    }
 }
