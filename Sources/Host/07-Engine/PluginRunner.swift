@@ -90,7 +90,7 @@ package final class InProcessRunner: PluginRunner {
         }
         runner.willRun = running
         let session = CardSession(channel: channel, dialect: request.forcedDialect, firstGuess: request.firstGuess,
-                                  deadline: request.deadline)
+                                  deadline: request.deadline, keys: request.keys)
         session.log = log
         let result = runner.probe(session)
         running(nil)
