@@ -89,6 +89,13 @@ package final class StorageCardReader {
         return digests.contains { $0.lowercased() == digest }
     }
 
+    /// The key that opened sector `n` (after `sector(n)`) and whether as key B: for `transit dump`
+    /// alone, which writes it into its image's trailer as Flipper, MCT and Proxmark3 dumps do.
+    package func openingKey(_ n: Int) -> (bytes: [UInt8], typeB: Bool)? {
+        guard case .open(_, let key, let typeB)? = sectors[n] else { return nil }
+        return (candidates[key].bytes, typeB)
+    }
+
     /// Tries the keys on sector `n`, type A through the ring, then type B, starting from the key
     /// that opened the last sector; reads its data blocks with the first that opens it.
     private func open(_ n: Int) throws -> SectorState {
