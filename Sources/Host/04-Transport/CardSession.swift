@@ -20,6 +20,8 @@ package final class CardSession {
     package private(set) var storage: StorageCardReader?
     /// The Classic keys this read may try (the user's and a dump's; the generic ones are added).
     private let keys: ClassicKeyRing
+    /// `transit replay`: the replayed read's key record (stand-ins and digest answers).
+    private let keyRecord: ClassicKeyRecord?
     /// Receives the session's own log lines (a dialect refused and the next one tried).
     package var log: (String) -> Void = { _ in } {
         didSet { passThrough.log = log; storage?.log = log }
@@ -28,10 +30,11 @@ package final class CardSession {
     /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before) is
     /// tried first and the reader's profile gives the rest. Every exchange ends by `deadline`.
     package init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil, deadline: Deadline,
-                 keys: ClassicKeyRing = ClassicKeyRing()) {
+                 keys: ClassicKeyRing = ClassicKeyRing(), replayedKeys: ClassicKeyRecord? = nil) {
         self.channel = channel
         self.deadline = deadline
         self.keys = keys
+        keyRecord = replayedKeys
         verdict = ATRVerdict(atr: channel.atr)
         passThrough = FeliCaPassThrough(profile: .matching(channel.readerName), readerName: channel.readerName,
                                         forced: forced, firstGuess: firstGuess)
@@ -83,7 +86,7 @@ package final class CardSession {
             }
             uid = try readUIDIfGiven() ?? []
             let reader = StorageCardReader(send: { [unowned self] in try self.send($0) }, readerName: channel.readerName,
-                                           sectorCount: sectors, keys: keys)
+                                           sectorCount: sectors, keys: keys, replay: keyRecord)
             reader.log = log
             storage = reader
             log("card: \(name) by its ATR (PC/SC Part 3 card name)\(kind == .mifareClassic ? ", \(sectors) sectors, \(keys.count) key\(keys.count == 1 ? "" : "s") brought" : "")")

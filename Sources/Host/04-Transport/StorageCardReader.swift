@@ -34,12 +34,21 @@ package final class StorageCardReader {
     /// General Authenticate commands sent, and Read Binary commands: the benchmark reports both.
     package private(set) var authentications = 0
     package private(set) var reads = 0
+    /// Each key digest check's answer, for the log bundle; a replay answers from `replayed` instead.
+    package private(set) var record: ClassicKeyRecord
+    private var replayed: [ClassicKeyRecord.Match]?
 
-    package init(send: @escaping ([UInt8]) throws -> [UInt8], readerName: String, sectorCount: Int, keys: ClassicKeyRing) {
+    /// `replay`: a replayed read's record; its keys' stand-ins replace `keys`, and its digest
+    /// answers are given back in order.
+    package init(send: @escaping ([UInt8]) throws -> [UInt8], readerName: String, sectorCount: Int, keys: ClassicKeyRing,
+                 replay: ClassicKeyRecord? = nil) {
         self.send = send; self.readerName = readerName; self.sectorCount = sectorCount
         profile = .matching(readerName)
-        userKeys = keys.count
-        candidates = keys.adding(.generic).keys
+        let ring = replay?.standIns ?? keys
+        userKeys = ring.count
+        candidates = ring.adding(.generic).keys
+        record = ClassicKeyRecord(keyCount: ring.count)
+        replayed = replay?.matches
         form = profile.loadKeys ?? Self.learned.form(for: readerName)
     }
 
@@ -84,9 +93,22 @@ package final class StorageCardReader {
     /// Whether the key that opened `n` hashes with `salt` to one of `digests` (Metrodroid's rule,
     /// `ClassicKeyDigest`); nil when the sector is locked.
     package func keyMatches(sector n: Int, salt: String, digests: [String]) throws -> Bool? {
-        guard try sector(n) != nil, case .open(_, let key, _)? = sectors[n] else { return nil }
-        let digest = ClassicKeyDigest.hex(key: candidates[key].bytes, salt: salt)
-        return digests.contains { $0.lowercased() == digest }
+        let opened = try sector(n) != nil
+        if var replayed {
+            guard let next = replayed.first, next.sector == n, next.salt == salt else {
+                throw TransitError(.replayDiverged, "the read checks the key of sector \(n), the log \(replayed.first.map { "sector \($0.sector)'s" } ?? "no more keys")")
+            }
+            replayed.removeFirst()
+            self.replayed = replayed
+            return next.matched
+        }
+        var matched: Bool?
+        if opened, case .open(_, let key, _)? = sectors[n] {
+            let digest = ClassicKeyDigest.hex(key: candidates[key].bytes, salt: salt)
+            matched = digests.contains { $0.lowercased() == digest }
+        }
+        record.matches.append(.init(sector: n, salt: salt, matched: matched))
+        return matched
     }
 
     /// The key that opened sector `n` (after `sector(n)`) and whether as key B: for `transit dump`
