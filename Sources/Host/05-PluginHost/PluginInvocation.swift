@@ -92,6 +92,13 @@ package final class PluginInvocation {
         if let transportError, transportError.kind.endsEveryRead {
             return StatusTranslation.status(for: transportError)
         }
+        // Read-only by construction (issue 42): a MIFARE Classic or Ultralight card takes no APDU or
+        // frame of a plugin's, so no write, increment, decrement, restore or transfer can reach it in
+        // any pass-through form; the host sends only the reads StorageCardReader builds.
+        if session.technology == .mifareClassic || session.technology == .mifareUltralight {
+            log("a MIFARE Classic or Ultralight card takes no \(felica ? "FeliCa frame" : "APDU") from a plugin: read it with classic_read_sector or ultralight_read_pages")
+            return TRANSIT_STATUS_INTERNAL
+        }
         exchanges += 1
         if budgetExceeded == nil {
             if exchanges > limits.maxExchanges {
