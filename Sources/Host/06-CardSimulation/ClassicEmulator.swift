@@ -126,7 +126,7 @@ public struct ClassicEmulator {
     /// answers key A as zeros.
     public mutating func read(block: Int, count: Int = 1) -> [UInt8]? {
         reads += 1
-        guard count >= 1, let open = openSector else { return nil }
+        guard count >= 1, count <= blockCount, let open = openSector else { return nil }
         let range = blocks(ofSector: open)
         guard range.contains(block), range.contains(block + count - 1) else { return nil }
         var out = [UInt8]()

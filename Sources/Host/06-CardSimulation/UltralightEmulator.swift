@@ -35,7 +35,7 @@ public struct UltralightEmulator {
     /// or holds an unknown byte.
     public mutating func read(page: Int) -> [UInt8]? {
         reads += 1
-        guard page >= 0, page + Self.pagesPerRead <= pages.count else { return nil }
+        guard page >= 0, page < pages.count, page + Self.pagesPerRead <= pages.count else { return nil }
         var out = [UInt8]()
         for p in page ..< page + Self.pagesPerRead {
             guard pages[p].allSatisfy({ $0 != nil }) else { return nil }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import CardSimulation
 
@@ -168,6 +169,26 @@ final class StorageReaderDialectTests: XCTestCase {
     func testAPhoneBridgeCannotHoldAStorageCard() throws {
         for image in [I.classic1K(), I.ultralight()] {
             XCTAssertThrowsError(try reader(.phone, image)) { XCTAssertTrue("\($0)".contains("ISO 14443-4 cards only"), "\($0)") }
+        }
+    }
+
+    /// Hostile APDUs (any length, FF-class headers of every instruction the reader takes, with
+    /// short, long and odd bodies) never trap and always end in a status word.
+    func testHostileCommandsNeverTrap() throws {
+        var random = SplitMix64(seed: 42)
+        for model in ReaderModel.allCases where model != .phone {
+            for image in [I.classic4K(), I.ultralight()] {
+                let r = try reader(model, image)
+                for _ in 0 ..< 2_000 {
+                    var apdu = (0 ..< random.below(24)).map { _ in random.byte() }
+                    if apdu.count >= 2, random.below(2) == 0 {
+                        apdu[0] = 0xFF
+                        apdu[1] = [0x82, 0x86, 0x88, 0xB0, 0xCA, 0xD6][random.below(6)]
+                    }
+                    let answer = r.transmit(apdu)
+                    XCTAssertGreaterThanOrEqual(answer.count, 2, "\(model.rawValue) \(apdu)")
+                }
+            }
         }
     }
 
