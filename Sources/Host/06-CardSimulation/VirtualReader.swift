@@ -20,7 +20,7 @@ public final class VirtualReader {
     private var felica: FeliCaEmulator?
     private var iso: ISO7816Emulator?
     private var desfire: DESFireEmulator?
-    private var storage: StorageCardReader?
+    private var storage: SimulatedStorageReader?
     /// The reader answered as.
     public let model: ReaderModel
     /// The one dialect accepted (of those the model takes), or nil for all the model takes.
@@ -34,8 +34,8 @@ public final class VirtualReader {
         if let f = image.felica { felica = try FeliCaEmulator(f) }
         if let i = image.iso7816 { iso = try ISO7816Emulator(i) }
         if let d = image.iso7816?.desfire { desfire = try DESFireEmulator(d) }
-        if let c = image.mifareClassic { storage = StorageCardReader(card: .classic(try ClassicEmulator(c)), model: model) }
-        if let u = image.mifareUltralight { storage = StorageCardReader(card: .ultralight(try UltralightEmulator(u)), model: model) }
+        if let c = image.mifareClassic { storage = SimulatedStorageReader(card: .classic(try ClassicEmulator(c)), model: model) }
+        if let u = image.mifareUltralight { storage = SimulatedStorageReader(card: .ultralight(try UltralightEmulator(u)), model: model) }
         let cards = [felica != nil, iso != nil, image.mifareClassic != nil, image.mifareUltralight != nil].filter { $0 }.count
         guard cards > 0 else { throw CardImageError("card image holds no card") }
         guard cards == 1 else { throw CardImageError("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight") }

@@ -4,7 +4,7 @@
 /// trace (cited at each status word; "GUESS" where no public source says). Nothing is ever
 /// written: every other pseudo-APDU (Update Binary `FF D6`, the value operations `FF D7`, the
 /// pass-throughs) answers 6A 81 and is kept in `refusedCommands`.
-struct StorageCardReader {
+struct SimulatedStorageReader {
     /// The card on the reader.
     enum Card {
         case classic(ClassicEmulator)
