@@ -101,7 +101,9 @@ package final class InProcessRunner: PluginRunner {
         session.log = log
         let result = runner.probe(session)
         running(nil)
-        return ProbeReport(result, dialect: session.dialect, refusedDialects: session.refusedDialects, outcomes: outcomes,
+        // A MIFARE Classic or Ultralight card carries no FeliCa frame: no dialect to report or learn.
+        let storage = session.storage != nil
+        return ProbeReport(result, dialect: storage ? nil : session.dialect, refusedDialects: storage ? [] : session.refusedDialects, outcomes: outcomes,
                            classicKeys: session.technology == .mifareClassic ? session.storage?.record : nil)
     }
 }

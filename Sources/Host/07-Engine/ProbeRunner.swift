@@ -96,10 +96,13 @@ package struct ProbeRunner {
         if technology == .mifareUltralight {
             return TransitError(.tagNotSupported, "a \(name) ticket of no known system: no transit family recognised its pages")
         }
+        // No family asked for a sector (none loaded reads Classic by data): sector 0 tells what the card is.
+        if storage.lockedSectors.isEmpty, storage.openSectors.isEmpty, storage.sectorCount > 0 { _ = try? storage.sector(0) }
         let locked = storage.lockedSectors, open = storage.openSectors
         func list(_ s: [Int]) -> String { s.map(String.init).joined(separator: ", ") }
         if storage.looksBlank {
-            return TransitError(.tagNotSupported, "a blank \(name) card: the sectors read (\(list(open))) open with a factory key and hold no data")
+            let what = open.count == 1 ? "sector \(list(open)) opens" : "sectors \(list(open)) open"
+            return TransitError(.tagNotSupported, "a blank \(name) card: \(what) with a generic key and hold\(open.count == 1 ? "s" : "") no data")
         }
         if open.isEmpty {
             return TransitError(.tagNotSupported, "a \(name) card whose sectors are locked: no key at hand opens sector\(locked.count == 1 ? "" : "s") \(list(locked)), "
