@@ -8,9 +8,9 @@ import TransitModel
 /// shows the line: a mistyped key is still most of a key.
 package enum ClassicKeyDictionary {
     /// The largest dictionary read: Proxmark3's and Flipper's own are about 20-70 KiB (a few
-    /// thousand keys); 1 MiB holds over 75,000 lines of 13 bytes.
+    /// thousand keys); 1 MiB holds 80,659 lines of 13 bytes (12 digits and LF).
     package static let sizeLimit = 1 << 20
-    /// The most keys one dictionary, and one read's keys in all, may hold.
+    /// The most keys one read may hold in all, every file's together (`ClassicKeyFiles`).
     package static let keyLimit = 100_000
 
     /// The keys of `bytes`, the text of the file at `path`, in file order, each named "NAME line N"
@@ -35,9 +35,6 @@ package enum ClassicKeyDictionary {
                 // The line is never quoted, not even in part: it may be a key with a typo.
                 throw TransitError(.config, "\(path) line \(lineNumber) is not a key: a key is 12 hex digits, "
                                    + "alone on its line, and # begins a comment (the line is not shown: it may hold a key)")
-            }
-            guard keys.count < keyLimit else {
-                throw TransitError(.config, "\(path) holds more than \(keyLimit) keys")
             }
             keys.append(ClassicKeyRing.Key(key, source: "\(name) line \(lineNumber)"))
         }
