@@ -54,7 +54,7 @@ package struct ClassicKeyFiles {
         var added = ring
         for key in keys { added.append(key) }
         guard added.count <= ClassicKeyDictionary.keyLimit else {
-            throw TransitError(.config, "key file \(path) brings the keys past \(ClassicKeyDictionary.keyLimit) in all")
+            throw TransitError(.config, "key file \(path) brings the keys past \(ClassicKeyDictionary.keyLimit), the most one read may try")
         }
         let new = added.count - ring.count, name = ClassicKeyDictionary.baseName(path)
         let known = keys.count - new

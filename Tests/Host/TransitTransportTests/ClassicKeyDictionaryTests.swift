@@ -75,4 +75,19 @@ final class ClassicKeyDictionaryTests: XCTestCase {
         XCTAssertEqual(keys.last?.bytes, [0x00, 0xC0, 0x00, 0x01, 0x3B, 0x12])
         XCTAssertEqual(keys.last?.source, "most.dic line 80659")
     }
+
+    /// The ring the worker's pipe carries: its keys in order, nothing else, the same after the trip,
+    /// and still without duplicates (a decoded ring refuses a key it holds).
+    func testTheRingCrossesThePipeAsItsKeysOnly() throws {
+        let keys = try parse("A1B2C3D4E5F6\n0F1E2D3C4B5A\na1b2c3d4e5f6\n")
+        let ring = ClassicKeyRing(keys)
+        XCTAssertEqual(ring.keys.map(\.source), ["keys.dic line 1", "keys.dic line 2"])
+        let data = try JSONEncoder().encode(ring)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        XCTAssertEqual(object.map { Array($0.keys) }, ["keys"])
+        var back = try JSONDecoder().decode(ClassicKeyRing.self, from: data)
+        XCTAssertEqual(back, ring)
+        back.append(ClassicKeyRing.Key([0x0F, 0x1E, 0x2D, 0x3C, 0x4B, 0x5A], source: "again line 9"))
+        XCTAssertEqual(back.count, 2)
+    }
 }
