@@ -140,4 +140,21 @@ final class KeyFileCommandTests: XCTestCase {
         XCTAssertTrue(quiet.stderr.contains("a-open.dic"), quiet.stderr)
         XCTAssertFalse(quiet.stderr.contains("c-good.dic"), quiet.stderr)
     }
+
+    func testDoctorCountsTheFolderKeysAndNamesAFileToFix() throws {
+        func check() throws -> [String: Any]? {
+            let run = try transit(["doctor", "--json"])
+            assertNoKey(run)
+            let checks = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8))) as? [[String: Any]] ?? []
+            return checks.first { $0["check"] as? String == "Classic keys" }
+        }
+        XCTAssertEqual(try check()?["detail"] as? String, "no key file in \(keysFolder) (transit ships no key)")
+        try write("\(secret)\n\(other)\n", keysFolder + "/mine.dic")
+        XCTAssertEqual(try check()?["detail"] as? String, "1 file in \(keysFolder), 2 keys, private")
+        XCTAssertEqual(chmod(keysFolder + "/mine.dic", 0o640), 0)
+        let open = try check()
+        XCTAssertEqual(open?["ok"] as? Bool, false)
+        XCTAssertTrue((open?["detail"] as? String)?.contains("(mode 0640): a key file must be yours alone; run chmod 600 \(keysFolder)/mine.dic") == true,
+                      "\(open ?? [:])")
+    }
 }
