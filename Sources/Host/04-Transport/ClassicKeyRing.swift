@@ -13,12 +13,24 @@ package struct ClassicKeyRing: Codable, Equatable, Sendable {
     }
 
     package private(set) var keys: [Key]
+    /// The bytes of `keys`, so a key is added in constant time: a user's dictionary may hold
+    /// 80,000 keys, and a search of the array for each made loading one take minutes.
+    private var held = Set<[UInt8]>()
 
     package init(_ keys: [Key] = []) { self.keys = [] ; for k in keys { append(k) } }
 
+    /// Only the keys travel (the worker's pipe); `held` is made again from them.
+    private enum CodingKeys: String, CodingKey { case keys }
+
+    package init(from decoder: Decoder) throws {
+        self.init(try decoder.container(keyedBy: CodingKeys.self).decode([Key].self, forKey: .keys))
+    }
+
+    package static func == (a: ClassicKeyRing, b: ClassicKeyRing) -> Bool { a.keys == b.keys }
+
     /// Adds a key unless the ring already holds its bytes.
     package mutating func append(_ key: Key) {
-        guard key.bytes.count == 6, !keys.contains(where: { $0.bytes == key.bytes }) else { return }
+        guard key.bytes.count == 6, held.insert(key.bytes).inserted else { return }
         keys.append(key)
     }
 
