@@ -54,7 +54,9 @@ enum CharlieCardPlugin: CardFamilyPlugin {
         let balanceSector = useSector2 ? s2 : s3
         let b0 = try balanceSector.block(0), b1 = try balanceSector.block(1)
         let type = try b1.be(0, 2) >> 6
-        var metadata = ["cardType": typeNames[type] ?? "type \(type)", "cardTypeCode": String(type),
+        let issued = time(minutes: try b0.be(6, 3)), end = time(minutes: (try b1.be(1, 3) & 0x1F_FFFF) * 8)
+        var metadata = ["issued": issued?.iso8601 ?? "", "validUntilTime": end?.iso8601 ?? "",
+                        "cardType": typeNames[type] ?? "type \(type)", "cardTypeCode": String(type),
                         "balanceSector": useSector2 ? "2" : "3"]
         if let s8 = sectors[8] {
             let second = try s8.block(0).be(0, 4)
@@ -75,7 +77,8 @@ enum CharlieCardPlugin: CardFamilyPlugin {
         history.sort { $0.minutes > $1.minutes }
         return CardResult(family: name, cardName: "CharlieCard", serialNumber: "5-\(serial)",
                           balance: try price(b1, at: 5), currency: "USD",
-                          validFrom: time(minutes: try b0.be(6, 3)), validUntil: time(minutes: (try b1.be(1, 3) & 0x1F_FFFF) * 8),
+                          validFrom: issued?.dateOnly,
+                          validUntil: end?.dateOnly,
                           metadata: metadata, transactions: history.map(\.transaction), passes: passes)
     }
 

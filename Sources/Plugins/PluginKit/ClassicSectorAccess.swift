@@ -1,11 +1,12 @@
 /// MIFARE Classic helpers shared by the Classic families: a sector's bytes with their size checked,
 /// and the key digests a family ships plus those a deployment adds in plugins.conf.
 extension CardLink {
-    /// The sector's blocks (trailer included) as bounds-checked bytes, or nil when no key opens it.
-    /// A sector shorter than its 4 (or, for 4K sectors 32–39, 16) blocks is a malformed answer.
+    /// The sector's data blocks (the trailer left out) as bounds-checked bytes, or nil when no key
+    /// opens it. A sector shorter than its 3 (or, for 4K sectors 32–39, 15) data blocks is a
+    /// malformed answer.
     public func classicSectorBytes(_ sector: Int) throws -> Bytes? {
         guard let raw = try classicSector(sector) else { return nil }
-        let expected = sector < 32 ? 64 : 256
+        let expected = sector < 32 ? 48 : 240
         guard raw.count >= expected else {
             throw PluginError.malformedResponse("MIFARE Classic sector \(sector) of \(raw.count) bytes (\(expected) expected)")
         }

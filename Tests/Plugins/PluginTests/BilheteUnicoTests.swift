@@ -56,4 +56,18 @@ final class BilheteUnicoTests: XCTestCase {
         XCTAssertEqual(outcome.error?.kind, .tagNotSupported)
         XCTAssertNil(try PluginRead.read(CardImages.sample("easycard.json"), plugins: [.bilheteUnico]).reading)
     }
+
+    func testLockedCreditSectorIsSaidAsLocked() throws {
+        let outcome = try PluginRead.read(locking(CardImages.sample("bilhete-unico.json"), sectors: [8]), plugins: [.bilheteUnico])
+        XCTAssertNil(outcome.reading)
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+        XCTAssertTrue(outcome.error?.message.contains("8") == true, outcome.error?.message ?? "")
+    }
+
+    /// The image with `sector`'s four blocks unread ("??"): a locked sector, as a dump without its key.
+    func locking(_ image: CardImage, sectors: [Int]) -> CardImage {
+        var image = image
+        for s in sectors { for b in 0 ..< 4 { image.mifareClassic?.blocks[s * 4 + b] = String(repeating: "??", count: 16) } }
+        return image
+    }
 }

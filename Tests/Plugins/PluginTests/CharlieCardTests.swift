@@ -9,6 +9,8 @@ final class CharlieCardTests: XCTestCase {
     /// md5 of "charlie" + C0FFEE123456 + "charlie" and of "charlie" + BADC0DE65432 + "charlie" (Python hashlib).
     static let digests = "58de1cd9312430aadce82eb222b534c9,9C502304A43D0A7BD258394288B37286"
     static let plugin = PluginRead.Plugin("charliecard", PluginRead.Plugin.charliecard.library, options: ["key-digests": digests])
+    /// The plugin as it ships: only Metrodroid's digests.
+    static let shipped = PluginRead.Plugin("charliecard", PluginRead.Plugin.charliecard.library)
 
     func testBalanceTypeValidityPassAndHistoryInBostonTime() throws {
         let outcome = try PluginRead.read(CardImages.sample("charliecard.json"), plugins: [Self.plugin])
@@ -44,7 +46,7 @@ final class CharlieCardTests: XCTestCase {
 
     func testWithoutTheKeysDigestTheCardIsNotACharlieCard() throws {
         // The shipped digests are of the real keys; the sample's made-up keys match none of them.
-        let outcome = try PluginRead.read(CardImages.sample("charliecard.json"), plugins: [.charliecard])
+        let outcome = try PluginRead.read(CardImages.sample("charliecard.json"), plugins: [Self.shipped])
         XCTAssertNil(outcome.reading)
         XCTAssertEqual(outcome.error?.kind, .tagNotSupported)
     }
@@ -54,5 +56,26 @@ final class CharlieCardTests: XCTestCase {
                                        options: ["key-digests": "not-a-digest, " + Self.digests])
         let outcome = try PluginRead.read(CardImages.sample("charliecard.json"), plugins: [plugin])
         XCTAssertEqual(outcome.reading?.balance, 1_235)
+    }
+
+    func testLockedHistorySectorsAreSaidAsLocked() throws {
+        let outcome = try PluginRead.read(locking(CardImages.sample("charliecard.json"), sectors: [6, 7]), plugins: [Self.plugin])
+        XCTAssertNil(outcome.reading)
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+        XCTAssertTrue(outcome.error?.message.contains("locked") == true, outcome.error?.message ?? "")
+    }
+
+    func testLockedPassSectorsLeaveTheRestReadable() throws {
+        let r = try XCTUnwrap(PluginRead.read(locking(CardImages.sample("charliecard.json"), sectors: [4, 5]), plugins: [Self.plugin]).reading)
+        XCTAssertEqual(r.balance, 1_235)
+        XCTAssertEqual(r.passes.count, 0)
+        XCTAssertEqual(r.metadata["passes"], "not read: sectors 4–5 are locked")
+    }
+
+    /// The image with `sector`'s four blocks unread ("??"): a locked sector, as a dump without its key.
+    func locking(_ image: CardImage, sectors: [Int]) -> CardImage {
+        var image = image
+        for s in sectors { for b in 0 ..< 4 { image.mifareClassic?.blocks[s * 4 + b] = String(repeating: "??", count: 16) } }
+        return image
     }
 }

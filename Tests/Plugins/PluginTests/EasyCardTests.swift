@@ -56,4 +56,19 @@ final class EasyCardTests: XCTestCase {
         let r = try XCTUnwrap(PluginRead.read(image, plugins: [.easycard]).reading)
         XCTAssertEqual(r.transactions.count, 5)
     }
+
+    func testLockedTripSectorsAreSaidAsLocked() throws {
+        let outcome = try PluginRead.read(locking(CardImages.sample("easycard.json"), sectors: [4]), plugins: [.easycard])
+        XCTAssertNil(outcome.reading)
+        XCTAssertEqual(outcome.error?.kind, .cardRefused)
+        XCTAssertTrue(outcome.error?.message.contains("locked") == true, outcome.error?.message ?? "")
+        XCTAssertTrue(outcome.error?.message.contains("--keys") == true, outcome.error?.message ?? "")
+    }
+
+    /// The image with `sector`'s four blocks unread ("??"): a locked sector, as a dump without its key.
+    func locking(_ image: CardImage, sectors: [Int]) -> CardImage {
+        var image = image
+        for s in sectors { for b in 0 ..< 4 { image.mifareClassic?.blocks[s * 4 + b] = String(repeating: "??", count: 16) } }
+        return image
+    }
 }
