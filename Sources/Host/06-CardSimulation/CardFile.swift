@@ -65,7 +65,7 @@ public struct CardFile {
             try checkCount(entries.count)
             return ("a Metrodroid zip export of \(members.count) card files", entries)
         }
-        return try plain(data)
+        return try plain(data, name: name)
     }
 
     /// A file that is not an archive: its format and cards, at least one and at most `maxCards`.
