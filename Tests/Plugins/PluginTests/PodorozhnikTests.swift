@@ -39,6 +39,18 @@ final class PodorozhnikTests: XCTestCase {
         XCTAssertEqual(r.transactions[0].metadata["gate"], "3")
     }
 
+    func testOnlySectors4And5AreRead() throws {
+        // The number is the 7-byte UID's, so sector 0 is not opened.
+        var blocksRead = Set<Int>()
+        let outcome = try PluginRead.read(CardImages.sample("podorozhnik.json"), plugins: [Self.withDigest]) { _, command, answer in
+            if command.starts(with: [0xFF, 0xB0]), command.count > 3 { blocksRead.insert(Int(command[3])) }
+            return answer
+        }
+        XCTAssertNotNil(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertFalse(blocksRead.isEmpty)
+        XCTAssertTrue(blocksRead.isSubset(of: [16, 17, 18, 20, 21, 22]), "\(blocksRead.sorted())")
+    }
+
     func testAKeyOfNoKnownDigestIsNotThisCard() throws {
         // The shipped digests are of the operator's key, which the sample's made-up key is not.
         XCTAssertEqual(try PluginRead.read(CardImages.sample("podorozhnik.json"), plugins: [.podorozhnik]).error?.kind, .tagNotSupported)
