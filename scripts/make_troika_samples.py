@@ -126,6 +126,25 @@ samples["troika-ul.json"] = {
     "mifareUltralight": {"uid": ul_uid.hex().upper(), "type": "Ultralight",
                          "pages": [hx(head[i:i + 4]) for i in range(0, 16, 4)] + [hx(ul[i:i + 4]) for i in range(0, 48, 4)]}}
 
+# --- Troika Ultralight, layout A (pages 4-15) ----------------------------------------------------------
+# Layout A counts its start in 9 bits of days from 2016-01-01 (day 1), so it can only name days up
+# to mid-2017: an old ticket. Expected: number "0000 123 456"; pass "2 rides" (0x5D9C) from
+# 2017-03-01 (day 426), 5 days = 7200 minutes, so until 2017-03-05 23:59, shown as 2017-03-05;
+# 1 trip left; validation minute 2010 of the start day = 2017-03-02 09:30, leading transport code
+# 2 (ground transport), validator 777.
+ula = troika_header(0x5D9C, 123456, 0xA, None)
+put_bits(ula, 67, 9, days_since(2016, datetime.date(2017, 3, 1)))                 # 426
+put_bits(ula, 76, 19, 5 * 1440)
+put_bits(ula, 96, 19, 1440 + 9 * 60 + 30)
+put_bits(ula, 126, 2, 2)
+put_bits(ula, 128, 8, 1)
+put_bits(ula, 136, 16, 777)
+samples["troika-ul-a.json"] = {
+    "format": "transit-card-image/1",
+    "description": "Synthetic Troika Ultralight ticket, layout A: 2 rides, 1 left, valid 2017-03-01 to 2017-03-05",
+    "mifareUltralight": {"uid": ul_uid.hex().upper(), "type": "Ultralight",
+                         "pages": [hx(head[i:i + 4]) for i in range(0, 16, 4)] + [hx(ula[i:i + 4]) for i in range(0, 48, 4)]}}
+
 # --- Podorozhnik (sectors 4 and 5) -----------------------------------------------------------------------
 # Number: block 0 bytes 0-6 (the 7-byte UID 04 A1 B2 C3 D4 E5 F6) little-endian = 0xF6E5D4C3B2A104,
 # 17 digits grouped 4 4 4 4 1 after "9643 3078", then a Luhn digit over all 25 (printed below).

@@ -51,6 +51,15 @@ final class PodorozhnikTests: XCTestCase {
         XCTAssertTrue(blocksRead.isSubset(of: [16, 17, 18, 20, 21, 22]), "\(blocksRead.sorted())")
     }
 
+    func testACardWithA4ByteUIDTakesItsNumberFromBlock0() throws {
+        // Block 0 still starts 04 A1 B2 C3 D4 E5 F6: the number is the same, read from sector 0.
+        var image = try CardImages.sample("podorozhnik.json")
+        image.mifareClassic?.uid = "04A1B2C3"
+        let outcome = try PluginRead.read(image, plugins: [Self.withDigest])
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.serialNumber, "9643 3078 6949 5546 2499 1258 07")
+    }
+
     func testAKeyOfNoKnownDigestIsNotThisCard() throws {
         // The shipped digests are of the operator's key, which the sample's made-up key is not.
         XCTAssertEqual(try PluginRead.read(CardImages.sample("podorozhnik.json"), plugins: [.podorozhnik]).error?.kind, .tagNotSupported)

@@ -82,6 +82,24 @@ final class TroikaTests: XCTestCase {
         XCTAssertLessThanOrEqual(authentications, 2, "sector 8 opens with the first or second key of the dump")
     }
 
+    func testAnOldLayoutATicketGivesItsPassAndGroundValidation() throws {
+        let outcome = try PluginRead.read(CardImages.sample("troika-ul-a.json"), plugins: PluginRead.Plugin.storageOrder)
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "troika")
+        XCTAssertEqual(r.serialNumber, "0000 123 456")
+        XCTAssertEqual(r.metadata["layout"], "A")
+        let pass = try XCTUnwrap(r.passes.first)
+        XCTAssertEqual(pass.name, "2 rides")
+        XCTAssertEqual(pass.remainingTrips, 1)
+        // Day 426 from 2016-01-01 (day 1; 2016 has 366 days, then 31 + 28) is 2017-03-01; 7200
+        // minutes = 5 days, the last minute 2017-03-05 23:59, a date as the validity is a day or more.
+        XCTAssertEqual(pass.validFrom?.description, "2017-03-01")
+        XCTAssertEqual(pass.validUntil?.description, "2017-03-05")
+        XCTAssertEqual(r.transactions.map { $0.date?.description }, ["2017-03-02T09:30:00+03:00"], "minute 2010 of the start day")
+        XCTAssertEqual(r.transactions.first?.metadata["mode"], "ground transport", "leading code 2")
+        XCTAssertEqual(r.transactions.first?.metadata["validator"], "777")
+    }
+
     func testAPurseInSector4IsReadWhenSector8HoldsNone() throws {
         var image = try CardImages.sample("troika-e3.json")
         var blocks = try XCTUnwrap(image.mifareClassic?.blocks)
