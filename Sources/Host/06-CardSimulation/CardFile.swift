@@ -175,7 +175,7 @@ public struct CardFile {
     private static func name(_ image: CardImage) -> String {
         if let f = image.felica { return "FeliCa \(f.idm)" }
         if let c = image.mifareClassic { return "MIFARE Classic \(c.type) \(c.uid)" }
-        if let u = image.mifareUltralight { return "MIFARE Ultralight \(u.uid)" }
+        if let u = image.mifareUltralight { return "MIFARE \(u.type ?? "Ultralight") \(u.uid)" }
         return "ISO 14443-4 \(image.iso7816?.uid ?? "")"
     }
 }
