@@ -1,0 +1,98 @@
+import CardSimulation
+import TestSupport
+import XCTest
+
+/// Compass and Ventra tickets through the nextfare-ul library (expected values worked by hand in
+/// scripts/make_ultralight_samples.py, from Metrodroid's nextfareul / yvr_compass / ventra layouts).
+final class NextfareUltralightTests: XCTestCase {
+    func read(_ image: CardImage) throws -> PluginRead.Outcome { try PluginRead.read(image, plugins: [.nextfareUltralight]) }
+
+    func testCompassTicketGivesItsNumberBalanceExpiryAndTapsInVancouverTime() throws {
+        let outcome = try read(CardImages.sample("compass.json"))
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "compass")
+        XCTAssertEqual(r.cardName, "Compass Ticket")
+        // UID bytes 1–6 = 0x123456789ABC = 20 015 998 343 868; + 10^15, Luhn digit 1, 20 digits.
+        XCTAssertEqual(r.serialNumber, "0001 0200 1599 8343 8681")
+        // The newer record (sequence 6, pages 12–15) holds 3.00 CAD and expiry −1 day back from 2026-11-20.
+        XCTAssertEqual(r.balance, 300)
+        XCTAssertEqual(r.currency, "CAD")
+        XCTAssertEqual(r.validUntil?.description, "2026-11-21")
+        XCTAssertEqual(r.metadata["product"], "One Zone", "product 02")
+        XCTAssertEqual(r.metadata["ticketType"], "regular", "type 04")
+        XCTAssertEqual(r.metadata["machineCode"], "1234", "page 7 bytes 34 12, little-endian")
+        XCTAssertEqual(r.transactions.count, 2)
+        let tapOn = r.transactions[0]
+        XCTAssertEqual(tapOn.type, .trip)
+        XCTAssertEqual(tapOn.date?.description, "2026-11-20T08:17:00-08:00", "497 minutes after midnight, PST in late November")
+        XCTAssertEqual(tapOn.entryStation, "1234")
+        XCTAssertNil(tapOn.exitStation)
+        XCTAssertEqual(tapOn.metadata["tap"], "on", "record type 2")
+        XCTAssertEqual(tapOn.metadata["mode"], "train", "route 9")
+        XCTAssertEqual(tapOn.balance, 300)
+        let sale = r.transactions[1]
+        XCTAssertEqual(sale.type, .purchase, "route 0: a ticket machine")
+        XCTAssertEqual(sale.date?.description, "2026-11-20T08:05:00-08:00")
+        XCTAssertEqual(sale.balance, 400)
+        XCTAssertNil(sale.entryStation, "location 0")
+    }
+
+    func testVentraTicketOrdersWrappedSequenceNumbersAndKeepsChicagoSummerTime() throws {
+        let outcome = try read(CardImages.sample("ventra.json"))
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.family, "ventra")
+        XCTAssertEqual(r.cardName, "Ventra Ticket")
+        XCTAssertEqual(r.serialNumber, "0001 0000 0000 0000 0421", "UID bytes 1–6 = 42; 10^15 + 42, Luhn digit 1")
+        // Sequence 0 (pages 8–11) is newer than 127 (pages 12–15): (0 − 127) mod 128 = 1.
+        XCTAssertEqual(r.balance, 200)
+        XCTAssertEqual(r.currency, "USD")
+        XCTAssertEqual(r.validUntil?.description, "2026-04-09", "expiry byte E2 = −30 days back from 2026-03-10")
+        XCTAssertEqual(r.metadata["ticketType"], "concession", "type 08")
+        XCTAssertEqual(r.metadata["product"], "05", "no Ventra product names are known")
+        XCTAssertEqual(r.transactions.count, 2)
+        XCTAssertEqual(r.transactions[0].date?.description, "2026-03-10T07:45:00-05:00", "CDT: summer time began 2026-03-08")
+        XCTAssertEqual(r.transactions[0].metadata["tap"], "off", "record type 6 off a bus")
+        XCTAssertEqual(r.transactions[0].exitStation, "89")
+        XCTAssertNil(r.transactions[0].entryStation)
+        XCTAssertEqual(r.transactions[1].date?.description, "2026-03-07T18:30:00-06:00", "3 days back, 1110 minutes: CST")
+        XCTAssertEqual(r.transactions[1].metadata["tap"], "on")
+        XCTAssertEqual(r.transactions[1].entryStation, "567")
+        XCTAssertEqual(r.transactions[1].balance, 475)
+    }
+
+    func testPage5Byte2Bit7TellsCompassFromVentra() throws {
+        var image = try CardImages.sample("compass.json")
+        image.mifareUltralight?.pages[5] = "35010200" // product 02 with bit 7 clear
+        let r = try XCTUnwrap(try read(image).reading)
+        XCTAssertEqual(r.family, "ventra")
+        XCTAssertEqual(r.currency, "USD")
+        XCTAssertEqual(r.metadata["product"], "02")
+    }
+
+    func testOtherUltralightTicketsAreNotThisCard() throws {
+        XCTAssertEqual(try read(CardImages.sample("hsl-ul.json")).error?.kind, .tagNotSupported)
+        var image = try CardImages.sample("compass.json")
+        image.mifareUltralight?.pages[4] = "0A0C0074" // header 0A 0C 00: neither 0A 04 00 nor 0A 08 00
+        XCTAssertEqual(try read(image).error?.kind, .tagNotSupported)
+        image = try CardImages.sample("compass.json")
+        image.mifareUltralight?.pages[6] = "00000100" // page 6 bytes 0–2 must be zero
+        XCTAssertEqual(try read(image).error?.kind, .tagNotSupported)
+    }
+
+    func testATicketWithoutRecordsHasNoTripsAndNoExpiry() throws {
+        var image = try CardImages.sample("compass.json")
+        for page in 8 ..< 16 { image.mifareUltralight?.pages[page] = "00000000" }
+        let r = try XCTUnwrap(try read(image).reading)
+        XCTAssertEqual(r.transactions.count, 0)
+        XCTAssertEqual(r.balance, 0, "Metrodroid's reading: no record, no value")
+        XCTAssertNil(r.validUntil)
+    }
+
+    func testACardThatEndsBeforeItsRecordsIsAnErrorNotATrap() throws {
+        var image = try CardImages.sample("compass.json")
+        image.mifareUltralight?.pages = Array(image.mifareUltralight?.pages.prefix(8) ?? [])
+        let outcome = try read(image)
+        XCTAssertNil(outcome.reading)
+        XCTAssertNotNil(outcome.error)
+    }
+}
