@@ -90,7 +90,8 @@ final class NextfareUltralightTests: XCTestCase {
 
     func testACardThatEndsBeforeItsRecordsIsAnErrorNotATrap() throws {
         var image = try CardImages.sample("compass.json")
-        image.mifareUltralight?.pages = Array(image.mifareUltralight?.pages.prefix(8) ?? [])
+        let firstEight = Array(try XCTUnwrap(image.mifareUltralight?.pages).prefix(8))
+        image.mifareUltralight?.pages = firstEight
         let outcome = try read(image)
         XCTAssertNil(outcome.reading)
         XCTAssertNotNil(outcome.error)
