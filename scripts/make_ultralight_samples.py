@@ -94,20 +94,24 @@ samples["compass.json"] = image("Synthetic Compass ticket: 3.00 CAD, One Zone, t
 # product 05 (no names known for Ventra: shown as 05), machine 0x0042.
 # Sequence numbers wrap at 128: the record at pages 8-11 has sequence 0 and is newer than the one at
 # pages 12-15 with 127 ((0 - 127) mod 128 = 1 < 63).
-# Pages 8-11: sequence 0, route 0x14, type 6 (tap off: Ventra has no bus rule), 0 days back, 07:45
-#   (465 min) → 2026-03-10T07:45:00-05:00 (CDT: summer time began 2026-03-08), balance 2.00 USD,
-#   expiry byte E2 = -30 → 2026-03-10 + 30 days = 2026-04-09, location 89.
-# Pages 12-15: sequence 127, route 0x14, type 2 (tap on), 3 days back, 18:30 (1110 min) →
-#   2026-03-07T18:30:00-06:00 (CST), balance 4.75 USD, location 567.
-# Expected: balance 200 USD cents, valid until 2026-04-09, tap off at 89 first, tap on at 567 second.
+# Pages 12-15: sequence 127, route 0x14, type 2 (tap on), 0 days back, 07:10 (430 min) → 2026-03-10T07:10:00-05:00
+#   (CDT: summer time began 2026-03-08), balance 4.75 USD, location 567.
+# Pages 8-11: sequence 0, route 0x14, type 6 (tap off: Ventra has no bus rule), 0 days back, 07:45 (465 min)
+#   → 2026-03-10T07:45:00-05:00, balance 2.00 USD, expiry byte E2 = -30 → 2026-03-10 + 30 days = 2026-04-09
+#   (March has 31 days: 10 + 30 = 40 → 9 April), location 89.
+# The tap off follows the tap on (sequence 127 + 1 = 0 mod 128, same route): one journey, 567 → 89.
+# Expected: balance 200 USD cents, valid until 2026-04-09, one trip 2026-03-10T07:10:00-05:00 from 567
+#   to 89, tapped off 2026-03-10T07:45:00-05:00. With the base date changed to 2026-03-07
+#   ((26 << 9) | (3 << 5) | 7 = 0x3467: page 4 byte 3 = 67) the trip is 2026-03-07T07:10:00-06:00 (CST).
 ventra_uid = [0x04, 0, 0, 0, 0, 0, 0x2A]
 assert nextfare_number(ventra_uid) == "0001 0000 0000 0000 0421"
 vbase = packed_date(2026, 3, 10)
 assert vbase == 0x346A
 ventra = (manufacturer_pages(ventra_uid) + nextfare_header(vbase, 0x08, 0x05, False, 0x0042)
           + pages_of(nextfare_record(6, 7 * 60 + 45, 0, 0, 200, -30, 89, 0x14, 0x0203))
-          + pages_of(nextfare_record(2, 18 * 60 + 30, 3, 127, 475, -30, 567, 0x14, 0x0203)))
-samples["ventra.json"] = image("Synthetic Ventra ticket: 2.00 USD, tapped off 2026-03-10 07:45 Chicago",
+          + pages_of(nextfare_record(2, 7 * 60 + 10, 0, 127, 475, -30, 567, 0x14, 0x0203)))
+assert packed_date(2026, 3, 7) == 0x3467
+samples["ventra.json"] = image("Synthetic Ventra ticket: 2.00 USD, a journey 2026-03-10 07:10-07:45 Chicago",
                                ventra_uid, ventra)
 
 # --- HSL Ultralight (application version 2) ------------------------------------------------------------

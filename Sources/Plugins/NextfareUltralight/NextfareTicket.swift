@@ -29,7 +29,7 @@ enum NextfareTicket {
         let expiry = newest.flatMap { r in
             baseDay.flatMap { network.zone.civilTime(localSeconds: $0 - Int64(r.expiryDaysBack) * 86_400)?.dateOnly }
         }
-        let transactions = ordered.map { transaction($0, baseDay: baseDay, network: network) }
+        let transactions = journeys(ordered, baseDay: baseDay, network: network)
         return CardResult(family: network.family, cardName: network.cardName, serialNumber: try printedNumber(uid),
                           balance: Int64(newest?.balance ?? 0), currency: network.currency, validUntil: expiry,
                           metadata: metadata, transactions: transactions)
@@ -42,10 +42,36 @@ enum NextfareTicket {
         return SummerTimeZone.localSeconds(year: year, month: month, day: day)
     }
 
+    /// The records, newest first, as transactions: a tap on and the tap off that follows it (the next
+    /// sequence number, same route, neither on a bus) make one journey (Metrodroid
+    /// NextfareUltralightTransaction `shouldBeMerged` / `isSameTrip`).
+    static func journeys(_ newestFirst: [NextfareRecord], baseDay: Int64?, network: NextfareNetwork) -> [Transaction] {
+        if newestFirst.count == 2 {
+            let off = newestFirst[0], on = newestFirst[1]
+            let onBus = network.isBus(route: on.route) || network.isBus(route: off.route)
+            if !onBus, on.tap(onBus: false) == "on", off.tap(onBus: false) == "off", off.sequence == (on.sequence + 1) & 0x7F,
+               on.route == off.route {
+                var journey = transaction(on, baseDay: baseDay, network: network)
+                journey.exitStation = off.location == 0 ? nil : String(off.location)
+                journey.metadata["tap"] = "on, off"
+                if let end = date(off, baseDay: baseDay, network: network) { journey.metadata["tapOff"] = end.iso8601 }
+                journey.balance = Int64(off.balance)
+                journey.rawPayload = off.raw.hex + on.raw.hex
+                return [journey]
+            }
+        }
+        return newestFirst.map { transaction($0, baseDay: baseDay, network: network) }
+    }
+
+    /// A record's local date and time: its day counted back from the base date, plus its minutes.
+    static func date(_ r: NextfareRecord, baseDay: Int64?, network: NextfareNetwork) -> CivilTime? {
+        baseDay.flatMap { network.zone.civilTime(localSeconds: $0 - Int64(r.daysBack) * 86_400 + Int64(r.minutes) * 60) }
+    }
+
     static func transaction(_ r: NextfareRecord, baseDay: Int64?, network: NextfareNetwork) -> Transaction {
         let onBus = network.isBus(route: r.route)
         let tap = r.tap(onBus: onBus)
-        let date = baseDay.flatMap { network.zone.civilTime(localSeconds: $0 - Int64(r.daysBack) * 86_400 + Int64(r.minutes) * 60) }
+        let date = date(r, baseDay: baseDay, network: network)
         let station = r.location == 0 ? nil : String(r.location)
         var metadata = ["mode": network.mode(route: r.route), "route": Hex.string([UInt8(r.route)]),
                         "machineCode": Hex.string(UInt16(r.machine)), "sequence": String(r.sequence)]

@@ -37,7 +37,7 @@ final class NextfareUltralightTests: XCTestCase {
         XCTAssertNil(sale.entryStation, "location 0")
     }
 
-    func testVentraTicketOrdersWrappedSequenceNumbersAndKeepsChicagoSummerTime() throws {
+    func testVentraTicketOrdersWrappedSequenceNumbersAndMakesOneJourneyOfATapOnAndItsTapOff() throws {
         let outcome = try read(CardImages.sample("ventra.json"))
         let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
         XCTAssertEqual(r.family, "ventra")
@@ -49,15 +49,23 @@ final class NextfareUltralightTests: XCTestCase {
         XCTAssertEqual(r.validUntil?.description, "2026-04-09", "expiry byte E2 = −30 days back from 2026-03-10")
         XCTAssertEqual(r.metadata["ticketType"], "concession", "type 08")
         XCTAssertEqual(r.metadata["product"], "05", "no Ventra product names are known")
-        XCTAssertEqual(r.transactions.count, 2)
-        XCTAssertEqual(r.transactions[0].date?.description, "2026-03-10T07:45:00-05:00", "CDT: summer time began 2026-03-08")
-        XCTAssertEqual(r.transactions[0].metadata["tap"], "off", "record type 6 off a bus")
-        XCTAssertEqual(r.transactions[0].exitStation, "89")
-        XCTAssertNil(r.transactions[0].entryStation)
-        XCTAssertEqual(r.transactions[1].date?.description, "2026-03-07T18:30:00-06:00", "3 days back, 1110 minutes: CST")
-        XCTAssertEqual(r.transactions[1].metadata["tap"], "on")
-        XCTAssertEqual(r.transactions[1].entryStation, "567")
-        XCTAssertEqual(r.transactions[1].balance, 475)
+        // Tap on (type 2, sequence 127) then tap off (type 6, sequence 0), same route 14: one journey.
+        XCTAssertEqual(r.transactions.count, 1)
+        let journey = r.transactions[0]
+        XCTAssertEqual(journey.type, .trip)
+        XCTAssertEqual(journey.date?.description, "2026-03-10T07:10:00-05:00", "430 minutes; CDT: summer time began 2026-03-08")
+        XCTAssertEqual(journey.entryStation, "567")
+        XCTAssertEqual(journey.exitStation, "89")
+        XCTAssertEqual(journey.metadata["tapOff"], "2026-03-10T07:45:00-05:00")
+        XCTAssertEqual(journey.balance, 200)
+    }
+
+    func testVentraDatesBeforeTheSecondSundayOfMarchAreCentralStandardTime() throws {
+        var image = try CardImages.sample("ventra.json")
+        image.mifareUltralight?.pages[4] = "0A080067" // base date 0x3467: (26 << 9) | (3 << 5) | 7 = 2026-03-07
+        let r = try XCTUnwrap(try read(image).reading)
+        XCTAssertEqual(r.transactions.first?.date?.description, "2026-03-07T07:10:00-06:00")
+        XCTAssertEqual(r.validUntil?.description, "2026-04-06", "2026-03-07 + 30 days")
     }
 
     func testPage5Byte2Bit7TellsCompassFromVentra() throws {
