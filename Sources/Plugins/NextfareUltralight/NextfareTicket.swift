@@ -12,8 +12,8 @@ import PluginKit
 /// written as 20 digits in groups of four (Metrodroid `getSerial` / `formatSerial`).
 enum NextfareTicket {
     static func decode(header: Bytes, records pages: Bytes, uid: Bytes, network: NextfareNetwork) throws -> CardResult {
-        let base = try header.u8(3), baseHigh = try header.u8(4)
-        let baseDate = Int(baseHigh) << 8 | Int(base)
+        let baseLow = try header.u8(3), baseHigh = try header.u8(4)
+        let baseDate = Int(baseHigh) << 8 | Int(baseLow)
         let type = try header.u8(1), productCode = Int(try header.u8(6) & 0x7F)
         let issuer = Int(try header.le(12, 2))
         let records = try [0, 16].compactMap { try NextfareRecord(pages, at: $0) }
