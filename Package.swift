@@ -37,7 +37,7 @@ let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 /// other: ManifestTests compares them with the imports).
 let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitModelTests", ["CardProtocol", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitStations"]),
-    ("TransitFilesTests", ["TestSupport", "TransitFiles", "TransitModel"]),
+    ("TransitFilesTests", ["TestSupport", "TransitFiles"]),
     ("TransitTransportTests", ["CardProtocol", "TestSupport", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitPCSC",
                                "TransitStations", "TransitTransport"]),
     ("TransitPCSCTests", ["CPCSCLite", "CardProtocol", "TransitArchive", "TransitFiles", "TransitModel", "TransitOutput", "TransitPCSC",

@@ -178,6 +178,60 @@ def probe_table(transit):
             print(probe_row(card, family, plugin, counted - own, own))
 
 
+# MIFARE Classic and Ultralight samples (issue 42): card, family. Each is read with `transit scan --card`
+# (the dump's own trailer keys) and, with --keys, from a key file of its keys behind vpcd as an ACR122U,
+# an OMNIKEY 5022 and an Identiv uTrust answer.
+STORAGE_CARDS = [("easycard.json", "easycard"), ("charliecard.json", "charliecard"), ("troika-e3.json", "troika"),
+                 ("troika-e5.json", "troika"), ("podorozhnik.json", "podorozhnik"), ("bilhete-unico.json", "bilhete-unico"),
+                 ("troika-ul.json", "troika"), ("compass.json", "nextfare-ul"), ("ventra.json", "nextfare-ul"),
+                 ("hsl-ul.json", "hsl-ul")]
+
+
+def storage_counts(bundle):
+    """Authentications (FF 86), sectors they named, and APDUs of a read's log bundle (the UID included)."""
+    commands = [e["command"] for e in bundle["exchanges"]]
+    auths = [c for c in commands if c.startswith("FF86")]
+    sectors = {(lambda b: b // 4 if b < 128 else 32 + (b - 128) // 16)(int(c[14:16], 16)) for c in auths}
+    return len(auths), len(sectors), len(commands)
+
+
+def storage_keys(card):
+    """The distinct 6-byte keys a Classic sample's trailers hold (its authors made them up), in sector order."""
+    image = json.loads((ROOT / "samples" / card).read_text())
+    blocks = image.get("mifareClassic", {}).get("blocks", [])
+    keys, block, sector = [], 0, 0
+    while block < len(blocks):
+        size = 4 if sector < 32 else 16
+        trailer = blocks[block + size - 1].replace(" ", "") if block + size - 1 < len(blocks) else ""
+        for k in (trailer[0:12], trailer[20:32]):
+            if len(k) == 12 and "?" not in k and k.upper() not in keys:
+                keys.append(k.upper())
+        block, sector = block + size, sector + 1
+    return keys
+
+
+def storage_table(transit):
+    """Authentications and APDUs per Classic and Ultralight card, against issue 42's budget."""
+    print("MIFARE Classic and Ultralight (transit scan --card: the dump's trailer keys; the UID counted in APDUs)")
+    headers = ["card", "family", "sectors", "keys", "auths", "budget", "APDUs"]
+    widths = [card_width(), 15] + [len(h) + 2 for h in headers[2:]]
+
+    def line(cells):
+        return "".join(f"{c:<{w}}" if i < 2 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    print(line(headers))
+    with tempfile.TemporaryDirectory() as tmp:
+        for card, family in STORAGE_CARDS:
+            if not (ROOT / "samples" / card).exists():
+                continue
+            bundle = scan_bundle(transit, card, ROOT / "plugins.conf", tmp)
+            if (bundle.get("result") or {}).get("family") is None:
+                sys.exit(f"{card}: not read ({bundle.get('outcome')}: {bundle.get('error')})")
+            auths, sectors, apdus = storage_counts(bundle)
+            keys = len(storage_keys(card))
+            budget = 3 * sectors + keys + 4 if sectors else 0
+            print(line([card, bundle["result"]["family"], str(sectors), str(keys), str(auths), str(budget), str(apdus)]))
+
+
 USB_CARDS = [("suica.json", "japan-ic", 5), ("edy.json", "edy", None), ("waon.json", "waon", None), ("nanaco.json", "nanaco", None),
              ("octopus.json", "octopus", None)]
 EMULATOR = ROOT / "Tests/Fixtures/rcs380/rcs380_emulator.py"
@@ -294,6 +348,8 @@ def main():
     bindir = pathlib.Path(run(["swift", "build", "-c", args.build, "--show-bin-path"], cwd=ROOT).stdout.strip())
     transit, sim = str(bindir / "transit"), str(bindir / "transit-sim")
     probe_table(transit)
+    print()
+    storage_table(transit)
     if args.probes_only:
         return
 

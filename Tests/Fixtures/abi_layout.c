@@ -39,7 +39,11 @@ PIN(transit_host_api, max_felica_frame, 192);
 PIN(transit_host_api, begin_pass, 200);
 PIN(transit_host_api, set_pass_field, 208);
 PIN(transit_host_api, add_pass_metadata, 216);
-_Static_assert(sizeof(transit_host_api) == 224, "transit_host_api grew without a pin");
+PIN(transit_host_api, classic_sector_count, 224);
+PIN(transit_host_api, classic_read_sector, 232);
+PIN(transit_host_api, classic_key_matches, 240);
+PIN(transit_host_api, ultralight_read_pages, 248);
+_Static_assert(sizeof(transit_host_api) == 256, "transit_host_api grew without a pin");
 
 PIN(transit_plugin_descriptor, struct_size, 0);
 PIN(transit_plugin_descriptor, abi_version, 4);
@@ -62,3 +66,6 @@ _Static_assert(TRANSIT_STATUS_OK == 0 && TRANSIT_STATUS_NOT_THIS_CARD == 1 && TR
                && TRANSIT_STATUS_COMMUNICATION == 3 && TRANSIT_STATUS_MALFORMED_RESPONSE == 4
                && TRANSIT_STATUS_SESSION_LOST == 5 && TRANSIT_STATUS_CANCELLED == 6 && TRANSIT_STATUS_INTERNAL == 7
                && TRANSIT_STATUS_NO_ANSWER == 8 && TRANSIT_STATUS_BUFFER_TOO_SMALL == 9, "a status changed its value");
+_Static_assert(TRANSIT_STATUS_LOCKED == 10, "a status changed its value");
+_Static_assert(TRANSIT_TECHNOLOGY_FELICA == 1 && TRANSIT_TECHNOLOGY_ISO7816 == 2 && TRANSIT_TECHNOLOGY_MIFARE_CLASSIC == 4
+               && TRANSIT_TECHNOLOGY_MIFARE_ULTRALIGHT == 8, "a technology changed its value (they are bits from release 5)");

@@ -7,12 +7,12 @@ _transit_commands="scan decode replay dump verify watch cards history export rep
 # The options each command takes (transit COMMAND --help).
 _transit_options() {
     case $1 in
-        scan) echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --personal --help" ;;
-        decode) echo "--config --read-timeout --stations --save --help" ;;
+        scan) echo "--reader --dialect --config --wait --json --verbose --card --index --log --no-save --exchange-timeout --read-timeout --stations --below --personal --keys --help" ;;
+        decode) echo "--config --read-timeout --stations --save --keys --help" ;;
         replay) echo "--config --json --verbose --read-timeout --stations --save --help" ;;
-        dump) echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --help" ;;
-        verify) echo "--reference --reader --dialect --wait --config --card --index --log --json --verbose --no-save --exchange-timeout --read-timeout --stations --help" ;;
-        watch) echo "--reader --dialect --config --json --verbose --exec --exec-timeout --no-save --exchange-timeout --read-timeout --stations --below --help" ;;
+        dump) echo "--out --reader --dialect --wait --config --card --index --verbose --exchange-timeout --read-timeout --keys --help" ;;
+        verify) echo "--reference --reader --dialect --wait --config --card --index --log --json --verbose --no-save --exchange-timeout --read-timeout --stations --keys --help" ;;
+        watch) echo "--reader --dialect --config --json --verbose --exec --exec-timeout --no-save --exchange-timeout --read-timeout --stations --below --keys --help" ;;
         cards) echo "--json --name --help" ;;
         history) echo "--since --json --stations --help" ;;
         export) echo "--format --out --since --stations --help" ;;
@@ -40,7 +40,7 @@ _transit_values() {
             : ;;
         scan:--dialect | dump:--dialect | verify:--dialect | watch:--dialect)
             COMPREPLY=($(compgen -W "pn532 acs-direct part3 bare-frame" -- "$2")) ;;
-        scan:--config | scan:--card | scan:--log | scan:--stations | decode:--config | decode:--stations | replay:--config | replay:--stations | dump:--out | dump:--config | dump:--card | verify:--reference | verify:--config | verify:--card | verify:--log | verify:--stations | watch:--config | watch:--stations | history:--stations | export:--out | export:--stations | report:--out | report:--stations | doctor:--config | plugins:--config)
+        scan:--config | scan:--card | scan:--log | scan:--stations | scan:--keys | decode:--config | decode:--stations | decode:--keys | replay:--config | replay:--stations | dump:--out | dump:--config | dump:--card | dump:--keys | verify:--reference | verify:--config | verify:--card | verify:--log | verify:--stations | verify:--keys | watch:--config | watch:--stations | watch:--keys | history:--stations | export:--out | export:--stations | report:--out | report:--stations | doctor:--config | plugins:--config)
             _transit_files "$2" ;;
         watch:--exec)
             COMPREPLY=($(compgen -c -- "$2" | sort -u)) ;;

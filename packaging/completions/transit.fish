@@ -46,6 +46,7 @@ complete -c transit -n '__transit_command_is scan decode replay dump verify watc
 complete -c transit -n '__transit_command_is scan decode replay verify watch history export report' -l stations -r -F -d 'A station table (CSV) for station names'
 complete -c transit -n '__transit_command_is scan watch' -l below -x -d 'Flag a balance under AMOUNT, in minor units'
 complete -c transit -n '__transit_command_is scan' -l personal -d 'Show the holder\'s personal data too'
+complete -c transit -n '__transit_command_is scan decode dump verify watch' -l keys -r -F -d 'A MIFARE Classic key file (one 12-hex-digit key a line)'
 complete -c transit -n '__transit_command_is decode replay' -l save -d 'Keep the read in the history archive'
 complete -c transit -n '__transit_command_is dump' -l out -r -F -d 'Where to write the card image'
 complete -c transit -n '__transit_command_is verify' -l reference -r -F -d 'The reference noted from a ticket machine'

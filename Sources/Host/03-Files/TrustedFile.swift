@@ -15,14 +15,21 @@ package final class TrustedFile {
     package let path: String
     package let size: Int
 
-    /// Opens and checks `path`; the reason when it may not be trusted.
-    package static func open(_ path: String) -> Result<TrustedFile, TrustProblem> {
+    /// Opens and checks `path`; the reason when it may not be trusted. A `secret` (a file of MIFARE
+    /// Classic keys) must also be no symbolic link and readable by nobody but its owner, as OpenSSH
+    /// asks of a private key: group and others have no permission at all (`chmod 600`).
+    package static func open(_ path: String, secret: Bool = false) -> Result<TrustedFile, TrustProblem> {
         // O_NONBLOCK: a FIFO named as a library or conf must not block the open.
-        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(TrustProblem("\(path): \(String(cString: strerror(errno)))", unopenable: true)) }
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (secret ? O_NOFOLLOW : 0))
+        guard fd >= 0 else {
+            if secret, errno == ELOOP { return .failure(TrustProblem("\(path) is a symbolic link, which a key file may not be: name the file itself")) }
+            return .failure(TrustProblem("\(path): \(String(cString: strerror(errno)))", unopenable: true))
+        }
         var s = stat()
         guard fstat(fd, &s) == 0 else { close(fd); return .failure(TrustProblem("cannot be examined")) }
-        if let why = problem(s, what: path, isFolder: false) ?? folderProblem(path, fd: fd) {
+        // A secret's mode is said first (with its fix) when it is a regular file of the right owner.
+        let open = secret && s.st_mode & S_IFMT == S_IFREG && (s.st_uid == 0 || s.st_uid == getuid()) ? secretProblem(s, what: path) : nil
+        if let why = open ?? problem(s, what: path, isFolder: false) ?? folderProblem(path, fd: fd) {
             close(fd)
             return .failure(TrustProblem(why))
         }
@@ -58,6 +65,14 @@ package final class TrustedFile {
         if s.st_mode & 0o002 != 0, !sticky { return "\(what) is writable by everyone" }
         if s.st_mode & 0o020 != 0, !sticky, !isPrivateGroup(s.st_gid, of: s.st_uid) { return "\(what) is writable by its group" }
         return nil
+    }
+
+    /// Why a file of secrets with status `s` is open to others: any permission for its group or others.
+    package static func secretProblem(_ s: stat, what: String) -> String? {
+        guard s.st_mode & 0o077 != 0 else { return nil }
+        let mode = String(s.st_mode & 0o7777, radix: 8)
+        return "\(what) may be read or written by its group or others (mode \(String(repeating: "0", count: max(0, 4 - mode.count)) + mode)): "
+            + "a key file must be yours alone; run chmod 600 \(what)"
     }
 
     /// The first untrusted folder above the file, along the path as written and the real path.

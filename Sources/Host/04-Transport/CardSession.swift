@@ -16,16 +16,25 @@ package final class CardSession {
     package private(set) var technology: CardTechnology?
     package private(set) var uid = [UInt8]()
     private let passThrough: FeliCaPassThrough
+    /// MIFARE Classic and Ultralight: the sectors and pages, once `identify` found such a card.
+    package private(set) var storage: StorageCardReader?
+    /// The Classic keys this read may try (the user's and a dump's; the generic ones are added).
+    private let keys: ClassicKeyRing
+    /// `transit replay`: the replayed read's key record (stand-ins and digest answers).
+    private let keyRecord: ClassicKeyRecord?
     /// Receives the session's own log lines (a dialect refused and the next one tried).
     package var log: (String) -> Void = { _ in } {
-        didSet { passThrough.log = log }
+        didSet { passThrough.log = log; storage?.log = log }
     }
 
     /// `dialect` forces one dialect; otherwise `firstGuess` (a dialect this reader used before) is
     /// tried first and the reader's profile gives the rest. Every exchange ends by `deadline`.
-    package init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil, deadline: Deadline) {
+    package init(channel: ReaderChannel, dialect forced: FeliCaDialect?, firstGuess: FeliCaDialect? = nil, deadline: Deadline,
+                 keys: ClassicKeyRing = ClassicKeyRing(), replayedKeys: ClassicKeyRecord? = nil) {
         self.channel = channel
         self.deadline = deadline
+        self.keys = keys
+        keyRecord = replayedKeys
         verdict = ATRVerdict(atr: channel.atr)
         passThrough = FeliCaPassThrough(profile: .matching(channel.readerName), readerName: channel.readerName,
                                         forced: forced, firstGuess: firstGuess)
@@ -54,7 +63,8 @@ package final class CardSession {
         switch verdict {
         case .felica: return .felica
         case .iso14443: return .iso7816
-        case .storage, .unknown: return nil
+        case .storage(let name): return Self.storageTechnology(name)?.technology
+        case .unknown: return nil
         }
     }
 
@@ -68,7 +78,19 @@ package final class CardSession {
         let technology: CardTechnology
         switch verdict {
         case .storage(let name):
-            throw TransitError(.tagNotSupported, "no transit family reads this card: \(name), a memory card (ATR \(HexFormat.string(channel.atr)))")
+            guard let (kind, sectors) = Self.storageTechnology(name) else {
+                throw TransitError(.tagNotSupported, "no transit family reads this card: \(name), a memory card (ATR \(HexFormat.string(channel.atr)))")
+            }
+            if let refusal = kind == .mifareClassic ? profile.classicRefusal : profile.ultralightRefusal {
+                throw TransitError(.readerUnsupported, refusal)
+            }
+            uid = try readUIDIfGiven() ?? []
+            let reader = StorageCardReader(send: { [unowned self] in try self.send($0) }, readerName: channel.readerName,
+                                           sectorCount: sectors, keys: keys, replay: keyRecord)
+            reader.log = log
+            storage = reader
+            log("card: \(name) by its ATR (PC/SC Part 3 card name)\(kind == .mifareClassic ? ", \(sectors) sectors, \(keys.count) key\(keys.count == 1 ? "" : "s") brought" : "")")
+            technology = kind
         case .felica(let how, let atrIDm):
             uid = try readUIDIfGiven() ?? []
             if uid.count != 8, let atrIDm {
@@ -93,6 +115,21 @@ package final class CardSession {
         }
         self.technology = technology
         return technology
+    }
+
+    /// The technology and sector count of a memory card by its PC/SC Part 3 card name: MIFARE Classic
+    /// 1K (16 sectors), 4K (40), Mini (5), MIFARE Plus in security level 1 (2K: 32, 4K: 40), which
+    /// answers as a Classic does; MIFARE Ultralight, Ultralight C and EV1 (sectors 0). Nil for any
+    /// other memory card (ICODE, my-d, Topaz…): no family reads them.
+    package static func storageTechnology(_ name: String) -> (technology: CardTechnology, sectors: Int)? {
+        switch name {
+        case "MIFARE Classic 1K": return (.mifareClassic, 16)
+        case "MIFARE Classic 4K", "MIFARE Plus SL1 4K": return (.mifareClassic, 40)
+        case "MIFARE Mini": return (.mifareClassic, 5)
+        case "MIFARE Plus SL1 2K": return (.mifareClassic, 32)
+        case "MIFARE Ultralight", "MIFARE Ultralight C", "MIFARE Ultralight EV1": return (.mifareUltralight, 0)
+        default: return nil
+        }
     }
 
     /// Polling for any system (FFFF), one slot: true when a FeliCa card answers it. A reader that

@@ -13,12 +13,24 @@ package struct ClassicKeyRing: Codable, Equatable, Sendable {
     }
 
     package private(set) var keys: [Key]
+    /// The bytes of `keys`, so a key is added in constant time: a user's dictionary may hold
+    /// 80,000 keys, and a search of the array for each made loading one take minutes.
+    private var held = Set<[UInt8]>()
 
     package init(_ keys: [Key] = []) { self.keys = [] ; for k in keys { append(k) } }
 
+    /// Only the keys travel (the worker's pipe); `held` is made again from them.
+    private enum CodingKeys: String, CodingKey { case keys }
+
+    package init(from decoder: Decoder) throws {
+        self.init(try decoder.container(keyedBy: CodingKeys.self).decode([Key].self, forKey: .keys))
+    }
+
+    package static func == (a: ClassicKeyRing, b: ClassicKeyRing) -> Bool { a.keys == b.keys }
+
     /// Adds a key unless the ring already holds its bytes.
     package mutating func append(_ key: Key) {
-        guard key.bytes.count == 6, !keys.contains(where: { $0.bytes == key.bytes }) else { return }
+        guard key.bytes.count == 6, held.insert(key.bytes).inserted else { return }
         keys.append(key)
     }
 
@@ -48,4 +60,30 @@ package struct ClassicKeyRing: Codable, Equatable, Sendable {
 /// (`EmulatedChannel`), used for its reads only.
 package protocol ClassicKeySource {
     var classicKeys: ClassicKeyRing { get }
+}
+
+/// What a MIFARE Classic read's log bundle keeps of its keys so `transit replay` asks the same
+/// commands without them: how many keys the read held (besides the generic ones), and each key
+/// digest check's answer in order (a digest check needs the key itself; its answer does not).
+package struct ClassicKeyRecord: Codable, Equatable, Sendable {
+    /// One `classic_key_matches` call: the sector, the salt, and whether the key matched (nil: locked).
+    package struct Match: Codable, Equatable, Sendable {
+        package let sector: Int
+        package let salt: String
+        package let matched: Bool?
+        package init(sector: Int, salt: String, matched: Bool?) { self.sector = sector; self.salt = salt; self.matched = matched }
+    }
+
+    package var keyCount: Int
+    package var matches: [Match]
+
+    package init(keyCount: Int, matches: [Match] = []) { self.keyCount = keyCount; self.matches = matches }
+
+    /// Stand-ins for the read's keys: as many, distinct, none a generic key. A replay's Load Keys
+    /// are recorded without their bytes, so the stand-ins send what the read sent.
+    package var standIns: ClassicKeyRing {
+        ClassicKeyRing((0 ..< keyCount).map { n in
+            .init([0x7E, 0x52, 0x45, 0x50, UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)], source: "the log's key \(n + 1)")
+        })
+    }
 }

@@ -33,6 +33,16 @@ package struct ReaderProfile: Equatable, Sendable {
     /// nil when unknown. The source is in `typeBSource`.
     package let readsTypeB: Bool?
     package let typeBSource: String
+    /// How the reader takes MIFARE Classic keys; nil: unknown, probed once (`LoadKeysForm`).
+    package let loadKeys: LoadKeysForm?
+    /// Blocks one Read Binary of a Classic sector may return (16 bytes each), within a sector's
+    /// data blocks; 1 unless the manual says more.
+    package let blocksPerRead: Int
+    /// Why the reader cannot open MIFARE Classic sectors, in one sentence naming it; nil when it can
+    /// (or nothing says it cannot).
+    package let classicRefusal: String?
+    /// Why the reader cannot read MIFARE Ultralight pages; nil when it can.
+    package let ultralightRefusal: String?
     /// What else an owner should know (GET DATA, interfaces, what is unconfirmed).
     package let note: String
     /// Where the dialect line comes from.
@@ -40,9 +50,13 @@ package struct ReaderProfile: Equatable, Sendable {
     package let confidence: Confidence
 
     package init(name: String, patterns: [String], dialects: [FeliCaDialect], unsafe: [FeliCaDialect: String] = [:],
-         transparentSession: Bool = false, maxCommand: Int? = nil, readsTypeB: Bool? = nil, typeBSource: String = "",
+         transparentSession: Bool = false, maxCommand: Int? = nil,
+         loadKeys: LoadKeysForm? = nil, blocksPerRead: Int = 1, classicRefusal: String? = nil, ultralightRefusal: String? = nil,
+         readsTypeB: Bool? = nil, typeBSource: String = "",
          note: String = "", source: String, confidence: Confidence) {
         self.name = name; self.patterns = patterns; self.dialects = dialects; self.unsafe = unsafe
+        self.loadKeys = loadKeys; self.blocksPerRead = blocksPerRead
+        self.classicRefusal = classicRefusal; self.ultralightRefusal = ultralightRefusal
         self.readsTypeB = readsTypeB; self.typeBSource = typeBSource
         self.transparentSession = transparentSession; self.maxCommand = maxCommand; self.note = note
         self.source = source; self.confidence = confidence

@@ -14,43 +14,55 @@ package enum ReaderTable {
             // acsccid names its 072F:222D (ACR1251U-A2) "ACS ACR122U" too: the ACS direct transmit and
             // Part 3 follow the two documented forms for it (acshk/acsccid supported_readers.txt).
             dialects: [.pn532, .bareFrame, .acsDirect, .part3], maxCommand: 261,
+            // MIFARE Classic: ACR122T API v2.02 §5.2-5.4 (Load Keys FF 82 00 00, General Authenticate,
+            // Read Binary of at most 16 bytes).
+            loadKeys: .acs, blocksPerRead: 1,
             readsTypeB: true, typeBSource: "ACR122U API v2.04 §3.1.2 (the type B ATR) and §6.5 (PICC operating parameter: type B polled by default); nfc-list shows an ISO 14443-4B target on one (nfc-tools/mfcuk issue 48)",
             note: "short APDUs only; libccid lists it as unsupported but loads it (firmware below 2.06 needs ifdDriverOptions 0x04)",
             source: "ACR122U API v2.04 §6.1 and §7.3 (Direct Transmit to the PN532, and the bare frame); libnfc acr122_pcsc.c and nfcpy acr122.py read the answers the same way",
             confidence: .manual),
         ReaderProfile(
             name: "ACS ACR1252U", patterns: ["ACR1252"], dialects: [.acsDirect, .part3], maxCommand: 512,
+            // Read Binary of up to 3 blocks (48 bytes) of a sector's data: ACM1252U-Y3 §5.2.4.3.
+            loadKeys: .acs, blocksPerRead: 3,
             readsTypeB: true, typeBSource: "ACM1252U-Y3 reference manual §5.2 (ISO 14443 type A and B cards, the type B ATR)",
             note: "two interfaces: PICC (the card) and SAM (never chosen unless named)",
             source: "ACM1252U-Y3 reference manual §5.2.6 (direct transmit, FeliCa ATR) and §5.2.3 (Part 3 data objects); an opensc-tool log of FF CA and a direct-transmit FeliCa read",
             confidence: .trace),
         ReaderProfile(
             name: "ACS ACR1255U-J1", patterns: ["ACR1255"], dialects: [.acsDirect, .part3],
+            loadKeys: .acs, blocksPerRead: 3,
             readsTypeB: true, typeBSource: "the ACR1252U's line (the same ACS firmware family); unconfirmed",
             source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),
         ReaderProfile(
             name: "ACS ACR1281U", patterns: ["ACR1281"], dialects: [.acsDirect, .part3],
+            loadKeys: .acs,
             readsTypeB: true, typeBSource: "the ACR1252U's line (the same ACS firmware family); unconfirmed",
             note: "libccid moved it to its unsupported list in 2024 (ccid commit 9e2064d)",
             source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),
         ReaderProfile(
             name: "ACS ACR1552U", patterns: ["ACR1552"], dialects: [.acsDirect, .part3], maxCommand: 506,
+            loadKeys: .acs,
             readsTypeB: true, typeBSource: "the ACR1252U's line (the same ACS firmware family); unconfirmed",
             note: "needs libccid 1.5.3 or later (Debian 13); two interfaces, PICC and SAM",
             source: "the ACR1252U's line (the same ACS firmware family); its driver sends the Part 3 timer 5F46 50C30000", confidence: .guess),
         ReaderProfile(
             name: "Sony RC-S300", patterns: ["RC-S300"], dialects: [.part3], transparentSession: true, maxCommand: 512,
+            classicRefusal: "the Sony RC-S300 cannot open MIFARE Classic sectors: no public fact says its Load Keys and General Authenticate work through pcscd; read this card on an ACS, HID OMNIKEY or Identiv reader",
             readsTypeB: true, typeBSource: "Sony's RC-S300 specification (ISO/IEC 14443 type A and B); through pcscd unconfirmed",
             note: "needs libccid 1.5.0 or later; not an nfcpy reader. The older RC-S380/S370/S330 are not PC/SC readers on Linux",
             source: "oyajun/pcsc-sample (Manage Session FF C2 00 00 … 81 00, Transparent Exchange, … 82 00) and the WebUSB client ogrtk/simple-felica-reader; through SCardTransmit unconfirmed",
             confidence: .code),
         ReaderProfile(
             name: "Sony RC-S660/U", patterns: ["RC-S660"], dialects: [.part3], transparentSession: true, maxCommand: 512,
+            classicRefusal: "the Sony RC-S660/U cannot open MIFARE Classic sectors: no public fact says its Load Keys and General Authenticate work through pcscd; read this card on an ACS, HID OMNIKEY or Identiv reader",
             source: "the RC-S300's line (the same iProduct and CCID features); unconfirmed", confidence: .guess),
         ReaderProfile(
             // Not a PC/SC reader on Linux: TransitUSB's RCS380Channel drives it over libusb and
             // answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)".
             name: "Sony RC-S380", patterns: ["RC-S380"], dialects: [.bareFrame],
+            classicRefusal: "the Sony RC-S380 cannot open MIFARE Classic sectors: it has no public Crypto1 command (nfcpy issue 133); read this card on a PC/SC reader such as an ACR122U",
+            ultralightRefusal: "transit drives the Sony RC-S380 for FeliCa only: read this MIFARE Ultralight ticket on a PC/SC reader such as an ACR122U",
             readsTypeB: false, typeBSource: "transit drives it for FeliCa only (TransitUSB senses 212 and 424 kbit/s FeliCa); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
             note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling",
             source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c, nfcpy issue #11's trace of the initialisation; no FeliCa exchange of a real RC-S380 logged",
@@ -58,12 +70,14 @@ package enum ReaderTable {
         ReaderProfile(
             name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],
             unsafe: [.pn532: identivPIN, .acsDirect: identivPIN],
+            loadKeys: .identiv,
             readsTypeB: true, typeBSource: "SCL3711 manual p.26 (the type B ATR: application data, protocol info, MBLI)",
             note: "its own FeliCa commands (FF 40, FF 42, FF 46, FF 4A: CLOUD 370x F manual §6.2.13–6.2.18) are not used: their byte order on the air is unconfirmed; FeliCa ATRs carry the IDm (04 43 FD …)",
             source: "never FF 00 00 00: uTrust 3720F manual p.77; Part 3: the CLOUD 47x0 F reference manual's Transparent Exchange, unconfirmed on the 3700 F (its manual documents only FF 40–4A and the F3 escape)",
             confidence: .guess),
         ReaderProfile(
             name: "HID OMNIKEY", patterns: ["OMNIKEY"], dialects: [],
+            loadKeys: .omnikey,
             note: "FF CA gives a FeliCa card's IDm; FeliCa may be switched off in the reader's configuration",
             source: "HID's OMNIKEY sample code (hidglobal/HID-OMNIKEY-Sample-Codes): GET DATA gives the IDm, no FeliCa pass-through is documented",
             confidence: .code),
@@ -74,6 +88,8 @@ package enum ReaderTable {
             confidence: .guess),
         ReaderProfile(
             name: "vsmartcard virtual reader", patterns: ["Virtual PCD"], dialects: FeliCaDialect.unknownReaderOrder,
+            // A phone's remote reader hands the host ISO-DEP cards only, never a storage card's ATR: a
+            // MIFARE Classic or Ultralight here is transit-sim's, whose Load Keys form is probed.
             readsTypeB: true, typeBSource: "vsmartcard remote-reader: NFC-A and NFC-B reader mode (MainActivity)",
             note: "a phone running the Remote Smart Card Reader reads ISO 14443-4 cards only, and FF CA reaches the card (an error answer: no UID); a FeliCa card here is a virtual one (transit-sim)",
             source: "vsmartcard: remote-reader MainActivity (NFC-A and NFC-B reader mode) and NFCReader.transmit (every APDU to IsoDep)",

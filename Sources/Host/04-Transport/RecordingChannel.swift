@@ -18,10 +18,10 @@ package final class RecordingChannel: ReaderChannel {
         func ms() -> Double { (Deadline.now.seconds(since: start) * 10_000).rounded() / 10 }
         do {
             let answer = try inner.transmit(apdu, by: deadline)
-            exchanges.append(.init(command: HexFormat.string(apdu), response: HexFormat.string(answer), error: nil, ms: ms()))
+            exchanges.append(.init(command: StorageCommand.recorded(apdu), response: HexFormat.string(answer), error: nil, ms: ms()))
             return answer
         } catch {
-            exchanges.append(.init(command: HexFormat.string(apdu), response: nil, error: error, ms: ms()))
+            exchanges.append(.init(command: StorageCommand.recorded(apdu), response: nil, error: error, ms: ms()))
             throw error
         }
     }

@@ -30,11 +30,22 @@ package struct LoadedPlugin {
         return "plugin \(name) (\(path)) refused: \(why)"
     }
 
-    package var technology: CardTechnology? {
-        switch descriptor?.pointee.technology {
-        case TRANSIT_TECHNOLOGY_FELICA: return .felica
-        case TRANSIT_TECHNOLOGY_ISO7816: return .iso7816
-        default: return nil
+    /// The technologies the plugin reads (the descriptor's bits, release 5; one before), in ABI order.
+    package var technologies: [CardTechnology] {
+        guard let bits = descriptor?.pointee.technology else { return [] }
+        return CardTechnology.allCases.filter { bits & Self.bit($0) != 0 }
+    }
+
+    /// The technologies as `transit plugins` shows them: "felica", "mifareClassic, mifareUltralight".
+    package var technology: String? { technologies.isEmpty ? nil : technologies.map(\.rawValue).joined(separator: ", ") }
+
+    /// The ABI's bit for a technology (TRANSIT_TECHNOLOGY_*).
+    package static func bit(_ t: CardTechnology) -> transit_technology {
+        switch t {
+        case .felica: return TRANSIT_TECHNOLOGY_FELICA
+        case .iso7816: return TRANSIT_TECHNOLOGY_ISO7816
+        case .mifareClassic: return TRANSIT_TECHNOLOGY_MIFARE_CLASSIC
+        case .mifareUltralight: return TRANSIT_TECHNOLOGY_MIFARE_ULTRALIGHT
         }
     }
 

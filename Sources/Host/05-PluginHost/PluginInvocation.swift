@@ -33,7 +33,7 @@ package final class PluginInvocation {
     /// call through it is refused.
     package func run(uid: [UInt8], systemCodes: [UInt16]?) -> transit_status {
         guard let read = plugin.descriptor?.pointee.read else { return TRANSIT_STATUS_INTERNAL }
-        let technology = session.technology == .felica ? TRANSIT_TECHNOLOGY_FELICA : TRANSIT_TECHNOLOGY_ISO7816
+        let technology = LoadedPlugin.bit(session.technology ?? .iso7816)
         let largestFrame = session.technology == .felica ? session.largestFeliCaFrame ?? 0 : 0
         let codes = systemCodes ?? []
         let atr = session.channel.atr
@@ -76,7 +76,9 @@ package final class PluginInvocation {
                         historical_bytes_length: historical.count,
                         max_felica_frame: largestFrame,
                         begin_pass: hostBeginPass, set_pass_field: hostSetPassField, add_pass_metadata: hostAddPassMetadata,
-                        classic_sector_count: 0, classic_read_sector: nil, classic_key_matches: nil, ultralight_read_pages: nil))
+                        classic_sector_count: UInt32(session.technology == .mifareClassic ? session.storage?.sectorCount ?? 0 : 0),
+                        classic_read_sector: hostClassicReadSector, classic_key_matches: hostClassicKeyMatches,
+                        ultralight_read_pages: hostUltralightReadPages))
                     return read(table)
                     }
                   }
@@ -89,6 +91,13 @@ package final class PluginInvocation {
                                 _ length: UnsafeMutablePointer<Int>?) -> transit_status {
         if let transportError, transportError.kind.endsEveryRead {
             return StatusTranslation.status(for: transportError)
+        }
+        // Read-only by construction (issue 42): a MIFARE Classic or Ultralight card takes no APDU or
+        // frame of a plugin's, so no write, increment, decrement, restore or transfer can reach it in
+        // any pass-through form; the host sends only the reads StorageCardReader builds.
+        if session.technology == .mifareClassic || session.technology == .mifareUltralight {
+            log("a MIFARE Classic or Ultralight card takes no \(felica ? "FeliCa frame" : "APDU") from a plugin: read it with classic_read_sector or ultralight_read_pages")
+            return TRANSIT_STATUS_INTERNAL
         }
         exchanges += 1
         if budgetExceeded == nil {
@@ -113,6 +122,34 @@ package final class PluginInvocation {
             transportError = error
             log("transport: \(error.message)")
             return StatusTranslation.status(for: error)
+        }
+    }
+
+    /// One storage call (a sector, a key check, pages): counted as one exchange of the plugin's
+    /// budget (it may cost several APDUs, each recorded in the log bundle), its transport errors
+    /// kept as a transceive's are.
+    fileprivate func storage<T>(_ what: String, _ call: (StorageCardReader) throws -> T) -> StorageCall<T> {
+        if let transportError, transportError.kind.endsEveryRead { return .failure(StatusTranslation.status(for: transportError)) }
+        guard let reader = session.storage else {
+            log("\(what): this card is no MIFARE Classic or Ultralight")
+            return .failure(TRANSIT_STATUS_INTERNAL)
+        }
+        exchanges += 1
+        if budgetExceeded == nil {
+            if exchanges > limits.maxExchanges {
+                budgetExceeded = "went past its budget of \(limits.maxExchanges) exchanges"
+            } else if deadline.hasPassed {
+                budgetExceeded = "went past its budget of \(limits.readTimeout) seconds"
+            }
+        }
+        if budgetExceeded != nil { return .failure(TRANSIT_STATUS_COMMUNICATION) }
+        do {
+            return .success(try call(reader))
+        } catch {
+            let error = TransitError(error, while: what)
+            transportError = error
+            log("transport: \(error.message)")
+            return .failure(StatusTranslation.status(for: error))
         }
     }
 
@@ -168,6 +205,46 @@ private let hostFeliCaTransceive: @convention(c) (UnsafeMutableRawPointer?, Unsa
 
 private let hostAPDUTransceive: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, cmd, n, out, cap, len in
     invocation(ctx)?.transceive(false, bytes(cmd, n), out, cap, len) ?? TRANSIT_STATUS_INTERNAL
+}
+
+/// A storage call's value, or the status the plugin gets instead.
+fileprivate enum StorageCall<T> {
+    case success(T)
+    case failure(transit_status)
+}
+
+private func copy(_ data: [UInt8], _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int, _ length: UnsafeMutablePointer<Int>?) -> transit_status {
+    length?.pointee = data.count
+    guard data.count <= capacity, let out else { return TRANSIT_STATUS_BUFFER_TOO_SMALL }
+    for (i, byte) in data.enumerated() { out[i] = byte }
+    return TRANSIT_STATUS_OK
+}
+
+private let hostClassicReadSector: @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, sector, out, cap, len in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    switch i.storage("reading sector \(sector)", { try $0.sector(Int(sector)) }) {
+    case .success(let data?): return copy(data, out, cap, len)
+    case .success(nil): len?.pointee = 0; return TRANSIT_STATUS_LOCKED
+    case .failure(let status): return status
+    }
+}
+
+private let hostClassicKeyMatches: @convention(c) (UnsafeMutableRawPointer?, UInt32, UnsafePointer<CChar>?, UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafeMutablePointer<Int32>?) -> transit_status = { ctx, sector, salt, digests, count, matched in
+    guard let i = invocation(ctx), let salt = string(salt), count >= 0, count <= 1024, count == 0 || digests != nil else { return TRANSIT_STATUS_INTERNAL }
+    let list = (0 ..< count).compactMap { n in digests.flatMap { string($0[n]) } }
+    switch i.storage("checking the key of sector \(sector)", { try $0.keyMatches(sector: Int(sector), salt: salt, digests: list) }) {
+    case .success(let match?): matched?.pointee = match ? 1 : 0; return TRANSIT_STATUS_OK
+    case .success(nil): matched?.pointee = 0; return TRANSIT_STATUS_LOCKED
+    case .failure(let status): return status
+    }
+}
+
+private let hostUltralightReadPages: @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<Int>?) -> transit_status = { ctx, first, count, out, cap, len in
+    guard let i = invocation(ctx) else { return TRANSIT_STATUS_INTERNAL }
+    switch i.storage("reading pages from \(first)", { try $0.pages(Int(first), count: Int(count)) }) {
+    case .success(let data): return copy(data, out, cap, len)
+    case .failure(let status): return status
+    }
 }
 
 private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { ctx, level, message in

@@ -1,3 +1,4 @@
+import CardProtocol
 import Foundation
 import ReaderABI
 import TransitFiles
@@ -61,7 +62,9 @@ package enum PluginLoader {
         }
         guard d.read != nil, let name = boundedString(d.name) else { return refuse("descriptor lacks a read function or a name of at most \(maxNameBytes) bytes") }
         guard d.family == nil || boundedString(d.family) != nil else { return refuse("descriptor's family is longer than \(maxNameBytes) bytes") }
-        guard d.technology == TRANSIT_TECHNOLOGY_FELICA || d.technology == TRANSIT_TECHNOLOGY_ISO7816 else {
+        // Technologies are bits (release 5): any non-empty set of the four the header names.
+        let known = CardTechnology.allCases.reduce(0 as transit_technology) { $0 | LoadedPlugin.bit($1) }
+        guard d.technology != 0, d.technology & ~known == 0 else {
             return refuse("offers unknown technology \(d.technology)")
         }
         // size_t arrives as Int: a count past Int.max shows as negative; say it as the plugin wrote it.

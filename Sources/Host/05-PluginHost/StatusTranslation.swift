@@ -47,6 +47,11 @@ package enum StatusTranslation {
         case TRANSIT_STATUS_CANCELLED: return fail(.cancelled, "cancelled")
         case TRANSIT_STATUS_INTERNAL: return fail(.plugin, "plugin \(name) failed\(detail)")
         case TRANSIT_STATUS_NO_ANSWER: return fail(.communication, "the card did not answer\(detail)")
+        case TRANSIT_STATUS_LOCKED:
+            let locked = invocation.session.storage?.lockedSectors ?? []
+            let which = locked.isEmpty ? "sectors it needs" : "sector\(locked.count == 1 ? "" : "s") \(locked.map(String.init).joined(separator: ", "))"
+            return fail(.cardRefused, "\(invocation.plugin.family) card recognised, but \(which) stay locked: no key at hand opens "
+                        + "\(locked.count == 1 ? "it" : "them"); bring the card's keys with --keys FILE (a key dictionary: one 12-digit hex key a line)\(detail)")
         default: return fail(.plugin, "plugin \(name) returned unknown status \(status) (a plugin fault)")
         }
     }

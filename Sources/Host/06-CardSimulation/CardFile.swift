@@ -117,8 +117,9 @@ public struct CardFile {
             throw CardImageError("not a card image: \(CardImage.shape.problem(error, in: data)) (docs/card-image.md)")
         }
         guard image.format == CardImage.currentFormat else { throw CardImageError("format \(image.format) is not \(CardImage.currentFormat)") }
-        guard (image.felica == nil) != (image.iso7816 == nil) else {
-            throw CardImageError("a card image holds exactly one of felica and iso7816")
+        let cards = [image.felica != nil, image.iso7816 != nil, image.mifareClassic != nil, image.mifareUltralight != nil].filter { $0 }.count
+        guard cards == 1 else {
+            throw CardImageError("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight")
         }
         try image.validate()
         return .card(image)
@@ -151,11 +152,19 @@ public struct CardFile {
     public var summary: String {
         entries.enumerated().map { i, e in
             switch e {
-            case .card(let image): return "\(i + 1) " + (image.felica.map { "FeliCa \($0.idm)" } ?? "ISO 14443-4 \(image.iso7816?.uid ?? "")")
+            case .card(let image): return "\(i + 1) " + Self.name(image)
             case .otherTechnology(let what): return "\(i + 1) \(what)"
             case .unusable: return "\(i + 1) unreadable"
             }
         }.joined(separator: ", ")
+    }
+
+    /// A card's technology and identifier, as the summary names it.
+    private static func name(_ image: CardImage) -> String {
+        if let f = image.felica { return "FeliCa \(f.idm)" }
+        if let c = image.mifareClassic { return "MIFARE Classic \(c.type) \(c.uid)" }
+        if let u = image.mifareUltralight { return "MIFARE Ultralight \(u.uid)" }
+        return "ISO 14443-4 \(image.iso7816?.uid ?? "")"
     }
 }
 

@@ -86,7 +86,8 @@ public struct CardImage: Codable, Equatable, Sendable {
     public struct ClassicImage: Codable, Equatable, Sendable {
         /// UID answered to `FF CA 00 00 00` (hex, 4 or 7 bytes).
         public var uid: String
-        /// "1K" (16 sectors), "4K" (40) or "Mini" (5); the block count must match.
+        /// "1K" (16 sectors), "4K" (40), "Mini" (5) or "2K" (32 sectors of 4 blocks: a MIFARE
+        /// Plus 2K in security level 1); the block count must match.
         public var type: String
         /// ATQA and SAK as the dump gives them (hex), kept for the record.
         public var atqa: String?
@@ -162,7 +163,7 @@ public struct CardImage: Codable, Equatable, Sendable {
         "emptyAnswerToLeZero": "true or false",
         "desfire": "an object: applications, each {\"aid\", \"files\"}",
         "mifareClassic": "an object: uid, type, blocks", "mifareUltralight": "an object: uid, pages",
-        "type": "\"1K\", \"4K\" or \"Mini\" (Ultralight: the chip's name)", "atqa": "2 bytes in hex as text", "sak": "1 byte in hex as text",
+        "type": "\"1K\", \"2K\", \"4K\" or \"Mini\" (Ultralight: the chip's name)", "atqa": "2 bytes in hex as text", "sak": "1 byte in hex as text",
         "blocks": "a list of 16-byte blocks, 32 hex digits each (?? for an unread byte)",
         "pages": "a list of 4-byte pages, 8 hex digits each (?? for an unread byte)", "aid": "a DESFire AID, 3 bytes in hex",
         "files": "a list of DESFire files, each {\"id\", \"type\", \"access\"}", "frameSize": "a whole number",

@@ -13,12 +13,14 @@ public enum SimulatedDialect: String, CaseIterable, Sendable {
 }
 
 /// A contactless reader with one card on it, emulated from a card image: answers the reader-level
-/// pseudo-APDUs (UID, FeliCa pass-through in each dialect) and hands the rest to the card.
+/// pseudo-APDUs (UID, FeliCa pass-through in each dialect, the storage-card commands of a MIFARE
+/// Classic or Ultralight) and hands the rest to the card.
 /// Both `transit-sim` (behind vpcd) and `transit scan --card` (in process) use it.
 public final class VirtualReader {
     private var felica: FeliCaEmulator?
     private var iso: ISO7816Emulator?
     private var desfire: DESFireEmulator?
+    private var storage: SimulatedStorageReader?
     /// The reader answered as.
     public let model: ReaderModel
     /// The one dialect accepted (of those the model takes), or nil for all the model takes.
@@ -32,15 +34,22 @@ public final class VirtualReader {
         if let f = image.felica { felica = try FeliCaEmulator(f) }
         if let i = image.iso7816 { iso = try ISO7816Emulator(i) }
         if let d = image.iso7816?.desfire { desfire = try DESFireEmulator(d) }
-        guard felica != nil || iso != nil else { throw CardImageError("card image holds no card") }
+        if let c = image.mifareClassic { storage = SimulatedStorageReader(card: .classic(try ClassicEmulator(c)), model: model) }
+        if let u = image.mifareUltralight { storage = SimulatedStorageReader(card: .ultralight(try UltralightEmulator(u)), model: model) }
+        let cards = [felica != nil, iso != nil, image.mifareClassic != nil, image.mifareUltralight != nil].filter { $0 }.count
+        guard cards > 0 else { throw CardImageError("card image holds no card") }
+        guard cards == 1 else { throw CardImageError("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight") }
         if model == .phone, felica != nil {
             throw CardImageError("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not FeliCa")
+        }
+        if model == .phone, storage != nil {
+            throw CardImageError("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not MIFARE Classic or Ultralight")
         }
         self.model = model
         self.dialect = dialect
         historical = try image.iso7816?.historicalBytes.map(HexText.bytes) ?? [0x80, 0x73, 0xC8, 0x21, 0x10]
         guard historical.count <= 15 else { throw CardImageError("an ATR holds at most 15 historical bytes") }
-        uid = try felica?.idm ?? HexText.bytes(image.iso7816?.uid ?? "")
+        uid = try felica?.idm ?? storage?.uid ?? HexText.bytes(image.iso7816?.uid ?? "")
     }
 
     private let historical: [UInt8]
@@ -51,6 +60,7 @@ public final class VirtualReader {
     /// (a type B card's ATQB, as ACS readers put it, comes from the image's historical bytes).
     public var atr: [UInt8] {
         if felica != nil { return model.felicaATR(idm: uid) }
+        if let storage { return storage.atr }
         let body = [0x3B, 0x80 | UInt8(historical.count & 0x0F), 0x80, 0x01] + historical.prefix(15)
         return body + [body.dropFirst().reduce(0, ^)] // TCK: XOR of T0 … last historical byte
     }
@@ -59,10 +69,41 @@ public final class VirtualReader {
     public func transmit(_ apdu: [UInt8]) -> [UInt8] {
         exchanges += 1
         if model.answersGetData, apdu.starts(with: [0xFF, 0xCA, 0x00, 0x00]) { return uid + [0x90, 0x00] }
+        if storage != nil { return storage?.answer(apdu) ?? [0x6F, 0x00] }
         if let felica { return felicaPassThrough(felica, apdu) }
         if let answer = desfire?.answer(apdu) { return answer }
         return iso?.answer(apdu) ?? [0x6F, 0x00]
     }
+
+    /// The card is a MIFARE Classic or Ultralight, answered through the storage-card commands.
+    public var holdsStorageCard: Bool { storage != nil }
+
+    /// The MIFARE Classic card on the reader, as it stands now (open sector, counters).
+    public var classicCard: ClassicEmulator? {
+        if case .classic(let c) = storage?.card { return c }
+        return nil
+    }
+
+    /// The MIFARE Ultralight card on the reader, as it stands now (its read counter).
+    public var ultralightCard: UltralightEmulator? {
+        if case .ultralight(let u) = storage?.card { return u }
+        return nil
+    }
+
+    /// Authentications (General Authenticate or the obsolete form) that reached the card.
+    public var authentications: Int { classicCard?.authentications ?? 0 }
+
+    /// Reads (Read Binary) that reached a Classic or Ultralight card.
+    public var storageReads: Int { classicCard?.reads ?? ultralightCard?.reads ?? 0 }
+
+    /// Every command the reader refused as one it does not carry (for a storage card: any write,
+    /// value operation or pass-through), in order: a test proves with it that none was sent.
+    public var refusedCommands: [[UInt8]] { storage?.refusedCommands ?? [] }
+
+    /// The card is reset (vpcd's power off or reset): a Classic card leaves its authenticated
+    /// state; the reader keeps the keys loaded into it, as a real reader's volatile slots do until
+    /// it is unplugged.
+    public func resetStorageCard() { storage?.resetCard() }
 
     private func felicaPassThrough(_ card: FeliCaEmulator, _ apdu: [UInt8]) -> [UInt8] {
         // A reader that does not know a pseudo-APDU answers "function not supported" (ISO 7816-4).

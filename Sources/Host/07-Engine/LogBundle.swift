@@ -36,6 +36,9 @@ package struct LogBundle: Codable, Equatable {
     package var result: CardReading?
     /// The error that ended the read, with its exact kind (`outcome` has the reported one).
     package var error: TransitError?
+    /// A MIFARE Classic read: how many keys it held and each key digest check's answer — never a
+    /// key (its Load Keys are recorded as `FF82…XXXXXXXXXXXX`); `replay` answers from it.
+    package var classicKeys: ClassicKeyRecord?
 
     package init(tool: String, abiVersion: Int, reader: String, readerProfile: String? = nil, maxCommand: Int? = nil, dialect: String,
                  refusedDialects: [String]? = nil, atr: String, uid: String?, initialAID: String?, plugins: [PluginOutcome],

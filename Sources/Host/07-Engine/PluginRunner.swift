@@ -22,6 +22,8 @@ package struct ProbeRequest: Codable, Equatable {
     /// The MIFARE Classic keys the user brought (and a dump's trailers): the worker's pipe carries
     /// them; nothing else does, no log or bundle holds them.
     package var keys = ClassicKeyRing()
+    /// `transit replay` of a MIFARE Classic read: its key record, answered instead of keys.
+    package var replayedKeys: ClassicKeyRecord?
 }
 
 /// How a probe ended: the reading or the error, the dialect FeliCa frames travelled in, the
@@ -31,17 +33,20 @@ package struct ProbeReport {
     package var dialect: FeliCaDialect?
     package var refusedDialects: [FeliCaDialect]
     package var outcomes: [PluginOutcome]
+    /// A MIFARE Classic read's key record (count and digest answers, never a key), for the bundle.
+    package var classicKeys: ClassicKeyRecord?
 
     package init(_ result: Result<CardReading, TransitError>, dialect: FeliCaDialect?, refusedDialects: [FeliCaDialect] = [],
-                 outcomes: [PluginOutcome]) {
+                 outcomes: [PluginOutcome], classicKeys: ClassicKeyRecord? = nil) {
         self.result = result; self.dialect = dialect; self.refusedDialects = refusedDialects; self.outcomes = outcomes
+        self.classicKeys = classicKeys
     }
 }
 
 /// The worker's pipe carries a report as `{"reading"|"error", "dialect"?, "refusedDialects", "outcomes"}`;
 /// one with neither a reading nor an error does not decode.
 extension ProbeReport: Codable {
-    private enum CodingKeys: String, CodingKey { case reading, error, dialect, refusedDialects, outcomes }
+    private enum CodingKeys: String, CodingKey { case reading, error, dialect, refusedDialects, outcomes, classicKeys }
 
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -55,6 +60,7 @@ extension ProbeReport: Codable {
         dialect = try c.decodeIfPresent(FeliCaDialect.self, forKey: .dialect)
         refusedDialects = try c.decode([FeliCaDialect].self, forKey: .refusedDialects)
         outcomes = try c.decode([PluginOutcome].self, forKey: .outcomes)
+        classicKeys = try c.decodeIfPresent(ClassicKeyRecord.self, forKey: .classicKeys)
     }
 
     package func encode(to encoder: Encoder) throws {
@@ -66,6 +72,7 @@ extension ProbeReport: Codable {
         try c.encodeIfPresent(dialect, forKey: .dialect)
         try c.encode(refusedDialects, forKey: .refusedDialects)
         try c.encode(outcomes, forKey: .outcomes)
+        try c.encodeIfPresent(classicKeys, forKey: .classicKeys)
     }
 }
 
@@ -90,10 +97,13 @@ package final class InProcessRunner: PluginRunner {
         }
         runner.willRun = running
         let session = CardSession(channel: channel, dialect: request.forcedDialect, firstGuess: request.firstGuess,
-                                  deadline: request.deadline)
+                                  deadline: request.deadline, keys: request.keys, replayedKeys: request.replayedKeys)
         session.log = log
         let result = runner.probe(session)
         running(nil)
-        return ProbeReport(result, dialect: session.dialect, refusedDialects: session.refusedDialects, outcomes: outcomes)
+        // A MIFARE Classic or Ultralight card carries no FeliCa frame: no dialect to report or learn.
+        let storage = session.storage != nil
+        return ProbeReport(result, dialect: storage ? nil : session.dialect, refusedDialects: storage ? [] : session.refusedDialects, outcomes: outcomes,
+                           classicKeys: session.technology == .mifareClassic ? session.storage?.record : nil)
     }
 }

@@ -44,12 +44,14 @@ package struct ProbeRunner {
             systems = try session.systemCodes(idm: uid)
             log("card: FeliCa IDm \(HexFormat.string(uid)), systems \(systems.map { $0.map(HexFormat.string).joined(separator: " ") } ?? "unknown")"
                 + " (dialect \(session.dialect?.rawValue ?? "none"))")
+        } else if technology == .mifareClassic || technology == .mifareUltralight {
+            log("card: \(technology == .mifareClassic ? "MIFARE Classic" : "MIFARE Ultralight"), UID \(HexFormat.string(uid))")
         } else {
             log("card: ISO 14443-4, ATR \(HexFormat.string(session.channel.atr)), UID \(HexFormat.string(uid))")
         }
         var tried = [String]()
         var skipped = false
-        for plugin in plugins where plugin.state == .loaded && plugin.technology == technology {
+        for plugin in plugins where plugin.state == .loaded && plugin.technologies.contains(technology) {
             if let systems, !plugin.systemCodes.isEmpty, !plugin.systemCodes.contains(where: systems.contains) {
                 log("\(plugin.name): skipped, the card has none of its systems")
                 outcome(PluginOutcome(name: plugin.name, outcome: .skipped))
@@ -72,6 +74,7 @@ package struct ProbeRunner {
                 throw error
             }
         }
+        if let storage = session.storage, !tried.isEmpty { throw Self.unknownStorageCard(technology, storage, session) }
         let what = technology == .felica ? "FeliCa" : "ISO 14443-4"
         var notes = [String]()
         if let systems { notes.append("systems \(systems.isEmpty ? "none" : systems.map(HexFormat.string).joined(separator: " "))") }
@@ -83,6 +86,30 @@ package struct ProbeRunner {
             notes.append("no loaded plugin reads these systems")
         }
         throw TransitError(.tagNotSupported, "no plugin recognised this \(what) card (\(notes.joined(separator: "; ")))")
+    }
+
+    /// What a MIFARE Classic or Ultralight card no family recognised is: blank, locked (the user's
+    /// keys are needed: `--keys`), or a card of no known system; `tagNotSupported` (exit 4) each.
+    private static func unknownStorageCard(_ technology: CardTechnology, _ storage: StorageCardReader, _ session: CardSession) -> TransitError {
+        let name: String
+        if case .storage(let n) = session.verdict { name = n } else { name = technology.rawValue }
+        if technology == .mifareUltralight {
+            return TransitError(.tagNotSupported, "a \(name) ticket of no known system: no transit family recognised its pages")
+        }
+        // No family asked for a sector (none loaded reads Classic by data): sector 0 tells what the card is.
+        if storage.lockedSectors.isEmpty, storage.openSectors.isEmpty, storage.sectorCount > 0 { _ = try? storage.sector(0) }
+        let locked = storage.lockedSectors, open = storage.openSectors
+        func list(_ s: [Int]) -> String { s.map(String.init).joined(separator: ", ") }
+        if storage.looksBlank {
+            let what = open.count == 1 ? "sector \(list(open)) opens" : "sectors \(list(open)) open"
+            return TransitError(.tagNotSupported, "a blank \(name) card: \(what) with a generic key and hold\(open.count == 1 ? "s" : "") no data")
+        }
+        if open.isEmpty {
+            return TransitError(.tagNotSupported, "a \(name) card whose sectors are locked: no key at hand opens sector\(locked.count == 1 ? "" : "s") \(list(locked)), "
+                                + "so no family could recognise it; bring the card's keys with --keys FILE (a key dictionary: one 12-digit hex key a line)")
+        }
+        let lockedNote = locked.isEmpty ? "" : "; sector\(locked.count == 1 ? "" : "s") \(list(locked)) stay locked (--keys FILE brings more keys)"
+        return TransitError(.tagNotSupported, "a \(name) card of no known system: no transit family recognised sector\(open.count == 1 ? "" : "s") \(list(open))\(lockedNote)")
     }
 
     /// A misconfigured plugin line, or a conf none of whose plugins could be loaded, is a

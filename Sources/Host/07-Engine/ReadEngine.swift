@@ -19,6 +19,8 @@ package final class ReadEngine {
     /// The MIFARE Classic keys each read may try (`--keys` files and the keys folder), besides the
     /// generic ones; a card image's trailers add their own for its reads.
     package var keys = ClassicKeyRing()
+    /// `transit replay` of a MIFARE Classic read: the log's key record, in place of keys.
+    package var replayedKeys: ClassicKeyRecord?
 
     package init(runner: PluginRunner, limits: ReadLimits = ReadLimits(), dialects: DialectMemory = .shared,
                  clock: MonotonicClock = SystemClock.shared) {
@@ -35,6 +37,7 @@ package final class ReadEngine {
         var request = ProbeRequest(forcedDialect: dialect, firstGuess: guess, limits: limits,
                                    deadline: Deadline(limits.readTimeout, after: started))
         request.keys = keys.adding((channel as? ClassicKeySource)?.classicKeys ?? ClassicKeyRing())
+        request.replayedKeys = replayedKeys
         var outcome = once(channel, request)
         if case .failure(let e) = outcome.result, e.kind == .cardReset {
             log("\(e.message); reading it again from the start")
@@ -68,6 +71,7 @@ package final class ReadEngine {
                                atr: HexFormat.string(channel.atr), uid: recorder.uid, initialAID: recorder.initialAID,
                                plugins: report.outcomes, exchanges: recorder.exchanges, outcome: "read")
         bundle.retries = channel.retries
+        bundle.classicKeys = report.classicKeys
         switch result {
         case .success(let r): bundle.result = r
         case .failure(let e):

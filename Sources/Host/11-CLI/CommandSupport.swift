@@ -81,9 +81,11 @@ extension TransitCommand {
     }
 
     /// The engine of this command's reads: the conf's plugins (or `plugins`) in a plugin worker,
-    /// or in this process with `TRANSIT_PLUGIN_WORKER=0` (benchmarks only).
-    func readEngine(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil) throws -> ReadEngine {
+    /// or in this process with `TRANSIT_PLUGIN_WORKER=0` (benchmarks only); the user's MIFARE
+    /// Classic keys (`keys`, else loaded here) for a command that takes `--keys`.
+    func readEngine(_ a: Arguments, plugins: [WorkerMessages.Plugin]? = nil, keys: ClassicKeyRing? = nil) throws -> ReadEngine {
         let specs = try plugins ?? pluginSpecs(a.value(.config))
+        let ring = try keys ?? classicKeys(a)
         let log = verboseLog(a, plugins: specs.map(\.entry.name)), problem = { [standardError] (line: String) in standardError("transit: \(line)") }
         let runner: PluginRunner
         if PluginWorker.enabled {
@@ -101,7 +103,19 @@ extension TransitCommand {
         }
         let engine = ReadEngine(runner: runner, limits: try limits(a))
         engine.log = log
+        engine.keys = ring
         return engine
+    }
+
+    /// The MIFARE Classic keys of `--keys` and the keys folder, for a command that takes `--keys`
+    /// (none for one that does not: `replay` reads what was recorded). `--verbose` says how many
+    /// each file gave; a folder file passed over is said always (`ClassicKeyFiles`).
+    func classicKeys(_ a: Arguments) throws -> ClassicKeyRing {
+        guard CommandTable.command(a.command)?.options.contains(where: { $0.name == OptionSpec.keys.name }) == true else { return ClassicKeyRing() }
+        var files = ClassicKeyFiles(explicit: a.all(.keys))
+        files.log = verboseLog(a)
+        files.warn = { [standardError] in standardError("transit: \($0)") }
+        return try files.load()
     }
 
     /// The conf's plugins with their resolved library paths, in probe order.

@@ -148,6 +148,25 @@ extension OptionSpec {
         `history` names the codes in the locale's language, `export` (CSV) in English unless the locale
         is Japanese, as `scan` prints them; `verify` takes reference stations by name with a table.
         """)
+    static let keys = OptionSpec(name: "keys", value: "FILE", type: .file, repeatable: true,
+                                 summary: "a MIFARE Classic key file (one 12-hex-digit key a line)", help: """
+        a MIFARE Classic key dictionary (MCT, Proxmark3 .dic, Flipper
+        mf_classic_dict: one 12-hex-digit key a line, # comments), mode 0600,
+        repeatable; also every file in $XDG_CONFIG_HOME/transit/keys
+        (~/.config). transit ships no key and never prints one
+        """, manual: """
+        A MIFARE Classic key dictionary, as MIFARE Classic Tool, Proxmark3 (_.dic_) and the Flipper Zero
+        (_mf_classic_dict.nfc_) write them: one key a line as 12 hex digits, `#` comments, blank lines,
+        LF or CRLF; repeatable, tried in the order given.
+        Every file of _$XDG_CONFIG_HOME/transit/keys/_ (_~/.config/transit/keys/_) is read too, in name
+        order, after them.
+        A key file must be a regular file of the user's or root's, no symbolic link, with no permission
+        for group or others (`chmod 600`), in folders no other user may write: a `--keys` file that is
+        refused or holds a line that is not a key ends the command (`config`, exit 2, naming the file
+        and line, never the line); a file of the keys folder is passed over with the same message on
+        stderr.
+        transit ships no operator key; a key is never printed, logged or kept (see `SECURITY`).
+        """)
     static let since = OptionSpec(name: "since", value: "YYYY-MM-DD", type: .day, summary: "records from that day on",
                                   help: "records from that day on", manual: """
         Records from that date on; undated records after the first one shown stay.
@@ -338,12 +357,12 @@ enum CommandTable {
         CommandSpec(name: "scan", summary: "read the card on a reader (or a card file) and print it",
                     operands: .none,
                     options: [.reader, .dialect, .config, .wait, .json, .verbose, .card, .index, .log, .noSave,
-                              .exchangeTimeout, .readTimeout, .stations, .below, .personal],
+                              .exchangeTimeout, .readTimeout, .stations, .below, .personal, .keys],
                     reads: true, intro: HelpText.scan) { try $0.scan($1) },
         CommandSpec(name: "decode", summary: "read card files, one JSON line each",
                     operands: .many("FILE"),
                     options: [.config.described("plugins.conf to use"), .readTimeout.described("the longest one file's read may take (default 20)"),
-                              .moreStations, .save.described("keep each read in the history archive (as scan does by default)")],
+                              .moreStations, .save.described("keep each read in the history archive (as scan does by default)"), .keys],
                     reads: true, intro: HelpText.decode) { try $0.decode($1) },
         CommandSpec(name: "replay", summary: "run the plugins of a log bundle against its recorded exchanges",
                     operands: .one("LOG", required: true),
@@ -353,7 +372,7 @@ enum CommandTable {
         CommandSpec(name: "dump", summary: "write everything public on the card into a card image",
                     operands: .none,
                     options: [.requiredOut, .reader, .dialect, .wait, .config, .card, .index,
-                              .verbose, .exchangeTimeout, .readTimeout],
+                              .verbose, .exchangeTimeout, .readTimeout, .keys],
                     reads: true, intro: HelpText.dump) { try $0.dump($1) },
         CommandSpec(name: "verify", summary: "read the card and compare it with a reference",
                     operands: .none,
@@ -363,7 +382,7 @@ enum CommandTable {
                                   bundle was written; absent when it could not be)
                                   """), .verbose, .noSave.described("do not keep this read in the history archive"),
                               .exchangeTimeout, .readTimeout,
-                              .stations.described("a station table, as for scan (repeatable): with one, reference stations\nmay be given by name")],
+                              .stations.described("a station table, as for scan (repeatable): with one, reference stations\nmay be given by name"), .keys],
                     reads: true, intro: HelpText.verify) { try $0.verify($1) },
         CommandSpec(name: "watch", summary: "read every tap on every reader",
                     operands: .none,
@@ -375,7 +394,7 @@ enum CommandTable {
                               .exchangeTimeout, .readTimeout, .stations, .below.described("""
                                   flag a balance under AMOUNT (the card's minor units) in the tap's line and
                                   its JSON ("lowBalance": true), which --exec's command gets too
-                                  """)],
+                                  """), .keys],
                     reads: true, intro: HelpText.watch) { try $0.watch($1) },
         CommandSpec(name: "cards", summary: "list the cards kept in the history archive",
                     operands: .none, options: [.jsonArray, .nickname], intro: HelpText.cards) { try $0.cards($1) },

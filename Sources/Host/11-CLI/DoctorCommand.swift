@@ -1,5 +1,6 @@
 import Foundation
 import TransitArchive
+import TransitEngine
 import TransitModel
 import TransitOutput
 import TransitTransport
@@ -32,6 +33,7 @@ extension TransitCommand {
         checks += Self.pluginChecks(a.value(.config))
         checks.append(Self.archiveCheck())
         checks.append(Self.stationCheck())
+        checks.append(Self.keysCheck())
         if a.has(.json) {
             standardOutput(JSONOutput.encode(checks))
         } else {
@@ -112,6 +114,30 @@ extension TransitCommand {
             return .init(check: "station tables", ok: true, detail: detail, fix: nil)
         } catch {
             return .init(check: "station tables", ok: false, detail: (error as? TransitError)?.message ?? "\(error)", fix: nil)
+        }
+    }
+}
+
+extension TransitCommand {
+    /// The keys folder's files load as a read would load them: how many files and keys (never a
+    /// key), or each file a read passes over, with its fix.
+    static func keysCheck() -> DoctorCheck {
+        var files = ClassicKeyFiles(explicit: [])
+        var read = 0, notes = [String]()
+        files.log = { if $0.contains(" in the keys folder") { read += 1 } }
+        files.warn = { notes.append($0) }
+        let folder = ClassicKeyFiles.folder(ProcessInfo.processInfo.environment)
+        do {
+            let ring = try files.load()
+            guard notes.isEmpty else {
+                return .init(check: "Classic keys", ok: false, detail: notes.joined(separator: "; "),
+                             fix: "do what each line says; a file passed over gives no key to any read")
+            }
+            guard read > 0 else { return .init(check: "Classic keys", ok: true, detail: "no key file in \(folder) (transit ships no key)", fix: nil) }
+            return .init(check: "Classic keys", ok: true, detail: "\(read) file\(read == 1 ? "" : "s") in \(folder), "
+                         + "\(ring.count) key\(ring.count == 1 ? "" : "s"), private", fix: nil)
+        } catch {
+            return .init(check: "Classic keys", ok: false, detail: (error as? TransitError)?.message ?? "\(error)", fix: nil)
         }
     }
 }

@@ -15,8 +15,21 @@ extension TransitCommand {
             // A FeliCa card is dumped here, not through the engine: the read's one deadline is made here.
             let deadline = engine.clock.deadline(in: engine.limits.readTimeout)
             let dialect = try Self.dialect(a.value(.dialect))
-            let session = CardSession(channel: channel, dialect: dialect, deadline: deadline)
+            let keys = engine.keys.adding((channel as? ClassicKeySource)?.classicKeys ?? ClassicKeyRing())
+            let session = CardSession(channel: channel, dialect: dialect, deadline: deadline, keys: keys)
             session.log = verboseLog(a)
+            // A MIFARE Classic or Ultralight card is dumped here too: every sector the keys open.
+            if let storage = session.technologyFromATR, storage == .mifareClassic || storage == .mifareUltralight {
+                do {
+                    try session.identify()
+                    let image = try StorageDumper(session: session, withKeys: out != "-").dump()
+                    session.finish(after: nil)
+                    return image
+                } catch let e as TransitError {
+                    session.finish(after: e)
+                    throw e
+                }
+            }
             // A FeliCa card is dumped here; an ISO card is read by the plugins, whose exchanges make its image.
             if session.technologyFromATR != .iso7816, try session.identify() == .felica {
                 do {

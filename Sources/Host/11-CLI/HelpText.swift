@@ -75,8 +75,8 @@ enum HelpText {
 
     static let doctor = """
     transit doctor — check what a read needs: pcscd reachable, readers, plugins.conf found and
-    trusted, each plugin loaded, the history archive and the station tables usable; say what to
-    fix. Exit 0 when all is well, 1 otherwise.
+    trusted, each plugin loaded, the history archive, the station tables and the Classic key
+    files usable; say what to fix. Exit 0 when all is well, 1 otherwise.
     """
 
     static let readers = """

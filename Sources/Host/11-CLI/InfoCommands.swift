@@ -41,7 +41,7 @@ extension TransitCommand {
                 }
             }()
             return Row(name: p.name, path: p.path, abiVersion: p.abiVersion, state: state,
-                       reason: reason, technology: p.technology?.rawValue,
+                       reason: reason, technology: p.technology,
                        systemCodes: p.systemCodes.map(HexFormat.string),
                        options: p.entry.options)
         }

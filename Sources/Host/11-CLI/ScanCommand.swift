@@ -48,7 +48,9 @@ extension TransitCommand {
             }
             return WorkerMessages.Plugin(entry, path: config.resolve(entry), searched: config.places(entry))
         }
-        let outcome = try readEngine(a, plugins: plugins).read(try log.replayChannel(), firstGuess: log.firstDialect)
+        let engine = try readEngine(a, plugins: plugins)
+        engine.replayedKeys = log.classicKeys
+        let outcome = engine.read(try log.replayChannel(), firstGuess: log.firstDialect)
         let reading = show(try outcome.result.get(), a, stations: stationLibrary(a))
         save(reading, command: "replay", reader: log.reader, save: a.has(.save))
     }

@@ -12,6 +12,7 @@ extension TransitCommand {
     func watch(_ a: Arguments) throws {
         let dialect = try Self.dialect(a.value(.dialect))
         let specs = try pluginSpecs(a.value(.config))
+        let keys = try classicKeys(a) // once for every lane's engine: each file said once
         let limits = try limits(a)
         let stations = stationLibrary(a)
         let settings = ArchiveSettings.load()
@@ -37,7 +38,7 @@ extension TransitCommand {
             }
         }
         try WatchLoop(filters: filters, dialect: dialect, exchangeTimeout: limits.exchangeTimeout,
-                      engine: { try readEngine(a, plugins: specs) }, report: report,
+                      engine: { try readEngine(a, plugins: specs, keys: keys) }, report: report,
                       problem: { standardError("transit: \($0)") }, log: verboseLog(a)).run()
     }
 }

@@ -20,7 +20,10 @@ struct SimulatedCard {
             if message.count == 1 {
                 switch message[0] {
                 case 4: try link.send(reader.atr)
-                case 0, 2: reader = try VirtualReader(image: image, dialect: dialect, model: model) // power off / reset: fresh card state
+                case 0, 2:
+                    // Power off / reset: fresh card state. A reader keeps the MIFARE keys loaded
+                    // into it across a card's reset, so a storage card is reset in place.
+                    if reader.holdsStorageCard { reader.resetStorageCard() } else { reader = try VirtualReader(image: image, dialect: dialect, model: model) }
                 default: break
                 }
                 continue

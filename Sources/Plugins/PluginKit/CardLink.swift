@@ -30,8 +30,9 @@ public protocol CardLink: AnyObject {
     var technology: CardTechnology? { get }
     /// MIFARE Classic: the card's sectors (5, 16 or 40); 0 for another card or an older host.
     var classicSectorCount: Int { get }
-    /// MIFARE Classic: the sector's blocks, trailer included, 16 bytes each (a trailer's key A
-    /// reads as zeros); nil when no key the host holds opens it. The host opens each sector once.
+    /// MIFARE Classic: the sector's data blocks, 16 bytes each (3 blocks; 15 for a 4K card's
+    /// sectors 32–39), the trailer left out; nil when no key the host holds opens it. The host opens
+    /// each sector once a card.
     func classicSector(_ sector: Int) throws -> [UInt8]?
     /// MIFARE Classic: whether the key that opened `sector` hashes to one of `digests` (lowercase
     /// hex MD5 of salt ‖ key ‖ salt, Metrodroid's HashUtils); nil when no key opens the sector.

@@ -363,11 +363,12 @@ typedef struct transit_host_api {
     /** MIFARE Classic: the card's sectors (5 Mini, 16 1K, 40 4K); 0 for any other card. */
     uint32_t classic_sector_count;
     /**
-     * MIFARE Classic: the blocks of one sector, trailer included, 16 bytes each (4 blocks; 16 for
-     * sectors 32-39 of a 4K card), as the card reads them (a trailer's key A reads as zeros). The
-     * host opens the sector with the keys the user brought, and the keys a dump's trailers hold,
-     * in the reader's own commands; a sector is opened and read once a card, whichever plugin asks.
-     * TRANSIT_STATUS_LOCKED: no key opens it. *response_length is set to the bytes written.
+     * MIFARE Classic: the data blocks of one sector, 16 bytes each: 3 blocks (48 bytes), or 15
+     * (240 bytes) for sectors 32-39 of a 4K card. The trailer is never read: its keys are not the
+     * plugin's. The host opens the sector with the keys the user brought, the keys a dump's
+     * trailers hold and the generic keys, in the reader's own commands; a sector is opened and
+     * read once a card, whichever plugin asks. TRANSIT_STATUS_LOCKED: no key opens it.
+     * *response_length is set to the bytes written.
      */
     transit_status (*classic_read_sector)(void *context, uint32_t sector,
                                           uint8_t *response, size_t response_capacity,

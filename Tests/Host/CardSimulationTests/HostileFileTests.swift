@@ -120,7 +120,7 @@ final class HostileFileTests: XCTestCase {
             ("sfi-1F", iso { $0.applications[0].records = ["1F": ["00"]] }, "SFI 1F is not two hex digits 01–1E"),
             ("sfi-00", iso { $0.applications[0].binaries = ["00": "00"] }, "SFI 00 is not two hex digits 01–1E"),
             ("global-command-bad-hex", iso { $0.commands = ["00": "9"] }, "odd hex string"),
-            ("both-cards", { var i = suica; i.iso7816 = tmoney.iso7816; return i }(), "a card image holds exactly one of felica and iso7816"),
+            ("both-cards", { var i = suica; i.iso7816 = tmoney.iso7816; return i }(), "a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight"),
         ]
     }
 

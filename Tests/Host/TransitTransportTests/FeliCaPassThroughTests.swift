@@ -141,14 +141,25 @@ final class CardIdentificationTests: XCTestCase {
     private let felicaPolling: [UInt8] = [0xC0, 0x03, 0x00, 0x90, 0x00, 0x97, 0x12, 0x12, 0x01] + ReaderVectors.idm
         + [0x03, 0x00, 0x4B, 0x02, 0x4F, 0x49, 0x8A, 0x8A, 0x90, 0x00]
 
-    func testAMemoryCardEndsWithItsNameAndNoExchange() {
-        let mifare = ReaderVectors.atrs.first { $0.kind == .storage("MIFARE Classic 1K") }?.atr ?? []
-        let channel = ListChannel(atr: mifare, answers: [])
+    func testAMemoryCardNoFamilyReadsEndsWithItsNameAndNoExchange() {
+        let topaz = ReaderVectors.atrs.first { $0.kind == .storage("Topaz (NFC Forum type 1)") }?.atr ?? []
+        let channel = ListChannel(atr: topaz, answers: [])
         XCTAssertThrowsError(try CardSession(channel: channel, dialect: nil, deadline: .distant).identify()) {
             XCTAssertEqual(($0 as? TransitError)?.kind, .tagNotSupported)
-            XCTAssertTrue(($0 as? TransitError)?.message.contains("MIFARE Classic 1K") == true)
+            XCTAssertTrue(($0 as? TransitError)?.message.contains("Topaz") == true)
         }
         XCTAssertTrue(channel.commands.isEmpty)
+    }
+
+    func testMIFAREClassicAndUltralightAreReadAsStorageCards() throws {
+        for (name, technology) in [("MIFARE Classic 1K", CardTechnology.mifareClassic), ("MIFARE Ultralight", .mifareUltralight)] {
+            let atr = ReaderVectors.atrs.first { $0.kind == .storage(name) }?.atr ?? []
+            let channel = ListChannel(reader: "ACS ACR122U", atr: atr, answers: [[0x04, 0x11, 0x22, 0x33, 0x90, 0x00]])
+            let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
+            XCTAssertEqual(try session.identify(), technology, name)
+            XCTAssertEqual(session.uid, [0x04, 0x11, 0x22, 0x33])
+            XCTAssertEqual(channel.commands, [[0xFF, 0xCA, 0x00, 0x00, 0x00]], "the UID only: the sectors wait for a plugin")
+        }
     }
 
     func testAnATROfNoKnownFormIsFeliCaOnlyWhenPollingAnswers() throws {

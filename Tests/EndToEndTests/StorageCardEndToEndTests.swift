@@ -1,0 +1,156 @@
+import CardProtocol
+import CardSimulation
+import Foundation
+import TestSupport
+import XCTest
+
+/// MIFARE Classic and Ultralight cards read live through a real pcscd as an ACR122U, an OMNIKEY
+/// 5022 and an Identiv uTrust answer them (`transit-sim --reader-model`, each reader's Load Keys
+/// form from its manual), with the card's keys in a key file (`--keys`), against the same card read
+/// from its dump (`transit decode`, the dump's trailer keys): the same values, and no key in any
+/// output, log bundle or archive. The values themselves are each family's tests' (PluginTests).
+final class StorageCardEndToEndTests: EndToEndTestCase {
+    static let acr122u = VirtualReaderHarness.Reader(name: "ACS ACR122U PICC Interface", port: 36100)
+    static let omnikey = VirtualReaderHarness.Reader(name: "HID Global OMNIKEY 5022 Smart Card Reader [OMNIKEY 5022 Smart Card Reader]", port: 36102)
+    static let utrust = VirtualReaderHarness.Reader(name: "Identiv uTrust 3700 F CL Reader [uTrust 3700 F CL Reader] (55021716210255)", port: 36104)
+    static let rcs300 = VirtualReaderHarness.Reader(name: "SONY FeliCa RC-S300/P (0201504)", port: 36106)
+
+    override class var readers: [VirtualReaderHarness.Reader] { [acr122u, omnikey, utrust, rcs300] }
+
+    /// Each reader and the model transit-sim answers as.
+    static let models: [(VirtualReaderHarness.Reader, String)] = [(acr122u, "acr122u"), (omnikey, "omnikey-5022"), (utrust, "utrust-3700f")]
+
+    /// The Classic and Ultralight samples (scripts/make_*_samples.py): family, card.
+    static let classicSamples = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json", "bilhete-unico.json"]
+    static let ultralightSamples = ["troika-ul.json", "compass.json", "ventra.json", "hsl-ul.json"]
+
+    /// The sample's image, or nil (and a note) when this tree has not got it.
+    private func sample(_ name: String) -> CardImage? {
+        let path = BuildProducts.sample(name)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try? CardImage.load(path)
+    }
+
+    /// The distinct keys of an image's trailers, in sector order, as 12 hex digits.
+    private func trailerKeys(_ image: CardImage) -> [String] {
+        var keys = [String](), block = 0, sector = 0
+        let blocks = image.mifareClassic?.blocks ?? []
+        while block < blocks.count {
+            let size = sector < 32 ? 4 : 16
+            if block + size - 1 < blocks.count {
+                let t = blocks[block + size - 1].replacingOccurrences(of: " ", with: "").uppercased()
+                for k in [String(t.prefix(12)), String(t.suffix(12))] where k.count == 12 && !k.contains("?") && !keys.contains(k) { keys.append(k) }
+            }
+            block += size
+            sector += 1
+        }
+        return keys
+    }
+
+    /// A key file of `keys` (0600, as the trust rules want), with a comment line.
+    private func keyFile(_ keys: [String], in dir: URL) throws -> String {
+        let path = dir.appendingPathComponent("card.keys").path
+        try ("# keys of a test card, made up by its author\n" + keys.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        return path
+    }
+
+    /// What a user compares between two reads of one card.
+    private func summary(_ json: [String: Any]?) -> String {
+        guard let json else { return "nothing" }
+        let keys = ["family", "cardName", "serialNumber", "balance", "currency", "transactions", "passes"]
+        let picked = Dictionary(uniqueKeysWithValues: keys.compactMap { k in json[k].map { (k, $0) } })
+        let data = (try? JSONSerialization.data(withJSONObject: picked, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func testEachClassicCardReadsLiveOnEachReaderFromAKeyFileAsFromItsDump() throws {
+        var read = 0
+        for name in Self.classicSamples {
+            guard let image = sample(name) else { continue }
+            let dir = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let keys = trailerKeys(image)
+            XCTAssertFalse(keys.isEmpty, name)
+            let keyPath = try keyFile(keys, in: dir)
+            let decoded = try Self.harness.transit(["decode", BuildProducts.sample(name)])
+            XCTAssertEqual(decoded.status, 0, "\(name): \(decoded.stdout) \(decoded.stderr)")
+            let expected = summary(decoded.json?["card"] as? [String: Any])
+            for (reader, model) in Self.models {
+                let bundle = dir.appendingPathComponent("\(model).log.json").path
+                try Self.harness.insert(card: BuildProducts.sample(name), ["--reader-model", model], port: reader.port)
+                let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", reader.name, "--wait", "5", "--keys", keyPath,
+                                                    "--verbose", "--log", bundle])
+                Self.harness.removeCard(port: reader.port)
+                XCTAssertEqual(run.status, 0, "\(name) on \(model): \(run.stdout) \(run.stderr)")
+                XCTAssertEqual(summary(run.json), expected, "\(name) on \(model): the same values as its dump")
+                let log = (try? String(contentsOfFile: bundle, encoding: .utf8)) ?? ""
+                XCTAssertTrue(log.contains("FF8200"), "\(name) on \(model): a Load Keys was recorded")
+                for key in keys {
+                    for (what, text) in [("stdout", run.stdout), ("stderr", run.stderr), ("the log bundle", log)] {
+                        XCTAssertFalse(text.uppercased().contains(key), "\(name) on \(model): a key in \(what)")
+                    }
+                }
+                // The read is replayed from its bundle although the bundle holds no key.
+                let replay = try Self.harness.transit(["replay", bundle, "--json"])
+                XCTAssertEqual(replay.status, 0, "\(name) on \(model): replay: \(replay.stderr)")
+                XCTAssertEqual(summary(replay.json), expected, "\(name) on \(model): replay")
+            }
+            read += 1
+        }
+        try XCTSkipIf(read == 0, "no MIFARE Classic sample in this tree")
+    }
+
+    func testAClassicCardWithoutItsKeysSaysItsSectorsAreLockedAndNamesKeys() throws {
+        guard let name = Self.classicSamples.first(where: { sample($0) != nil }) else { throw XCTSkip("no MIFARE Classic sample in this tree") }
+        try Self.harness.insert(card: BuildProducts.sample(name), ["--reader-model", "acr122u"], port: Self.acr122u.port)
+        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.acr122u.name, "--wait", "5"])
+        XCTAssertTrue([4, 5].contains(run.status), "\(run.status): \(run.stdout) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("locked"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("--keys"), run.stderr)
+    }
+
+    func testABlankClassicCardSaysItIsBlank() throws {
+        // Every sector opens with the factory key and holds zeros (sector 0's manufacturer block aside).
+        let trailer = "FFFFFFFFFFFFFF078069FFFFFFFFFFFF"
+        var blocks = [String]()
+        for s in 0 ..< 16 {
+            blocks.append(s == 0 ? "A1B2C3D4DE0804006263646566676869" : String(repeating: "0", count: 32))
+            blocks += [String(repeating: "0", count: 32), String(repeating: "0", count: 32), trailer]
+        }
+        let image = CardImage(description: "blank 1K", mifareClassic: .init(uid: "A1B2C3D4", type: "1K", blocks: blocks))
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("blank.json").path
+        try JSONEncoder().encode(image).write(to: URL(fileURLWithPath: path))
+        try Self.harness.insert(card: path, ["--reader-model", "omnikey-5022"], port: Self.omnikey.port)
+        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.omnikey.name, "--wait", "5"])
+        XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("blank MIFARE Classic 1K"), run.stderr)
+    }
+
+    func testTheRCS300NamesItselfAsUnableToOpenClassicSectors() throws {
+        guard let name = Self.classicSamples.first(where: { sample($0) != nil }) else { throw XCTSkip("no MIFARE Classic sample in this tree") }
+        try Self.harness.insert(card: BuildProducts.sample(name), ["--reader-model", "rc-s300"], port: Self.rcs300.port)
+        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.rcs300.name, "--wait", "5"])
+        XCTAssertEqual(run.status, 5, "\(run.stdout) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("RC-S300 cannot open MIFARE Classic sectors"), run.stderr)
+    }
+
+    func testEachUltralightTicketReadsLiveOnEachReaderAsFromItsImage() throws {
+        var read = 0
+        for name in Self.ultralightSamples where sample(name) != nil {
+            let decoded = try Self.harness.transit(["decode", BuildProducts.sample(name)])
+            XCTAssertEqual(decoded.status, 0, "\(name): \(decoded.stdout) \(decoded.stderr)")
+            for (reader, model) in Self.models + [(Self.rcs300, "rc-s300")] {
+                try Self.harness.insert(card: BuildProducts.sample(name), ["--reader-model", model], port: reader.port)
+                let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", reader.name, "--wait", "5"])
+                Self.harness.removeCard(port: reader.port)
+                XCTAssertEqual(run.status, 0, "\(name) on \(model): \(run.stdout) \(run.stderr)")
+                XCTAssertEqual(summary(run.json), summary(decoded.json?["card"] as? [String: Any]), "\(name) on \(model)")
+            }
+            read += 1
+        }
+        try XCTSkipIf(read == 0, "no MIFARE Ultralight sample in this tree")
+    }
+}
