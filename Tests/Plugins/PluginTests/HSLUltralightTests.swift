@@ -69,4 +69,19 @@ final class HSLUltralightTests: XCTestCase {
         image.mifareUltralight?.pages[4] = "23924622"
         XCTAssertEqual(try read(image).error?.kind, .tagNotSupported)
     }
+
+    func testATicketCostsThreePageReadsAndAnotherTicketOne() throws {
+        var commands = [String]()
+        _ = try PluginRead.read(CardImages.sample("hsl-ul.json"), plugins: [.hslUltralight]) { _, c, a in
+            commands.append(c.map { String(format: "%02X", $0) }.joined()); return a
+        }
+        // The host's UID request, then Read Binary of 16 bytes (four pages) at pages 4, 8 and 12.
+        XCTAssertEqual(commands, ["FFCA000000", "FFB0000410", "FFB0000810", "FFB0000C10"])
+        commands = []
+        _ = try PluginRead.read(CardImages.sample("ventra.json"), plugins: [.hslUltralight]) { _, c, a in
+            commands.append(c.map { String(format: "%02X", $0) }.joined()); return a
+        }
+        XCTAssertEqual(commands, ["FFCA000000", "FFB0000410"], "page 4 tells it is not an HSL ticket")
+    }
 }
+

@@ -104,4 +104,18 @@ final class NextfareUltralightTests: XCTestCase {
         XCTAssertNil(outcome.reading)
         XCTAssertNotNil(outcome.error)
     }
+
+    func testATicketCostsThreePageReadsAndAnotherTicketOne() throws {
+        var commands = [String]()
+        _ = try PluginRead.read(CardImages.sample("compass.json"), plugins: [.nextfareUltralight]) { _, c, a in
+            commands.append(c.map { String(format: "%02X", $0) }.joined()); return a
+        }
+        // The host's UID request, then Read Binary of 16 bytes (four pages) at pages 4, 8 and 12.
+        XCTAssertEqual(commands, ["FFCA000000", "FFB0000410", "FFB0000810", "FFB0000C10"])
+        commands = []
+        _ = try PluginRead.read(CardImages.sample("hsl-ul.json"), plugins: [.nextfareUltralight]) { _, c, a in
+            commands.append(c.map { String(format: "%02X", $0) }.joined()); return a
+        }
+        XCTAssertEqual(commands, ["FFCA000000", "FFB0000410"], "pages 4–7 tell it is not a Nextfare ticket")
+    }
 }
