@@ -118,4 +118,12 @@ final class NextfareUltralightTests: XCTestCase {
         }
         XCTAssertEqual(commands, ["FFCA000000", "FFB0000410"], "pages 4–7 tell it is not a Nextfare ticket")
     }
+
+    func testTheDefaultOrderFindsEachUltralightTicket() throws {
+        for (sample, family) in [("compass.json", "compass"), ("ventra.json", "ventra"), ("hsl-ul.json", "hsl")] {
+            let outcome = try PluginRead.read(CardImages.sample(sample), plugins: PluginRead.Plugin.defaultOrder)
+            XCTAssertEqual(outcome.reading?.family, family, "\(sample): \(String(describing: outcome.error))")
+        }
+    }
 }
+
