@@ -146,3 +146,8 @@ public enum HostErrors {
     /// The card left the reader.
     public static let removed: Error = TransitError(.sessionLost, "the card was removed during the read")
 }
+
+/// The keys a Classic dump's trailers hold pass through, as the engine takes them from the channel.
+extension FaultyChannel: ClassicKeySource {
+    package var classicKeys: ClassicKeyRing { (inner as? ClassicKeySource)?.classicKeys ?? ClassicKeyRing() }
+}

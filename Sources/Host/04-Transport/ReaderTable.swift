@@ -23,15 +23,16 @@ package enum ReaderTable {
             confidence: .manual),
         ReaderProfile(
             name: "ACS ACR1252U", patterns: ["ACR1252"], dialects: [.acsDirect, .part3], maxCommand: 512,
-            // Read Binary of up to 3 blocks (48 bytes) of a sector's data: ACM1252U-Y3 §5.2.4.3.
-            loadKeys: .acs, blocksPerRead: 3,
+            // Read Binary of a sector's data blocks in one command: 48 bytes, or 240 in a 4K card's
+            // sectors of 16 blocks (ACM1252U-Y3 §5.2.4.3).
+            loadKeys: .acs, blocksPerRead: 15,
             readsTypeB: true, typeBSource: "ACM1252U-Y3 reference manual §5.2 (ISO 14443 type A and B cards, the type B ATR)",
             note: "two interfaces: PICC (the card) and SAM (never chosen unless named)",
             source: "ACM1252U-Y3 reference manual §5.2.6 (direct transmit, FeliCa ATR) and §5.2.3 (Part 3 data objects); an opensc-tool log of FF CA and a direct-transmit FeliCa read",
             confidence: .trace),
         ReaderProfile(
             name: "ACS ACR1255U-J1", patterns: ["ACR1255"], dialects: [.acsDirect, .part3],
-            loadKeys: .acs, blocksPerRead: 3,
+            loadKeys: .acs, blocksPerRead: 15,
             readsTypeB: true, typeBSource: "the ACR1252U's line (the same ACS firmware family); unconfirmed",
             source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),
         ReaderProfile(

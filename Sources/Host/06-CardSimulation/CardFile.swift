@@ -4,8 +4,9 @@ import TransitFiles
 import TransitModel
 
 /// A card file as users hold it, recognised from its content: the project's card image, a Flipper
-/// Zero NFC file, a Metrodroid JSON or XML export, a FareBot export, or a Metrodroid zip of any of
-/// them. It holds one card or several; each is a card image, or a card transit cannot read (another
+/// Zero NFC file, a Metrodroid JSON or XML export, a FareBot export, a Proxmark3 JSON dump, a MIFARE
+/// Classic Tool dump, or a Metrodroid zip of any of them; a raw MIFARE Classic image by its name and
+/// size (RawClassicDump). It holds one card or several; each is a card image, or a card transit cannot read (another
 /// technology, or data the file does not keep), said per card. A problem of the file itself is a
 /// `CardImageError` that names it. Every byte read counts against `CardImage.fileLimit`: the file,
 /// and what a zip's members inflate to.
@@ -31,15 +32,16 @@ public struct CardFile {
         let data: Data
         do { data = try BoundedFile.read(path, limit: CardImage.fileLimit) } catch let e as BoundedFileError { throw CardImageError(e.description) }
         do {
-            let (format, entries) = try parse(data)
+            let (format, entries) = try parse(data, name: path)
             return CardFile(path: path, format: format, entries: entries)
         } catch let e as CardImageError {
             throw CardImageError("\(path): \(e.description)")
         }
     }
 
-    /// The file's format and cards.
-    public static func parse(_ data: Data) throws -> (format: String, entries: [Entry]) {
+    /// The file's format and cards; `name` (the file's, or a zip member's) lets a raw MIFARE
+    /// Classic image be recognised by its extension.
+    public static func parse(_ data: Data, name: String? = nil) throws -> (format: String, entries: [Entry]) {
         if ZipArchive.isZip(data) {
             let wanted = [".json", ".xml", ".mfc", ".nfc"]
             let members: [ZipArchive.Member]
@@ -53,12 +55,8 @@ public struct CardFile {
             }
             var entries = [Entry]()
             for m in members { // in the archive's order
-                if m.name.lowercased().hasSuffix(".mfc") {
-                    entries.append(.otherTechnology("MIFARE Classic card (\(CardImageError.quote(m.name)), a raw dump)"))
-                    continue
-                }
                 do {
-                    entries += try plain(m.data).entries
+                    entries += try plain(m.data, name: m.name).entries
                 } catch let e as CardImageError {
                     entries.append(.unusable("\(CardImageError.quote(m.name)): \(e.description)"))
                 }
@@ -67,12 +65,12 @@ public struct CardFile {
             try checkCount(entries.count)
             return ("a Metrodroid zip export of \(members.count) card files", entries)
         }
-        return try plain(data)
+        return try plain(data, name: name)
     }
 
     /// A file that is not an archive: its format and cards, at least one and at most `maxCards`.
-    private static func plain(_ data: Data) throws -> (format: String, entries: [Entry]) {
-        let (format, entries) = try recognised(data)
+    private static func plain(_ data: Data, name: String? = nil) throws -> (format: String, entries: [Entry]) {
+        let (format, entries) = try recognised(data, name: name)
         guard !entries.isEmpty else { throw CardImageError("\(format) that holds no card") }
         return (format, entries)
     }
@@ -85,19 +83,33 @@ public struct CardFile {
         }
     }
 
-    private static func recognised(_ data: Data) throws -> (format: String, entries: [Entry]) {
+    private static func recognised(_ data: Data, name: String?) throws -> (format: String, entries: [Entry]) {
+        guard RawClassicDump.mayBe(name: name, size: data.count) else { return try recognisedByContent(data) }
+        // A raw image is bytes of any value: read as one only when no format recognises them.
+        do {
+            return try recognisedByContent(data)
+        } catch is CardImageError {
+            return ("a raw MIFARE Classic dump", [Entry { try RawClassicDump.parse(data) }])
+        }
+    }
+
+    private static func recognisedByContent(_ data: Data) throws -> (format: String, entries: [Entry]) {
         if let text = String(data: data, encoding: .utf8), FlipperDump.isFlipper(text) {
             return ("a Flipper Zero NFC file", [Entry { try FlipperDump.parse(text) }])
         }
+        if MCTDump.isMCT([UInt8](data.prefix(64))), let text = String(data: data, encoding: .utf8) {
+            return ("a MIFARE Classic Tool dump", [Entry { try MCTDump.parse(text) }])
+        }
         if ExportXML.isXML(data) { return ("an XML export", try ExportXML.entries(data)) }
         guard let json = try? JSONSerialization.jsonObject(with: data) else {
-            throw CardImageError("neither a card image, a Flipper NFC file, a Metrodroid or FareBot export (JSON, XML or zip)")
+            throw CardImageError("neither a card image, a Flipper NFC file, a Metrodroid or FareBot export (JSON, XML or zip), nor a Proxmark3 JSON or MIFARE Classic Tool dump (a raw MIFARE Classic dump is read from a .mfd, .mfc, .dump or .bin file of 320, 1024, 2048 or 4096 bytes)")
         }
         if let list = json as? [Any] {
             try checkCount(list.count)
             return ("a list of exported cards", FareBotExport.entries(list))
         }
         guard let object = json as? [String: Any] else { throw CardImageError("a JSON value that is no card") }
+        if ProxmarkDump.isProxmark(object) { return ("a Proxmark3 dump", [ProxmarkDump.entry(object)]) }
         if FareBotExport.isExport(object) {
             let cards = object["cards"] as? [Any] ?? []
             try checkCount(cards.count)
@@ -163,7 +175,7 @@ public struct CardFile {
     private static func name(_ image: CardImage) -> String {
         if let f = image.felica { return "FeliCa \(f.idm)" }
         if let c = image.mifareClassic { return "MIFARE Classic \(c.type) \(c.uid)" }
-        if let u = image.mifareUltralight { return "MIFARE Ultralight \(u.uid)" }
+        if let u = image.mifareUltralight { return "MIFARE \(u.type ?? "Ultralight") \(u.uid)" }
         return "ISO 14443-4 \(image.iso7816?.uid ?? "")"
     }
 }
@@ -173,6 +185,10 @@ extension CardFile.Entry {
     init(_ make: () throws -> CardImage) {
         do {
             let image = try make()
+            // A MIFARE dump's parser checked its layout too (MifareLayout.check); the emulators check
+            // every image as they need it.
+            if let c = image.mifareClassic { try MifareLayout.check(c) }
+            if let u = image.mifareUltralight { try MifareLayout.check(u) }
             try image.validate()
             self = .card(image)
         } catch let e as CardImageError {

@@ -43,7 +43,8 @@ struct SimulatedStorageReader {
     /// Keys loaded into the reader, by the slot General Authenticate names (ACS, OMNIKEY: the key
     /// number; Identiv: the key type 60 or 61).
     private var keys: [UInt8: [UInt8]] = [:]
-    /// Every command the reader refused as one it does not carry, in order.
+    /// Every command the reader refused as one it does not carry, in order (a Load Keys without
+    /// its key).
     private(set) var refusedCommands: [[UInt8]] = []
 
     init(card: Card, model: ReaderModel) {
@@ -100,7 +101,8 @@ struct SimulatedStorageReader {
     }
 
     private mutating func refuse(_ apdu: [UInt8], with status: [UInt8] = Self.unsupported) -> [UInt8] {
-        refusedCommands.append(apdu)
+        // A refused Load Keys is kept without its key: keys are secrets, even in memory lists.
+        refusedCommands.append(apdu.count > 5 && apdu[1] == 0x82 ? Array(apdu.prefix(5)) : apdu)
         return status
     }
 

@@ -72,7 +72,9 @@ extension OptionSpec {
         Read a card file instead of a reader: the project's card image, a Flipper Zero “NFC device”
         file (version 4) of a FeliCa card (key versions kept), a Metrodroid JSON, XML or zip export, or a
         FareBot export; the format is recognised from the content.
-        A card of a technology no family reads (MIFARE Classic, Ultralight, DESFire) is
+        MIFARE Classic and Ultralight dumps are read too: Flipper Zero files, Proxmark3 JSON, MIFARE
+        Classic Tool text, and raw `.mfd`, `.mfc`, `.dump` or `.bin` images (by extension and size).
+        A card of a technology no family reads (MIFARE Classic, Ultralight, DESFire) in an export is
         `tagNotSupported`; a file transit cannot use is `config`, naming it.
         The card is emulated in process and answers the same commands a real card would, so plugins,
         order and fallback run as with a reader.

@@ -13,6 +13,13 @@ struct SimulatedCard {
     let hangAfter: Int?
     let log: ExchangeLog?
 
+    /// A command as the log writes it: a Load Keys (`FF 82`) without its key, which stays secret
+    /// even in the simulator's log.
+    static func loggable(_ apdu: [UInt8]) -> String {
+        guard apdu.count > 5, apdu[0] == 0xFF, apdu[1] == 0x82 else { return HexFormat.string(apdu) }
+        return HexFormat.string(Array(apdu.prefix(5))) + " (key withheld)"
+    }
+
     func serve(_ link: VPCDLink) throws {
         var reader = try VirtualReader(image: image, dialect: dialect, model: model)
         var answered = 0
@@ -40,7 +47,7 @@ struct SimulatedCard {
             let answer = reader.transmit(message)
             try link.send(answer)
             answered += 1
-            try log?.append("\(HexFormat.string(message)) -> \(HexFormat.string(answer))")
+            try log?.append("\(Self.loggable(message)) -> \(HexFormat.string(answer))")
         }
     }
 }

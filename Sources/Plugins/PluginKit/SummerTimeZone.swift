@@ -35,6 +35,17 @@ public struct SummerTimeZone: Sendable {
     public static let newYork1987to2006 = SummerTimeZone(standardOffset: -5 * 3600, summerOffset: -4 * 3600,
                                                          start: .init(month: 4, sunday: 1, utcSecondsAfterMidnight: 7 * 3600),
                                                          end: .init(month: 10, sunday: -1, utcSecondsAfterMidnight: 6 * 3600))
+    /// America/Vancouver: British Columbia keeps Pacific time (Interpretation Act, RSBC 1996 c. 238,
+    /// s. 26) and has followed the US summer-time dates since 2007 (the same rule as `losAngeles`):
+    /// PST −8, PDT −7 from the second Sunday of March 10:00 UTC to the first Sunday of November 09:00 UTC.
+    public static let vancouver = SummerTimeZone(standardOffset: -8 * 3600, summerOffset: -7 * 3600,
+                                                 start: .init(month: 3, sunday: 2, utcSecondsAfterMidnight: 10 * 3600),
+                                                 end: .init(month: 11, sunday: 1, utcSecondsAfterMidnight: 9 * 3600))
+    /// America/Chicago since 2007 (US Energy Policy Act of 2005, 15 U.S.C. 260a): CST −6, CDT −5 from the
+    /// second Sunday of March 02:00 CST (08:00 UTC) to the first Sunday of November 02:00 CDT (07:00 UTC).
+    public static let chicago = SummerTimeZone(standardOffset: -6 * 3600, summerOffset: -5 * 3600,
+                                               start: .init(month: 3, sunday: 2, utcSecondsAfterMidnight: 8 * 3600),
+                                               end: .init(month: 11, sunday: 1, utcSecondsAfterMidnight: 7 * 3600))
     /// Europe/Helsinki (EU directive 2000/84/EC): EET +2, EEST +3 from the last Sunday of March to the
     /// last Sunday of October, both at 01:00 UTC.
     public static let helsinki = europeanUnion(standardOffset: 2 * 3600)

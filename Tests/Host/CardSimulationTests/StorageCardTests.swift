@@ -100,7 +100,8 @@ final class StorageCardTests: XCTestCase {
         let vpcd = try FakeVPCD()
         let sim = Process()
         sim.executableURL = URL(fileURLWithPath: BuildProducts.simulator)
-        sim.arguments = ["--card", file, "--reader-model", "utrust-3700f", "--port", "\(vpcd.port)"]
+        let log = dir.appendingPathComponent("sim.log").path
+        sim.arguments = ["--card", file, "--reader-model", "utrust-3700f", "--port", "\(vpcd.port)", "--log", log]
         try sim.run()
         defer { if sim.isRunning { sim.terminate() } }
         XCTAssertEqual(try vpcd.exchange(I.bytes("FF 82 00 60 06 FF FF FF FF FF FF")), ok)
@@ -115,6 +116,10 @@ final class StorageCardTests: XCTestCase {
         vpcd.close()
         sim.waitUntilExit()
         XCTAssertEqual(sim.terminationStatus, 0)
+        // The log keeps the Load Keys without its key.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.first, "FF82006006 (key withheld) -> 9000")
+        XCTAssertFalse(lines.contains { $0.contains("FFFFFFFFFFFF") }, "\(lines)")
     }
 
     func testTransitSimRefusesAPhoneForAClassicCard() throws {

@@ -15,11 +15,18 @@ final class ReadOnlyStorageTests: XCTestCase {
     static let samples = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json",
                           "bilhete-unico.json", "troika-ul.json", "compass.json", "ventra.json", "hsl-ul.json"]
 
+    /// Samples told only by a key digest hold made-up keys: their plugin is given the digest.
+    static let digestPlugins: [String: PluginRead.Plugin] = [
+        "podorozhnik.json": PluginRead.Plugin("podorozhnik", BuildProducts.plugin("TransitPodorozhnik"),
+                                              options: ["key-digests": PodorozhnikTests.madeUpKeyDigest]),
+    ]
+
     func testEveryFamilysReadSendsOnlyReadCommands() throws {
         var read = 0
         for name in Self.samples where FileManager.default.fileExists(atPath: BuildProducts.sample(name)) {
             var commands = [[UInt8]]()
-            let outcome = try PluginRead.read(CardImages.sample(name), plugins: PluginRead.Plugin.defaultOrder) { _, command, answer in
+            let plugins = PluginRead.Plugin.defaultOrder.map { p in Self.digestPlugins[name].flatMap { $0.name == p.name ? $0 : nil } ?? p }
+            let outcome = try PluginRead.read(CardImages.sample(name), plugins: plugins) { _, command, answer in
                 commands.append(command)
                 return answer
             }

@@ -6,20 +6,42 @@
 /// Private services are locked (no blocks dumped); public services answer their dumped blocks; key
 /// versions (FFFF: unknown) answer Request Service. Lines of other keys (`Directory Tree`, the tree
 /// itself, `System NN Key: …`) are skipped. Lines end in LF or CRLF. Parsed in one pass over the
-/// bytes, in time linear in the file's size.
+/// bytes, in time linear in the file's size. Files of other device types go to their own parsers:
+/// FlipperDESFireDump, FlipperClassicDump, FlipperUltralightDump.
 enum FlipperDump {
     static func isFlipper(_ text: String) -> Bool { text.hasPrefix("Filetype: Flipper NFC device") }
 
     private typealias Line = ArraySlice<UInt8>
 
+    /// The `Device type:` of the file's header (its first `FlipperDESFireDump.headerLines` lines),
+    /// nil when they hold none.
+    static func deviceType(_ text: String) -> String? {
+        let bytes = text.utf8
+        var start = bytes.startIndex, lines = 0
+        while lines < FlipperDESFireDump.headerLines, start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let line = trimmed(ArraySlice(bytes[start ..< end]))
+            if !line.isEmpty {
+                lines += 1
+                if line.starts(with: "Device type:".utf8) { return string(trimmed(line.dropFirst(12))) }
+            }
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
+        }
+        return nil
+    }
+
     static func parse(_ text: String) throws -> CardImage {
         if FlipperDESFireDump.isDESFire(text) { return try FlipperDESFireDump.parse(text) }
+        if let type = deviceType(text) {
+            if type == "Mifare Classic" { return try FlipperClassicDump.parse(text) }
+            if FlipperUltralightDump.isUltralight(deviceType: type) { return try FlipperUltralightDump.parse(text) }
+        }
         var idm: String?
         var systems = [CardImage.FeliCaSystemImage]()
         for raw in Array(text.utf8).split(separator: UInt8(ascii: "\n")) {
             let line = trimmed(raw)
             if line.starts(with: "Device type:".utf8) {
-                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa and MIFARE DESFire Flipper dumps are supported, not \(CardImageError.quote(string(line)))") }
+                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa, MIFARE DESFire, Classic and Ultralight Flipper dumps are supported, not \(CardImageError.quote(string(line)))") }
             } else if line.starts(with: "UID:".utf8) {
                 idm = hex(line.dropFirst(4))
             } else if let cells = entry(line, "System ") {
