@@ -47,14 +47,18 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
         return keys
     }
 
-    /// `--config` with the repository's plugins.conf whose charliecard line takes the digests of
-    /// charliecard.json's MADE-UP sector 0 keys (CharlieCard is recognised by its key's digest; the
-    /// shipped digests are of the real keys), as a deployment adds a new key's; none for other cards.
+    /// The digests of MADE-UP keys that the samples of families recognised by a key digest hold
+    /// (CharlieCardTests, PodorozhnikTests): the shipped digests are of the real keys.
+    static let sampleDigests = ["charliecard.json": ("charliecard", "58de1cd9312430aadce82eb222b534c9,9c502304a43d0a7bd258394288b37286"),
+                                "podorozhnik.json": ("podorozhnik", "eb1db438b3662f3e4adede4120952d0a")]
+
+    /// `--config` with the repository's plugins.conf whose line for the sample's family takes the
+    /// digests of its made-up keys, as a deployment adds a new key's; none for other cards.
     private func digestConfig(for name: String, in dir: URL) throws -> [String] {
-        guard name == "charliecard.json" else { return [] }
+        guard let (family, digests) = Self.sampleDigests[name] else { return [] }
         let conf = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("plugins.conf"), encoding: .utf8)
         let lines = conf.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            line.hasPrefix("charliecard ") ? line + " key-digests=58de1cd9312430aadce82eb222b534c9,9c502304a43d0a7bd258394288b37286" : String(line)
+            line.hasPrefix(family + " ") ? line + " key-digests=" + digests : String(line)
         }
         let path = dir.appendingPathComponent("plugins.conf").path
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)

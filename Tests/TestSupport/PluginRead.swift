@@ -120,7 +120,7 @@ final class LogLines: @unchecked Sendable {
 }
 
 /// A reader channel that passes exchanges to another and lets a test change any answer.
-final class FaultyChannel: ReaderChannel, ClassicKeySource {
+final class FaultyChannel: ReaderChannel {
     let inner: ReaderChannel
     let fault: PluginRead.Fault?
     private(set) var count = 0
@@ -129,8 +129,6 @@ final class FaultyChannel: ReaderChannel, ClassicKeySource {
 
     var readerName: String { inner.readerName }
     var atr: [UInt8] { inner.atr }
-    /// The keys of a Classic image's trailers, as the engine uses them for a `--card` read.
-    var classicKeys: ClassicKeyRing { (inner as? ClassicKeySource)?.classicKeys ?? ClassicKeyRing() }
 
     func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         let index = count
