@@ -1,0 +1,208 @@
+import CardSimulation
+import Foundation
+import TestSupport
+import XCTest
+
+/// Each MIFARE Classic and Ultralight sample written as the dumps users hold — a Flipper Zero
+/// `.nfc` (NfcFileFormats.md, version 4), a Proxmark3 JSON (`mfc v2`, `mfu`: fileutils.c
+/// prepareJSON), an MCT text dump and a raw `.mfd` image — read with `transit decode`: the same
+/// values as the sample's own card image (issue 42, item 6). The files are written here from each
+/// format's facts with the samples' own made-up card data and keys. And `transit dump` of a Classic
+/// card writes an image that reads back to the same values.
+final class StorageDumpDecodeTests: XCTestCase {
+    static let classic = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json", "bilhete-unico.json"]
+    static let ultralight = ["troika-ul.json", "compass.json", "ventra.json", "hsl-ul.json"]
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = temporaryDirectory()
+        XCTAssertEqual(chmod(dir.path, 0o700), 0)
+    }
+
+    override func tearDown() { if let dir { try? FileManager.default.removeItem(at: dir) } }
+
+    /// plugins.conf with key-digests for the families a made-up key cannot otherwise name (their
+    /// digests by hashlib, as scripts/benchmark.py's STORAGE_DIGESTS gives them).
+    private func conf() throws -> String {
+        let digests = ["podorozhnik": "eb1db438b3662f3e4adede4120952d0a",
+                       "charliecard": "58de1cd9312430aadce82eb222b534c9,9c502304a43d0a7bd258394288b37286"]
+        let shipped = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("plugins.conf"), encoding: .utf8)
+        let text = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let name = line.split(separator: " ").first.map(String.init) ?? ""
+            return digests[name].map { "\(line) key-digests=\($0)" } ?? String(line)
+        }.joined(separator: "\n")
+        let path = dir.appendingPathComponent("plugins.conf").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// What a user compares between two reads of one card.
+    private func summary(_ card: Any?) -> String {
+        guard let json = card as? [String: Any] else { return "nothing" }
+        let keys = ["family", "cardName", "serialNumber", "balance", "currency", "transactions", "passes"]
+        let picked = Dictionary(uniqueKeysWithValues: keys.compactMap { k in json[k].map { (k, $0) } })
+        return String(decoding: (try? JSONSerialization.data(withJSONObject: picked, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+
+    private func decode(_ paths: [String], config: String) throws -> [String] {
+        let run = try CommandRun.transit(["decode", "--config", config] + paths)
+        XCTAssertEqual(run.status, 0, "\(run.stderr) \(run.stdout) \(paths)")
+        return run.stdout.split(separator: "\n").map { line in
+            summary((try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["card"])
+        }
+    }
+
+    /// Bytes written as Flipper writes them: upper-case hex pairs separated by spaces.
+    private func spaced(_ hex: String) -> String {
+        let digits = Array(hex.replacingOccurrences(of: " ", with: ""))
+        return stride(from: 0, to: digits.count, by: 2).map { String(digits[$0 ..< min($0 + 2, digits.count)]) }.joined(separator: " ")
+    }
+
+    private func flipper(_ c: CardImage.ClassicImage) -> String {
+        var text = """
+        Filetype: Flipper NFC device
+        Version: 4
+        # Device type can be ISO14443-3A, ISO14443-3B, ISO14443-4A, ISO14443-4B, ISO15693-3, FeliCa, NTAG/Ultralight, Mifare Classic, Mifare DESFire, SLIX, ST25TB
+        Device type: Mifare Classic
+        # UID is common for all formats
+        UID: \(spaced(c.uid))
+        # ISO14443-3A specific data
+        ATQA: 00 04
+        SAK: 08
+        # Mifare Classic specific data
+        Mifare Classic type: \(c.type)
+        Data format version: 2
+        # Mifare Classic blocks, '??' means unknown data
+
+        """
+        for (n, block) in c.blocks.enumerated() { text += "Block \(n): \(spaced(block))\n" }
+        return text
+    }
+
+    private func flipper(_ u: CardImage.UltralightImage) -> String {
+        var text = """
+        Filetype: Flipper NFC device
+        Version: 4
+        Device type: NTAG/Ultralight
+        UID: \(spaced(u.uid))
+        ATQA: 00 44
+        SAK: 00
+        # Mifare Ultralight specific data
+        Data format version: 2
+        NTAG/Ultralight type: Mifare Ultralight
+        Signature: \(spaced(String(repeating: "00", count: 32)))
+        Mifare version: 00 00 00 00 00 00 00 00
+        Counter 0: 0
+        Tearing 0: 00
+        Counter 1: 0
+        Tearing 1: 00
+        Counter 2: 0
+        Tearing 2: 00
+        Pages total: \(u.pages.count)
+        Pages read: \(u.pages.count)
+
+        """
+        for (n, page) in u.pages.enumerated() { text += "Page \(n): \(spaced(page))\n" }
+        return text
+    }
+
+    private func proxmark(_ c: CardImage.ClassicImage) throws -> Data {
+        var blocks = [String: String]()
+        for (n, b) in c.blocks.enumerated() { blocks[String(n)] = b.replacingOccurrences(of: " ", with: "") }
+        return try JSONSerialization.data(withJSONObject: ["Created": "proxmark3", "FileType": "mfc v2",
+                                                           "Card": ["UID": c.uid, "ATQA": "0400", "SAK": "08"], "blocks": blocks])
+    }
+
+    private func proxmark(_ u: CardImage.UltralightImage) throws -> Data {
+        var blocks = [String: String]()
+        for (n, p) in u.pages.enumerated() { blocks[String(n)] = p }
+        return try JSONSerialization.data(withJSONObject: ["Created": "proxmark3", "FileType": "mfu",
+                                                           "Card": ["UID": u.uid, "Version": "0004030101000B03", "TBO_0": "0000", "TBO_1": "00",
+                                                                    "Signature": String(repeating: "00", count: 32), "Counter0": "000000",
+                                                                    "Tearing0": "00", "Counter1": "000000", "Tearing1": "00",
+                                                                    "Counter2": "000000", "Tearing2": "00"],
+                                                           "blocks": blocks])
+    }
+
+    /// MCT: `+Sector: N` then the sector's blocks, 32 hex digits each (Metrodroid MctCardImporter).
+    private func mct(_ c: CardImage.ClassicImage) -> String {
+        var text = "", block = 0, sector = 0
+        while block < c.blocks.count {
+            let size = sector < 32 ? 4 : 16
+            text += "+Sector: \(sector)\n"
+            for b in c.blocks[block ..< min(block + size, c.blocks.count)] { text += b.replacingOccurrences(of: " ", with: "").uppercased() + "\n" }
+            block += size
+            sector += 1
+        }
+        return text
+    }
+
+    func testEachClassicSampleReadsTheSameFromItsFlipperProxmarkMCTAndRawDumps() throws {
+        let config = try conf()
+        for name in Self.classic {
+            let image = try CardImages.sample(name)
+            let c = try XCTUnwrap(image.mifareClassic, name)
+            let base = dir.appendingPathComponent(String(name.dropLast(5)))
+            let nfc = base.appendingPathExtension("nfc").path, json = base.path + ".proxmark.json"
+            let mctPath = base.path + ".mct.txt", raw = base.appendingPathExtension("mfd").path
+            try flipper(c).write(toFile: nfc, atomically: true, encoding: .utf8)
+            try proxmark(c).write(to: URL(fileURLWithPath: json))
+            try mct(c).write(toFile: mctPath, atomically: true, encoding: .utf8)
+            let bytes = c.blocks.flatMap { HexBytes.parse($0) }
+            XCTAssertEqual(bytes.count, 16 * c.blocks.count, "\(name): every byte known")
+            try Data(bytes).write(to: URL(fileURLWithPath: raw))
+            let readings = try decode([BuildProducts.sample(name), nfc, json, mctPath, raw], config: config)
+            XCTAssertEqual(readings.count, 5, name)
+            XCTAssertNotEqual(readings.first, "nothing", "\(name) reads")
+            for (format, reading) in zip(["Flipper", "Proxmark3", "MCT", "raw"], readings.dropFirst()) {
+                XCTAssertEqual(reading, readings.first, "\(name) from its \(format) dump")
+            }
+        }
+    }
+
+    func testEachUltralightSampleReadsTheSameFromItsFlipperAndProxmarkDumps() throws {
+        let config = try conf()
+        for name in Self.ultralight {
+            let u = try XCTUnwrap(try CardImages.sample(name).mifareUltralight, name)
+            let base = dir.appendingPathComponent(String(name.dropLast(5)))
+            let nfc = base.appendingPathExtension("nfc").path, json = base.path + ".proxmark.json"
+            try flipper(u).write(toFile: nfc, atomically: true, encoding: .utf8)
+            try proxmark(u).write(to: URL(fileURLWithPath: json))
+            let readings = try decode([BuildProducts.sample(name), nfc, json], config: config)
+            XCTAssertEqual(readings.count, 3, name)
+            XCTAssertNotEqual(readings.first, "nothing", "\(name) reads")
+            XCTAssertEqual(readings[1], readings[0], "\(name) from its Flipper dump")
+            XCTAssertEqual(readings[2], readings[0], "\(name) from its Proxmark3 dump")
+        }
+    }
+
+    func testADumpOfAClassicCardReadsBackToTheSameValuesAndShowsNoKeyOnStandardOutput() throws {
+        let config = try conf()
+        let name = "troika-e5.json"
+        let out = dir.appendingPathComponent("dumped.json").path
+        let dump = try CommandRun.transit(["dump", "--card", BuildProducts.sample(name), "--out", out, "--config", config])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        let readings = try decode([BuildProducts.sample(name), out], config: config)
+        XCTAssertEqual(readings.count, 2)
+        XCTAssertEqual(readings[1], readings[0], "the dump reads as the card")
+        // On standard output the trailers carry no key.
+        let stdout = try CommandRun.transit(["dump", "--card", BuildProducts.sample(name), "--out", "-", "--config", config])
+        XCTAssertEqual(stdout.status, 0, stdout.stderr)
+        let image = try CardImage.load(BuildProducts.sample(name))
+        for (n, block) in (image.mifareClassic?.blocks ?? []).enumerated() where n % 4 == 3 {
+            let t = block.replacingOccurrences(of: " ", with: "").uppercased()
+            for key in [String(t.prefix(12)), String(t.suffix(12))] where !key.contains("?") && key != "FFFFFFFFFFFF" && key != "000000000000" {
+                XCTAssertFalse(stdout.stdout.uppercased().contains(key), "sector \(n / 4)'s key on standard output")
+            }
+        }
+    }
+}
+
+/// Hex of a sample's block, "??" refused (a sample knows every byte).
+private enum HexBytes {
+    static func parse(_ hex: String) -> [UInt8] {
+        let digits = Array(hex.replacingOccurrences(of: " ", with: "").utf8)
+        guard digits.count % 2 == 0 else { return [] }
+        return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0 ..< $0 + 2], as: UTF8.self), radix: 16) }
+    }
+}
