@@ -233,7 +233,7 @@ def storage_table(transit):
     """Authentications and APDUs per Classic and Ultralight card, against issue 42's budget."""
     print("MIFARE Classic and Ultralight (transit scan --card: the dump's trailer keys; the UID counted in APDUs)")
     headers = ["card", "family", "sectors", "keys", "auths", "budget", "APDUs"]
-    widths = [card_width(), 15] + [len(h) + 2 for h in headers[2:]]
+    widths = [max(card_width(), max(len(c) for c, _ in STORAGE_CARDS) + 2), 15] + [len(h) + 2 for h in headers[2:]]
 
     def line(cells):
         return "".join(f"{c:<{w}}" if i < 2 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
