@@ -99,15 +99,7 @@ package final class PluginInvocation {
             log("a MIFARE Classic or Ultralight card takes no \(felica ? "FeliCa frame" : "APDU") from a plugin: read it with classic_read_sector or ultralight_read_pages")
             return TRANSIT_STATUS_INTERNAL
         }
-        exchanges += 1
-        if budgetExceeded == nil {
-            if exchanges > limits.maxExchanges {
-                budgetExceeded = "went past its budget of \(limits.maxExchanges) exchanges"
-            } else if deadline.hasPassed {
-                budgetExceeded = "went past its budget of \(limits.readTimeout) seconds"
-            }
-        }
-        if budgetExceeded != nil { return TRANSIT_STATUS_COMMUNICATION }
+        guard spendExchange() else { return TRANSIT_STATUS_COMMUNICATION }
         do {
             let answer = felica ? try session.felica(command) : try session.apdu(command)
             guard answer.count <= capacity, let out else {
@@ -125,6 +117,20 @@ package final class PluginInvocation {
         }
     }
 
+    /// Counts one exchange of the plugin's budget; false once the plugin went past its exchanges or
+    /// the read's deadline (`budgetExceeded` says which), when nothing more is sent.
+    private func spendExchange() -> Bool {
+        exchanges += 1
+        if budgetExceeded == nil {
+            if exchanges > limits.maxExchanges {
+                budgetExceeded = "went past its budget of \(limits.maxExchanges) exchanges"
+            } else if deadline.hasPassed {
+                budgetExceeded = "went past its budget of \(limits.readTimeout) seconds"
+            }
+        }
+        return budgetExceeded == nil
+    }
+
     /// One storage call (a sector, a key check, pages): counted as one exchange of the plugin's
     /// budget (it may cost several APDUs, each recorded in the log bundle), its transport errors
     /// kept as a transceive's are.
@@ -134,15 +140,7 @@ package final class PluginInvocation {
             log("\(what): this card is no MIFARE Classic or Ultralight")
             return .failure(TRANSIT_STATUS_INTERNAL)
         }
-        exchanges += 1
-        if budgetExceeded == nil {
-            if exchanges > limits.maxExchanges {
-                budgetExceeded = "went past its budget of \(limits.maxExchanges) exchanges"
-            } else if deadline.hasPassed {
-                budgetExceeded = "went past its budget of \(limits.readTimeout) seconds"
-            }
-        }
-        if budgetExceeded != nil { return .failure(TRANSIT_STATUS_COMMUNICATION) }
+        guard spendExchange() else { return .failure(TRANSIT_STATUS_COMMUNICATION) }
         do {
             return .success(try call(reader))
         } catch {

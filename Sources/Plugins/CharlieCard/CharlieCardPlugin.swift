@@ -23,7 +23,7 @@ import PluginKit
 enum CharlieCardPlugin: CardFamilyPlugin {
     static let name = "charliecard"
     static let technology: CardTechnology = .mifareClassic
-    static let options = [PluginOption("key-digests", .text)]
+    static let options = [PluginOption.keyDigests]
 
     /// Salted MD5 digests of sector 0's keys (Metrodroid CharlieCardTransitData.kt, FACTORY.earlyCheck).
     static let shippedDigests = ["63ee95c7340fceb524cae7aab66fb1f9", "2114a2414d6b378e36a4e9540d1adc9f"]

@@ -15,7 +15,7 @@ extension CardLink {
 
     /// The shipped key digests plus the valid ones in the `option` (comma-separated, 32 hex digits
     /// each, any case); a malformed entry is logged as a warning and skipped.
-    public func classicKeyDigests(shipped: [String], option: String = "key-digests") -> [String] {
+    public func classicKeyDigests(shipped: [String], option: String = PluginOption.keyDigests.name) -> [String] {
         guard let text = self.option(option) else { return shipped }
         var digests = shipped
         for entry in text.split(separator: ",") {
@@ -28,6 +28,14 @@ extension CardLink {
         }
         return digests
     }
+}
+
+extension PluginOption {
+    /// `key-digests`: comma-separated 32-hex-digit digests (lowercase hex MD5 of salt ‖ key ‖ salt)
+    /// added to those a family ships, so a deployment whose city issued cards with new keys names
+    /// them without a rebuild (`classicKeyDigests`). A malformed entry is skipped with a warning
+    /// that does not repeat it: a key pasted by mistake stays out of the log.
+    public static let keyDigests = PluginOption("key-digests", .text)
 }
 
 extension Bytes {

@@ -10,7 +10,7 @@ import PluginKit
 enum PodorozhnikPlugin: CardFamilyPlugin {
     static let name = "podorozhnik"
     static let technology: CardTechnology = .mifareClassic
-    static let options = [PluginOption(KeyDigestOption.name, .text)]
+    static let options = [PluginOption.keyDigests]
 
     /// Salted digests of sector 4's keys A and B (PodorozhnikTransitData.kt KEY_SALT,
     /// KEY_DIGEST_A, KEY_DIGEST_B). The keys themselves are not shipped.
@@ -22,7 +22,7 @@ enum PodorozhnikPlugin: CardFamilyPlugin {
         guard card.technology == .mifareClassic || card.classicSectorCount > 0, card.classicSectorCount > 5 else {
             throw PluginError.notThisCard
         }
-        let digests = KeyDigestOption.digests(card, shipped: shippedDigests)
+        let digests = card.classicKeyDigests(shipped: shippedDigests)
         guard try card.classicKeyMatches(sector: 4, salt: keySalt, digests: digests) == true else { throw PluginError.notThisCard }
         guard let purse = try card.classicSector(4).map(Bytes.init) else {
             throw PluginError.locked("a Podorozhnik card whose sector 4 could not be read again: read it with the card's keys (--keys FILE)")

@@ -7,7 +7,7 @@ enum TroikaPlugin: CardFamilyPlugin {
     static let name = "troika"
     static let technology: CardTechnology = .mifareClassic
     static let technologies: [CardTechnology] = [.mifareClassic, .mifareUltralight]
-    static let options = [PluginOption(KeyDigestOption.name, .text)]
+    static let options = [PluginOption.keyDigests]
 
     /// Salted digest of Troika's sector 1 key (Metrodroid transit/troika/TroikaHybridTransitData.kt,
     /// earlyCheck: HashUtils.checkKeyHash(sectors[1], "troika", …)). The key itself is not shipped.
@@ -33,7 +33,7 @@ enum TroikaPlugin: CardFamilyPlugin {
                 return result(try TroikaBlock(payload), metadata: ["sector": String(sector)])
             }
         }
-        let digests = KeyDigestOption.digests(card, shipped: shippedDigests)
+        let digests = card.classicKeyDigests(shipped: shippedDigests)
         guard card.classicSectorCount > 1, try card.classicKeyMatches(sector: 1, salt: keySalt, digests: digests) == true else {
             throw PluginError.notThisCard
         }

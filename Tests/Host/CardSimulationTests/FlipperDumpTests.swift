@@ -46,8 +46,9 @@ final class FlipperDumpTests: XCTestCase {
         let seconds = threadCPUSeconds() - started
         XCTAssertEqual(parsed.felica?.systems.first?.services["090F"]?.count, 100_000)
         // A sanity bound only, on this thread's CPU time (a debug build, the machine shared with
-        // other builds): about 2 s here; the quadratic parse took minutes.
-        XCTAssertLessThan(seconds, 5, "\(seconds) s of CPU")
+        // other builds): about 5.2 s on today's 2-core machines, before issue 42's changes as after
+        // (measured at 637a66a and at its successor); the quadratic parse took minutes.
+        XCTAssertLessThan(seconds, 12, "\(seconds) s of CPU")
     }
 
     private func threadCPUSeconds() -> Double {

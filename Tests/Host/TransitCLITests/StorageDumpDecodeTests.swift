@@ -206,3 +206,43 @@ private enum HexBytes {
         return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(decoding: digits[$0 ..< $0 + 2], as: UTF8.self), radix: 16) }
     }
 }
+
+/// A MIFARE Classic or Ultralight reading goes where every other card's goes (issue 42, item 8):
+/// the archive keeps it, `cards` and `history` show it, `export` writes it; and no key of the card
+/// is stored in the archive.
+final class StorageArchiveTests: XCTestCase {
+    var fixture: ArchiveFixture!
+
+    override func setUpWithError() throws {
+        fixture = ArchiveFixture()
+        try FileManager.default.createDirectory(at: fixture.directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { fixture.remove() }
+
+    func testAClassicAndAnUltralightReadingAreKeptShownAndExportedWithoutAKey() throws {
+        for name in ["troika-e5.json", "compass.json"] {
+            let scan = try fixture.scan(BuildProducts.sample(name), ["--json"])
+            XCTAssertEqual(scan.status, 0, "\(name): \(scan.stderr)")
+        }
+        let cards = try fixture.transit(["cards", "--json"])
+        XCTAssertEqual(cards.status, 0, cards.stderr)
+        let listed = (try? JSONSerialization.jsonObject(with: Data(cards.stdout.utf8))) as? [[String: Any]] ?? []
+        XCTAssertEqual(Set(listed.compactMap { $0["family"] as? String }), ["troika", "compass"], cards.stdout)
+        XCTAssertFalse(try fixture.history().isEmpty, "the records are in the history")
+        let export = try fixture.transit(["export", "--format", "csv"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stdout.contains("RUB"), export.stdout)
+        // The sample's trailer keys (made up) are nowhere in the archive's file.
+        let archive = try Data(contentsOf: URL(fileURLWithPath: fixture.database))
+        let image = try CardImages.sample("troika-e5.json")
+        for (n, block) in (image.mifareClassic?.blocks ?? []).enumerated() where n % 4 == 3 {
+            let t = block.replacingOccurrences(of: " ", with: "").uppercased()
+            for key in [String(t.prefix(12)), String(t.suffix(12))] where !key.contains("?") {
+                let bytes = stride(from: 0, to: 12, by: 2).compactMap { UInt8(key.dropFirst($0).prefix(2), radix: 16) }
+                XCTAssertNil(archive.range(of: Data(bytes)), "sector \(n / 4)'s key bytes in the archive")
+                XCTAssertNil(archive.range(of: Data(key.utf8)), "sector \(n / 4)'s key in hex in the archive")
+            }
+        }
+    }
+}
