@@ -37,7 +37,9 @@ package enum ReaderTable {
             source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),
         ReaderProfile(
             name: "ACS ACR1281U", patterns: ["ACR1281"], dialects: [.acsDirect, .part3],
-            loadKeys: .acs,
+            // MIFARE Classic: the ACR128 family's volatile session key, FF 82 00 20 and key number 20
+            // (ACM1281U-C7 reference manual v1.02 §5.1.3.1; ACR1281S and ACR1283L manuals the same).
+            loadKeys: .acsSessionKey,
             readsTypeB: true, typeBSource: "the ACR1252U's line (the same ACS firmware family); unconfirmed",
             note: "libccid moved it to its unsupported list in 2024 (ccid commit 9e2064d)",
             source: "the ACR1252U's line (the same ACS firmware family); unconfirmed", confidence: .guess),

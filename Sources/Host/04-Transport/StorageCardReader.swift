@@ -6,7 +6,9 @@ import TransitModel
 /// §3.2.2.1: Load Keys, General Authenticate, Read Binary), in the reader's own form, so plugins
 /// ask for sectors and pages and never see a key or a dialect. Each sector is opened and read once a
 /// card, whichever plugin asks; the key that opened the last sector is tried first, then the next
-/// keys in the ring's order (a key file lists a card's keys sector by sector), then the rest.
+/// keys in the ring's order (a key file lists a card's keys sector by sector), then the rest. A
+/// read authenticates at most 3 × the sectors asked for + the keys at hand times (issue 42's
+/// budget: the keys brought, a dump's and the 4 generic ones), however many sectors stay locked.
 package final class StorageCardReader {
     /// How a sector came out: its data blocks and the key that opened it, or locked.
     private enum SectorState {
@@ -27,8 +29,10 @@ package final class StorageCardReader {
     private var loaded: (key: Int, typeB: Bool)?
     /// The key that opened the last sector: tried first on the next.
     private var lastOpening = 0
-    /// The Load Keys form: the profile's, else the one this process found for the reader, else probed.
+    /// The Load Keys form: the one this process found for the reader, else the profile's, else probed.
     private var form: LoadKeysForm?
+    /// True once a key loaded in `form`: from then on a refusal is the reader's, never the form's.
+    private var formConfirmed = false
     /// Log lines (never a key's bytes).
     package var log: (String) -> Void = { _ in }
     /// General Authenticate commands sent, and Read Binary commands: the benchmark reports both.
@@ -49,7 +53,7 @@ package final class StorageCardReader {
         candidates = ring.adding(.generic).keys
         record = ClassicKeyRecord(keyCount: ring.count)
         replayed = replay?.matches
-        form = profile.loadKeys ?? Self.learned.form(for: readerName)
+        form = Self.learned.form(for: readerName) ?? profile.loadKeys
     }
 
     /// The sectors a plugin asked for that no key opened, in order.
@@ -123,8 +127,14 @@ package final class StorageCardReader {
     private func open(_ n: Int) throws -> SectorState {
         let (first, dataBlocks) = Self.layout(n)
         let order = (0 ..< candidates.count).map { (lastOpening + $0) % candidates.count }
+        // This sector counts as asked for: the budget grows by 3 with it.
+        let budget = 3 * (sectors.count + 1) + candidates.count
         for typeB in [false, true] {
             for key in order {
+                guard authentications < budget else {
+                    log("storage: sector \(n) left locked: the read has spent its \(budget) authentications (3 × \(sectors.count + 1) sectors + \(candidates.count) keys)")
+                    return .locked
+                }
                 guard try authenticate(block: first, key: key, typeB: typeB) else { continue }
                 lastOpening = key
                 log("storage: sector \(n) opened with key \(typeB ? "B" : "A") from \(candidates[key].source)")
@@ -149,7 +159,7 @@ package final class StorageCardReader {
     }
 
     private func loadKey(_ key: Int, typeB: Bool) throws -> LoadKeysForm {
-        if let form {
+        if let form, formConfirmed {
             if let loaded, loaded.key == key, !form.loadsByType || loaded.typeB == typeB { return form }
             let answer = try send(form.loadKeys(candidates[key].bytes, typeB: typeB))
             guard Self.succeeded(answer) else {
@@ -158,18 +168,25 @@ package final class StorageCardReader {
             loaded = (key, typeB)
             return form
         }
-        // A reader with no form in the table: each form once, the first that loads the key is kept.
-        for candidate in LoadKeysForm.allCases {
+        // The first key of the read: the form the table or this process knows first, then each other
+        // form once; the first that loads the key is kept, and remembered when it is not the table's.
+        let order = (form.map { [$0] } ?? []) + LoadKeysForm.allCases.filter { $0 != form }
+        for candidate in order {
             let answer = try send(candidate.loadKeys(candidates[key].bytes, typeB: typeB))
-            if Self.succeeded(answer) {
-                log("storage: \(readerName) loads keys in the \(candidate.rawValue) form")
-                form = candidate
-                Self.learned.learn(candidate, for: readerName)
-                loaded = (key, typeB)
-                return candidate
+            guard Self.succeeded(answer) else {
+                if candidate == form { log("storage: \(readerName) refused the \(candidate.rawValue) Load Keys form (\(Self.status(answer))): the others are probed") }
+                continue
             }
+            if candidate != profile.loadKeys {
+                log("storage: \(readerName) loads keys in the \(candidate.rawValue) form")
+                Self.learned.learn(candidate, for: readerName)
+            }
+            form = candidate
+            formConfirmed = true
+            loaded = (key, typeB)
+            return candidate
         }
-        throw TransitError(.readerUnsupported, "the reader \(readerName) takes no MIFARE Classic key in any known form (ACS, HID OMNIKEY, Identiv): it cannot open this card's sectors")
+        throw TransitError(.readerUnsupported, "the reader \(readerName) takes no MIFARE Classic key in any known form (ACS, ACS session key, HID OMNIKEY, Identiv): it cannot open this card's sectors")
     }
 
     /// `count` blocks from `first`, as many a Read Binary as the reader allows; nil when one fails.
@@ -217,7 +234,8 @@ package final class StorageCardReader {
         answer.count >= 2 ? "status \(HexFormat.string(Array(answer.suffix(2))))" : "an answer of \(answer.count) bytes"
     }
 
-    /// The form each reader without a table line turned out to take, for the rest of the process.
+    /// The form each reader turned out to take where its table line names none, or one it refused:
+    /// for the rest of the process (a watch probes a reader once).
     private static let learned = LearnedForms()
 
     private final class LearnedForms: @unchecked Sendable {

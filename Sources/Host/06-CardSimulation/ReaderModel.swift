@@ -12,6 +12,9 @@ public enum ReaderModel: String, CaseIterable, Sendable {
     /// ACS ACR1252U (ACM1252U-Y3 reference manual 5.2.6, 5.2.3): the PC/SC FeliCa ATR; direct
     /// transmit and Part 3.
     case acr1252u
+    /// ACS ACR1281U (ACM1281U-C7 reference manual v1.02): direct transmit and Part 3, as the
+    /// ACR1252U (GUESS); MIFARE Classic keys in the ACR128 family's session key (§5.1.3.1).
+    case acr1281u
     /// Sony RC-S300: Part 3 Transparent Exchange inside a transparent session (oyajun/pcsc-sample).
     case rcs300 = "rc-s300"
     /// Identiv uTrust 3700 F: the SCM ATR carrying the IDm (SCL3711 manual 5.3.3.4); Part 3.
@@ -30,7 +33,7 @@ public enum ReaderModel: String, CaseIterable, Sendable {
         switch self {
         case .pcsc: return [.pn532, .acsDirect, .part3]
         case .acr122u, .acr122u424: return [.pn532, .bareFrame]
-        case .acr1252u: return [.acsDirect, .part3]
+        case .acr1252u, .acr1281u: return [.acsDirect, .part3]
         case .rcs300, .utrust3700f, .twn4: return [.part3]
         case .omnikey5022, .phone: return []
         }

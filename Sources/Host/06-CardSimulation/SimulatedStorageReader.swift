@@ -17,6 +17,10 @@ struct SimulatedStorageReader {
         /// into one of two volatile slots, authenticate with that slot; `FF 88` too; every failure
         /// answers 63 00, "the operation failed".
         case acs
+        /// The ACR128 family (ACM1281U-C7 reference 5.1.3.1; ACR1283L reference p.21-22): `FF 82 00
+        /// 20 06 key` into the one volatile "Session Key" 20, or `FF 82 20 <00-1F> 06 key` into a
+        /// non-volatile slot; authenticate with that number; failures answer 63 00.
+        case acsSessionKey
         /// HID OMNIKEY (hidglobal/mifare-sample MifareTest.cpp): `FF 82 20 <key number> 06 key`,
         /// P1 20 "in non volatile reader memory, P2 key number"; authenticate with that number.
         case omnikey
@@ -57,6 +61,7 @@ struct SimulatedStorageReader {
         switch model {
         // The TWN4's storage-card forms are unpublished: the ACS ones (GUESS).
         case .pcsc, .acr122u, .acr122u424, .acr1252u, .twn4, .phone: return .acs
+        case .acr1281u: return .acsSessionKey
         case .omnikey5022: return .omnikey
         case .utrust3700f: return .identiv
         case .rcs300: return .readOnly
@@ -118,6 +123,12 @@ struct SimulatedStorageReader {
             guard p1 == 0x00, p2 <= 0x01, let key else { return Self.failed }
             keys[p2] = key
             return Self.ok
+        case .acsSessionKey:
+            // Key structure 00 with the session key 20, or 20 (non-volatile) with a key number
+            // 00-1F; "Other = Reserved" (ACM1281U-C7 5.1.3.1): the operation failed.
+            guard p1 == 0x00 && p2 == 0x20 || p1 == 0x20 && p2 <= 0x1F, let key else { return Self.failed }
+            keys[p2] = key
+            return Self.ok
         case .omnikey:
             // An OMNIKEY 5321 answered 69 86 to a Load Keys with P1 00 (stackoverflow q/18830280).
             guard p1 == 0x20 else { return [0x69, 0x86] }
@@ -154,7 +165,7 @@ struct SimulatedStorageReader {
     /// (ACR122U API v2.04 5.2; ACM1252U-Y3 5.2.4.2 "[Obsolete]").
     private mutating func obsoleteAuthenticate(_ apdu: [UInt8]) -> [UInt8] {
         switch dialect {
-        case .acs:
+        case .acs, .acsSessionKey:
             guard apdu.count == 6, apdu[2] == 0x00 else { return Self.failed }
             return authenticate(block: apdu[3], keyType: apdu[4], keyNumber: apdu[5])
         case .omnikey:

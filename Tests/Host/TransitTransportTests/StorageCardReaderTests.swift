@@ -74,17 +74,60 @@ final class StorageCardReaderTests: XCTestCase {
     }
 
     func testAnUnknownReaderIsProbedOnceForItsForm() throws {
-        // ACS form refused (6A 86: wrong P1 P2), OMNIKEY's refused, Identiv's taken.
+        // ACS form refused (6A 86: wrong P1 P2), ACS session key's and OMNIKEY's refused, Identiv's taken.
         let (session, channel) = try session("Some Reader 00 00", Self.classic1K,
-                                             [[0x6A, 0x86], [0x6A, 0x86], Self.ok, Self.ok]
+                                             [[0x6A, 0x86], [0x6A, 0x86], [0x6A, 0x86], Self.ok, Self.ok]
                                              + Array(repeating: [UInt8](repeating: 0, count: 16) + Self.ok, count: 3)
                                              + [Self.ok] + Array(repeating: [UInt8](repeating: 0, count: 16) + Self.ok, count: 3),
                                              keys: [Self.madeUp])
         _ = try session.storage?.sector(0)
         _ = try session.storage?.sector(1)
         let loads = channel.commands.filter { $0.starts(with: [0xFF, 0x82]) }
-        XCTAssertEqual(loads.map { Array($0.prefix(4)) }, [[0xFF, 0x82, 0x00, 0x00], [0xFF, 0x82, 0x20, 0x00], [0xFF, 0x82, 0x00, 0x60]],
+        XCTAssertEqual(loads.map { Array($0.prefix(4)) }, [[0xFF, 0x82, 0x00, 0x00], [0xFF, 0x82, 0x00, 0x20], [0xFF, 0x82, 0x20, 0x00], [0xFF, 0x82, 0x00, 0x60]],
                        "one probe, then the loaded key serves sector 1 without another Load Keys")
+    }
+
+    /// ACM1281U-C7 reference manual v1.02 §5.1.3.1, example 1: `FF 82 00 20 06 FF FF FF FF FF FF`
+    /// loads the volatile session key 20; General Authenticate names key number 20 (ACR1283L
+    /// reference manual v1.00 p.22).
+    func testAnACR1281UTakesItsKeyAsTheVolatileSessionKey() throws {
+        let (session, channel) = try session("ACS ACR1281 1S Dual Reader [ACR1281 1S Dual Reader PICC] 00 00", Self.classic1K,
+                                             [Self.ok, Self.ok] + Array(repeating: [UInt8](repeating: 0, count: 16) + Self.ok, count: 3))
+        XCTAssertNotNil(try session.storage?.sector(1))
+        XCTAssertEqual(channel.commands[1], [0xFF, 0x82, 0x00, 0x20, 0x06, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        XCTAssertEqual(channel.commands[2], [0xFF, 0x86, 0x00, 0x00, 0x05, 0x01, 0x00, 0x04, 0x60, 0x20])
+    }
+
+    func testAReaderThatRefusesItsTablesFormIsProbedForAnotherAndItIsRemembered() throws {
+        // A reader named as an ACR122U whose firmware answers 63 00 to the ACS forms ("Other =
+        // Reserved") and takes OMNIKEY's: the other forms once, then that one for the process.
+        let name = "ACS ACR122U PICC Interface (a reader that refuses its table's form) 00 00"
+        let data = Array(repeating: [UInt8](repeating: 0, count: 16) + Self.ok, count: 3)
+        let (first, channel) = try session(name, Self.classic1K, [Self.failed, Self.failed, Self.ok, Self.ok] + data, keys: [Self.madeUp])
+        XCTAssertNotNil(try first.storage?.sector(1))
+        XCTAssertEqual(channel.commands.filter { $0.starts(with: [0xFF, 0x82]) }.map { Array($0.prefix(4)) },
+                       [[0xFF, 0x82, 0x00, 0x00], [0xFF, 0x82, 0x00, 0x20], [0xFF, 0x82, 0x20, 0x00]])
+        XCTAssertEqual(channel.commands[4], [0xFF, 0x86, 0x00, 0x00, 0x05, 0x01, 0x00, 0x04, 0x60, 0x00])
+        // The next card on that reader: OMNIKEY's form at once.
+        let (next, again) = try session(name, Self.classic1K, [Self.ok, Self.ok] + data, keys: [Self.madeUp])
+        XCTAssertNotNil(try next.storage?.sector(1))
+        XCTAssertEqual(again.commands[1], [0xFF, 0x82, 0x20, 0x00, 0x06] + Self.madeUp)
+    }
+
+    /// Issue 42's budget, 3 × the sectors asked for + the keys at hand (the file's and 4 generic
+    /// ones), holds when no key opens any sector, however long the key file.
+    func testLockedSectorsSpendNoMoreThanTheBudgetWhateverTheKeyFile() throws {
+        let keys: [[UInt8]] = (0 ..< 100).map { n in [0x5A, 0x5B, 0x5C, 0x5D, UInt8(n / 256), UInt8(n % 256)] }
+        let channel = RuleChannel(reader: "ACS ACR122U", atr: Self.classic1K) { apdu in
+            apdu.starts(with: [0xFF, 0xCA]) ? [0x01, 0x02, 0x03, 0x04, 0x90, 0x00] : apdu.starts(with: [0xFF, 0x82]) ? Self.ok : Self.failed
+        }
+        let ring = ClassicKeyRing(keys.enumerated().map { .init($1, source: "big.keys line \($0 + 1)") })
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant, keys: ring)
+        XCTAssertEqual(try session.identify(), .mifareClassic)
+        for n in [1, 2, 3] { XCTAssertNil(try session.storage?.sector(n), "sector \(n)") }
+        XCTAssertEqual(session.storage?.lockedSectors, [1, 2, 3])
+        XCTAssertEqual(session.storage?.authentications, 3 * 3 + 100 + 4)
+        XCTAssertEqual(channel.commands.filter { $0.starts(with: [0xFF, 0x86]) }.count, 3 * 3 + 100 + 4)
     }
 
     func testTheKeyThatOpenedTheLastSectorIsTriedFirstThenTheNextInTheFile() throws {
@@ -139,5 +182,22 @@ final class StorageCardReaderTests: XCTestCase {
     func testALoadKeysIsRecordedWithoutItsKey() {
         XCTAssertEqual(StorageCommand.recorded([0xFF, 0x82, 0x00, 0x00, 0x06] + Self.madeUp), "FF82000006XXXXXXXXXXXX")
         XCTAssertEqual(StorageCommand.recorded([0xFF, 0x86, 0x00, 0x00, 0x05, 0x01, 0x00, 0x04, 0x60, 0x00]), "FF860000050100046000")
+    }
+}
+
+/// A reader whose answer to each command a rule gives.
+final class RuleChannel: ReaderChannel {
+    let readerName: String
+    let atr: [UInt8]
+    let rule: ([UInt8]) -> [UInt8]
+    var commands = [[UInt8]]()
+
+    init(reader: String, atr: [UInt8], rule: @escaping ([UInt8]) -> [UInt8]) {
+        readerName = reader; self.atr = atr; self.rule = rule
+    }
+
+    func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
+        commands.append(apdu)
+        return rule(apdu)
     }
 }
