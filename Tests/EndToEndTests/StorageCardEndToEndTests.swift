@@ -21,8 +21,8 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
     static let models: [(VirtualReaderHarness.Reader, String)] = [(acr122u, "acr122u"), (omnikey, "omnikey-5022"), (utrust, "utrust-3700f")]
 
     /// The Classic and Ultralight samples (scripts/make_*_samples.py): family, card.
-    static let classicSamples = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json", "bilhete-unico.json"]
-    static let ultralightSamples = ["troika-ul.json", "compass.json", "ventra.json", "hsl-ul.json"]
+    static let classicSamples = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json", "podorozhnik-4k.json", "bilhete-unico.json"]
+    static let ultralightSamples = ["troika-ul.json", "troika-ul-a.json", "compass.json", "ventra.json", "hsl-ul.json"]
 
     /// The sample's image, or nil (and a note) when this tree has not got it.
     private func sample(_ name: String) -> CardImage? {
@@ -166,6 +166,44 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
         let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.omnikey.name, "--wait", "5"])
         XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("blank MIFARE Classic 1K"), run.stderr)
+    }
+
+    /// A card of made-up data whose sectors open with the factory key, that no family's data or key
+    /// digest names: exit 4, said as a Classic card of no known system (issue 42, item 5).
+    func testAClassicCardOfNoKnownSystemSaysSo() throws {
+        let trailer = "FFFFFFFFFFFFFF078069FFFFFFFFFFFF"
+        var blocks = [String]()
+        for s in 0 ..< 16 {
+            blocks.append(s == 0 ? "A1B2C3D4DE0804006263646566676869" : String(repeating: "5A", count: 16))
+            blocks += [String(repeating: "A5", count: 16), String(repeating: "3C", count: 16), trailer]
+        }
+        let image = CardImage(description: "a 1K of no system", mifareClassic: .init(uid: "A1B2C3D4", type: "1K", blocks: blocks))
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("unknown.json").path
+        try JSONEncoder().encode(image).write(to: URL(fileURLWithPath: path))
+        try Self.harness.insert(card: path, ["--reader-model", "utrust-3700f"], port: Self.utrust.port)
+        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.utrust.name, "--wait", "5"])
+        Self.harness.removeCard(port: Self.utrust.port)
+        XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("a MIFARE Classic 1K card of no known system"), run.stderr)
+        XCTAssertFalse(run.stderr.contains("blank"), run.stderr)
+    }
+
+    /// An Ultralight whose user memory (pages 4 and up, MF0ICU1 §8.5) holds only zeros: blank, not
+    /// a ticket of no known system.
+    func testABlankUltralightSaysItIsBlank() throws {
+        let pages = ["04A1B29F", "D4E5F6A7", "60480000", "00000000"] + Array(repeating: "00000000", count: 12)
+        let image = CardImage(description: "a blank Ultralight", mifareUltralight: .init(uid: "04A1B2D4E5F6A7", type: "Ultralight", pages: pages))
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("blank-ul.json").path
+        try JSONEncoder().encode(image).write(to: URL(fileURLWithPath: path))
+        try Self.harness.insert(card: path, ["--reader-model", "acr122u"], port: Self.acr122u.port)
+        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.acr122u.name, "--wait", "5"])
+        Self.harness.removeCard(port: Self.acr122u.port)
+        XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("a blank MIFARE Ultralight"), run.stderr)
     }
 
     func testTheRCS300NamesItselfAsUnableToOpenClassicSectors() throws {

@@ -13,14 +13,15 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
         case noAnswer
         /// Another PC/SC client reset the card; the read starts again once. Reported as `communication`.
         case cardReset
-        /// The card is FeliCa and the reader passes no FeliCa frames (docs/readers.md).
+        /// The reader cannot do what the card needs: pass FeliCa frames, or open MIFARE Classic
+        /// sectors (docs/readers.md); the message names the reader.
         case readerUnsupported
         /// An error `transit` has no kind for (a bug, or a system failure it did not foresee): never
         /// passed off as the card's or the reader's.
         case `internal`
 
         /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
-        /// 5 card refused, communication, malformed or a reader that passes no FeliCa; 6 card removed;
+        /// 5 card refused, communication, malformed or a reader that cannot read the card; 6 card removed;
         /// 7 replay diverged; 70 internal (sysexits' EX_SOFTWARE); 130 cancelled; plugin faults 5.
         public var exitCode: Int32 {
             switch self {

@@ -8,7 +8,8 @@ package enum ATRVerdict: Equatable {
     /// bytes or type B's application data (PC/SC Part 3, 3.1.3.2.3.1; ACS readers put the whole
     /// ATQB, `50 …`, there: ACR122U API v2.04, 3.1.2).
     case iso14443
-    /// A memory card no transit family reads (MIFARE Classic, Ultralight, ICODE…), by its PC/SC name.
+    /// A memory card (MIFARE Classic, Ultralight, ICODE…), by its PC/SC name: Classic and Ultralight
+    /// are read through the storage-card commands (`StorageCardReader`), the others by no family.
     case storage(name: String)
     /// Fits no form above.
     case unknown

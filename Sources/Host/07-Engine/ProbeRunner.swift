@@ -94,6 +94,11 @@ package struct ProbeRunner {
         let name: String
         if case .storage(let n) = session.verdict { name = n } else { name = technology.rawValue }
         if technology == .mifareUltralight {
+            // Pages 4-15, the user memory of the smallest Ultralight (MF0ICU1 §8.5), all zeros: a
+            // blank ticket (Metrodroid's BlankUltralightTransitData tells it so too).
+            if let pages = try? storage.pages(4, count: 12), pages.allSatisfy({ $0 == 0 }) {
+                return TransitError(.tagNotSupported, "a blank \(name): its pages 4 to 15 hold no data")
+            }
             return TransitError(.tagNotSupported, "a \(name) ticket of no known system: no transit family recognised its pages")
         }
         // No family asked for a sector (none loaded reads Classic by data): sector 0 tells what the card is.

@@ -13,12 +13,15 @@ final class ReadOnlyStorageTests: XCTestCase {
     static let reads: Set<[UInt8]> = [[0xFF, 0xCA], [0xFF, 0x82], [0xFF, 0x86], [0xFF, 0xB0]]
 
     static let samples = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json",
-                          "bilhete-unico.json", "troika-ul.json", "compass.json", "ventra.json", "hsl-ul.json"]
+                          "podorozhnik-4k.json", "bilhete-unico.json", "troika-ul.json", "troika-ul-a.json", "compass.json",
+                          "ventra.json", "hsl-ul.json"]
 
     /// Samples told only by a key digest hold made-up keys: their plugin is given the digest.
     static let digestPlugins: [String: PluginRead.Plugin] = [
         "podorozhnik.json": PluginRead.Plugin("podorozhnik", BuildProducts.plugin("TransitPodorozhnik"),
                                               options: ["key-digests": PodorozhnikTests.madeUpKeyDigest]),
+        "podorozhnik-4k.json": PluginRead.Plugin("podorozhnik", BuildProducts.plugin("TransitPodorozhnik"),
+                                                 options: ["key-digests": PodorozhnikTests.madeUpKeyDigest]),
     ]
 
     func testEveryFamilysReadSendsOnlyReadCommands() throws {
