@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// MIFARE Classic and Ultralight cards read live through a real pcscd as an ACR122U, an OMNIKEY
-/// 5022 and an Identiv uTrust answer them (`transit-sim --reader-model`, each reader's Load Keys
+/// 5022, an Identiv uTrust and an ACR1281U answer them (`transit-sim --reader-model`, each reader's Load Keys
 /// form from its manual), with the card's keys in a key file (`--keys`), against the same card read
 /// from its dump (`transit decode`, the dump's trailer keys): the same values, and no key in any
 /// output, log bundle or archive. The values themselves are each family's tests' (PluginTests).
@@ -14,11 +14,13 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
     static let omnikey = VirtualReaderHarness.Reader(name: "HID Global OMNIKEY 5022 Smart Card Reader [OMNIKEY 5022 Smart Card Reader]", port: 36102)
     static let utrust = VirtualReaderHarness.Reader(name: "Identiv uTrust 3700 F CL Reader [uTrust 3700 F CL Reader] (55021716210255)", port: 36104)
     static let rcs300 = VirtualReaderHarness.Reader(name: "SONY FeliCa RC-S300/P (0201504)", port: 36106)
+    static let acr1281u = VirtualReaderHarness.Reader(name: "ACS ACR1281 1S Dual Reader [ACR1281 1S Dual Reader PICC] 00 00", port: 36108)
 
-    override class var readers: [VirtualReaderHarness.Reader] { [acr122u, omnikey, utrust, rcs300] }
+    override class var readers: [VirtualReaderHarness.Reader] { [acr122u, omnikey, utrust, rcs300, acr1281u] }
 
     /// Each reader and the model transit-sim answers as.
-    static let models: [(VirtualReaderHarness.Reader, String)] = [(acr122u, "acr122u"), (omnikey, "omnikey-5022"), (utrust, "utrust-3700f")]
+    static let models: [(VirtualReaderHarness.Reader, String)] = [(acr122u, "acr122u"), (omnikey, "omnikey-5022"), (utrust, "utrust-3700f"),
+                                                                  (acr1281u, "acr1281u")]
 
     /// The Classic and Ultralight samples (scripts/make_*_samples.py): family, card.
     static let classicSamples = ["easycard.json", "charliecard.json", "troika-e3.json", "troika-e5.json", "podorozhnik.json", "podorozhnik-4k.json", "bilhete-unico.json"]
@@ -138,6 +140,47 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
             read += 1
         }
         XCTAssertEqual(read, Self.classicSamples.count, "every Classic sample read")
+    }
+
+    /// A kiosk's watch with a key file: each Classic card tapped on the ACR122U is read with the
+    /// keys, one JSON line a tap, and no key reaches its output or its errors.
+    func testAWatchReadsEachClassicTapWithItsKeyFileAndShowsNoKey() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = ["troika-e3.json", "easycard.json", "bilhete-unico.json"]
+        var keys = [String](), secrets = [String]()
+        for name in names {
+            let image = try XCTUnwrap(sample(name), "samples/\(name)")
+            let own = trailerKeys(image)
+            keys += own.filter { !keys.contains($0) }
+            secrets += secretKeys(own, of: image)
+        }
+        let keyPath = try keyFile(keys, in: dir)
+        let config = try conf(in: dir)
+        let p = Self.harness.transitProcess(["watch", "--json", "--no-save", "--reader", Self.acr122u.name, "--keys", keyPath, "--config", config])
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        let lines = StreamLines(reading: out)
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        for (n, name) in names.enumerated() {
+            try Self.harness.insert(card: BuildProducts.sample(name), ["--reader-model", "acr122u"], port: Self.acr122u.port)
+            XCTAssertTrue(lines.wait(for: n + 1, timeout: 15), "\(name): \(lines.all)")
+            Self.harness.removeCard(port: Self.acr122u.port)
+        }
+        p.interrupt()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertTrue(lines.waitForEnd())
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(lines.all.map { (json($0)["card"] as? [String: Any])?["family"] as? String }, ["troika", "easycard", "bilhete-unico"],
+                       "\(lines.all) \(errors)")
+        XCTAssertFalse(secrets.isEmpty)
+        for key in secrets {
+            XCTAssertFalse(lines.all.joined(separator: "\n").uppercased().contains(key), "a key in the watch's lines")
+            XCTAssertFalse(errors.uppercased().contains(key), "a key in the watch's errors")
+        }
     }
 
     func testAClassicCardWithoutItsKeysSaysItsSectorsAreLockedAndNamesKeys() throws {
