@@ -163,6 +163,11 @@ final class ReaderEndToEndTests: EndToEndTestCase {
         let run = try Self.harness.transit(["scan", "--json", "--reader", VirtualReaderHarness.readerName])
         XCTAssertEqual(run.status, 3, run.stderr)
         XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "noCard")
+        // vpcd's reader is a phone's (vsmartcard remote-reader, ISO-DEP only): a MIFARE Classic card
+        // held to a phone never reaches it, and the message says so, naming what reads one.
+        let message = (run.json?["error"] as? [String: Any])?["message"] as? String ?? ""
+        XCTAssertTrue(message.contains("a phone passes on ISO-DEP cards only"), message)
+        XCTAssertTrue(message.contains("MIFARE Classic or Ultralight card held to it is never seen"), message)
         let none = try Self.harness.transit(["scan", "--json", "--reader", "No Such Reader"])
         XCTAssertEqual(none.status, 3)
         XCTAssertEqual((none.json?["error"] as? [String: Any])?["kind"] as? String, "noReader")

@@ -43,6 +43,9 @@ package struct ReaderProfile: Equatable, Sendable {
     package let classicRefusal: String?
     /// Why the reader cannot read MIFARE Ultralight pages; nil when it can.
     package let ultralightRefusal: String?
+    /// Why a MIFARE Classic or Ultralight card on the reader is never seen at all, said with "no
+    /// card on …"; nil when the reader hands such cards over.
+    package let storageCardsUnseen: String?
     /// What else an owner should know (GET DATA, interfaces, what is unconfirmed).
     package let note: String
     /// Where the dialect line comes from.
@@ -52,11 +55,12 @@ package struct ReaderProfile: Equatable, Sendable {
     package init(name: String, patterns: [String], dialects: [FeliCaDialect], unsafe: [FeliCaDialect: String] = [:],
          transparentSession: Bool = false, maxCommand: Int? = nil,
          loadKeys: LoadKeysForm? = nil, blocksPerRead: Int = 1, classicRefusal: String? = nil, ultralightRefusal: String? = nil,
-         readsTypeB: Bool? = nil, typeBSource: String = "",
+         storageCardsUnseen: String? = nil, readsTypeB: Bool? = nil, typeBSource: String = "",
          note: String = "", source: String, confidence: Confidence) {
         self.name = name; self.patterns = patterns; self.dialects = dialects; self.unsafe = unsafe
         self.loadKeys = loadKeys; self.blocksPerRead = blocksPerRead
         self.classicRefusal = classicRefusal; self.ultralightRefusal = ultralightRefusal
+        self.storageCardsUnseen = storageCardsUnseen
         self.readsTypeB = readsTypeB; self.typeBSource = typeBSource
         self.transparentSession = transparentSession; self.maxCommand = maxCommand; self.note = note
         self.source = source; self.confidence = confidence

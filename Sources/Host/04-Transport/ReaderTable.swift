@@ -93,6 +93,7 @@ package enum ReaderTable {
             name: "vsmartcard virtual reader", patterns: ["Virtual PCD"], dialects: FeliCaDialect.unknownReaderOrder,
             // A phone's remote reader hands the host ISO-DEP cards only, never a storage card's ATR: a
             // MIFARE Classic or Ultralight here is transit-sim's, whose Load Keys form is probed.
+            storageCardsUnseen: "a phone passes on ISO-DEP cards only (vsmartcard remote-reader): a MIFARE Classic or Ultralight card held to it is never seen; read it on a PC/SC reader such as an ACR122U",
             readsTypeB: true, typeBSource: "vsmartcard remote-reader: NFC-A and NFC-B reader mode (MainActivity)",
             note: "a phone running the Remote Smart Card Reader reads ISO 14443-4 cards only, and FF CA reaches the card (an error answer: no UID); a FeliCa card here is a virtual one (transit-sim)",
             source: "vsmartcard: remote-reader MainActivity (NFC-A and NFC-B reader mode) and NFCReader.transmit (every APDU to IsoDep)",

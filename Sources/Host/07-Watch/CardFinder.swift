@@ -83,6 +83,9 @@ package struct CardFinder {
         if !noTypeB.isEmpty {
             notes += " (\(noTypeB.joined(separator: ", ")) \(noTypeB.count == 1 ? "reads" : "read") no ISO 14443 type B card: Navigo, MOBIB and most Calypso cards are not seen there)"
         }
+        // A reader that never hands over a MIFARE Classic or Ultralight card (a phone): said once.
+        let unseen = Set(looks.filter { $0.note == nil }.flatMap(\.candidates).compactMap { ReaderProfile.matching($0).storageCardsUnseen })
+        notes += unseen.sorted().map { " (\($0))" }.joined()
         return TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")" + notes
                             + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))
     }
