@@ -64,16 +64,16 @@ def environment(network, end, holder=None):
 
 
 def contract_list(entries, with_network=None):
-    """4 × bitmap(3) {network 24 (0), tariff 16 (1), pointer 5 (2)}; an empty entry is a 000 mask."""
-    b = Bits()
+    """An EN 1545 repeat (Metrodroid IntercodeTransitData.contractListFields = En1545Repeat(4, ...),
+    En1545Repeat.kt: the counter first): a 4-bit count, then that many bitmap(3) {network 24 (0),
+    tariff 16 (1), pointer 5 (2)}. (Issue 43: this generator once wrote four entries and no count.)"""
+    b = Bits().int(len(entries), 4)
     for tariff, pointer in entries:
         if with_network:
             b.mask(3, [0, 1, 2]).int(with_network, 24)
         else:
             b.mask(3, [1, 2])
         b.int(tariff, 16).int(pointer, 5)
-    for _ in range(4 - len(entries)):
-        b.mask(3, [])
     return b.record()
 
 
@@ -182,8 +182,20 @@ korrigo = image(
     })],
     multipleRecordReads=False)
 
-# --- A blank MOBIB (network 056001): card number 16909060 = 0x01020304; no contracts, no trips --------
-mobib_env = Bits().int(3, 6).int(0, 7).int(0x056001, 24).record()  # bits 13-36: the network
+def mobib_environment(version, unknown_a, end, serial_digits, unknown_b=0, unknown_c=0, unknown_d=0):
+    """MOBIB's environment (Metrodroid MobibTransitData.ticketEnvFields, version > 2): version 6,
+    unknown 7, network 24, unknown 5, validity end date 14, unknown 10, BCD birth date 32, card serial
+    76 bits of BCD (19 digits, printed 6 / 6+4+2 / 1: MobibTransitData.getSerial), unknown 5, postal
+    code 14, 34 bits."""
+    assert version > 2 and len(serial_digits) == 19
+    b = Bits().int(version, 6).int(unknown_a, 7).int(0x056001, 24).int(unknown_b, 5)
+    b.int(end, 14) if isinstance(end, int) else b.date(*end)
+    return b.int(unknown_c, 10).int(0, 32).bcd(serial_digits).int(unknown_d, 5).int(0, 14).int(0, 34).record()
+
+
+# --- A blank MOBIB (network 056001): printed number 639653 / 000123456789 / 4 (our own digits after
+# the 639653 the peer's blank card shows), valid to 2030-12-31; no contracts, no trips ----------------
+mobib_env = mobib_environment(3, 7, (2030, 12, 31), "6396530001234567894")
 mobib = image(
     "Synthetic blank MOBIB (Brussels): environment only (network 056001), no contracts, no trips",
     "02F1F2F3",
@@ -196,3 +208,42 @@ for name, img in (("navigo.json", navigo), ("navigo-cla94.json", navigo94), ("ko
                   ("mobib-blank.json", mobib)):
     (OUT / name).write_text(json.dumps(img, indent=2) + "\n")
     print("wrote", OUT / name)
+
+# --- Cross-checks (Tests/Fixtures/crosscheck): cards laid out from the published formats, whose
+# expected values are a peer's documented rendering (the tests cite which). Our bytes, never a copy.
+CROSS = OUT.parent / "Tests" / "Fixtures" / "crosscheck"
+CROSS.mkdir(parents=True, exist_ok=True)
+
+# Metrodroid's blank MOBIB (src/commonTest/assets/parsed/mobib_blank.json, the rendering only): raw
+# fields EnvVersionNumber 3, EnvUnknownA 7, EnvNetworkId 56001, EnvUnknownB 2, validity end 0x3AA1,
+# EnvUnknownC 0xA9, EnvCardSerial 6396530056446459999, EnvUnknownD 2; printed
+# "639653 / 005644645999 / 9", expiry 2038-02-04.
+mobib_peer = image(
+    "MOBIB laid out from Metrodroid's rendering of a blank card (its raw fields): printed number "
+    "639653 / 005644645999 / 9, expiry 2038-02-04",
+    "02F1F2F4",
+    [app(fci(DF_NAME + "D05600018001", "0000000001020305", "063C0402201001"), {
+        "07": [mobib_environment(3, 7, 0x3AA1, "6396530056446459999", unknown_b=2, unknown_c=0xA9, unknown_d=2), ZERO],
+        "09": [ZERO] * 4, "08": [ZERO] * 3,
+    })])
+mobib_peer["iso7816"]["applications"][0]["select"] = SELECT
+
+# A Navigo Easy as Metrodroid issue #848 describes it: a 10-trip carnet whose counter reads 2359476
+# (the holder: "expected: remaining 9 on 10"; Navigo keeps the trips above bit 18), beside a monthly
+# pass; the contract list an EN 1545 repeat of two entries, each with its network (bitmap 111).
+navigo_peer = image(
+    "Navigo laid out from Intercode's published format: monthly pass 2026-03-01..2026-03-31 zones 1-5 and "
+    "a 10-trip carnet whose counter is 2359476 (Metrodroid #848: 9 trips left)",
+    "02A1B2C4",
+    [app(fci(DF_NAME, "0000000012345678", "063C0402201001"), {
+        "07": [environment(0x250901, (2031, 6, 30))],
+        "1E": [contract_list([(0x0FF1, 1), (0x0FF2, 2)], with_network=0x250901)],
+        "09": [contract_ff(0x0FF1, 8640, start=(2026, 3, 1), end=(2026, 3, 31), zones=[1, 2, 3, 4, 5]),
+               contract_ff(0x0FF2, 1690, start=(2026, 2, 14), journeys=10), ZERO, ZERO],
+        "19": [counters([0, 2359476])],
+        "08": [event((2026, 3, 2), (8, 15), 0x03C5, 14, 1), ZERO, ZERO],
+    })])
+
+for name, img in (("mobib-blank-metrodroid.json", mobib_peer), ("navigo-848.json", navigo_peer)):
+    (CROSS / name).write_text(json.dumps(img, indent=2) + "\n")
+    print("wrote", CROSS / name)

@@ -3,7 +3,19 @@
 
 Each field is laid out here on its own, from the published layouts (Metrodroid's Opal wiki and
 transit/{opal,clipper,orca,hsl}, HSL's API document: facts only), independently of the Swift
-decoder, so the tests' expected values can be checked by hand against this file.
+decoder, so the tests' expected values can be checked by hand against this file. Where each layout
+comes from:
+- Opal file 7: Metrodroid OpalTransitData and its wiki page "Opal".
+- Clipper files 1, 2, 8, 4, 0E: Metrodroid ClipperTransitData / ClipperTrip / ClipperRefill; the
+  refill file 4 is a cyclic record file of 32-byte records, as FareBot's published Clipper dump has
+  it (issue 43), so a reader must read it as records.
+- ORCA files 4, 2, 3 and FFFFFF/0F: Metrodroid OrcaTransitData / OrcaTransaction; record files of
+  48-byte records (Metrodroid OrcaTest's file settings 04 00 32E4 300000 ...).
+- HSL v2 files 8, 2, 1, 4: HSL's API document for the files, Metrodroid HSLTransitData / HSLRefill /
+  HSLKausi / HSLTransaction for the v2 bits; the stored value file 2 holds the last load (date,
+  time, amount after the balance), the history file 4 never holds loads.
+A record file's `records` list newest first (docs/card-image.md); Read Records answers them oldest
+first (NXP's DESFire datasheet), and so does a Flipper dump's data line.
 """
 import datetime, json, pathlib
 
@@ -73,7 +85,8 @@ refills = [clipper_refill(0x04, c1900(2026, 11, 1, 8, 30), [0x11, 0x22, 0x33, 0x
 trips = [clipper_trip(0x04, 245, 0, c1900(2026, 11, 20, 16, 30), c1900(2026, 11, 20, 16, 55), 0x0D, 0x1B, 0, 0x6F),  # BART 2.45, 08:30 PST
          clipper_trip(0x12, 275, 1234, c1900(2026, 7, 4, 19, 0), 0, 0, 0, 0, 0x61)]                            # Muni bus 2.75, 12:00 PDT
 samples["clipper.json"] = image("Synthetic Clipper card: 25.50 USD, two refills and two trips", "04C1C2C3C4C5C6", [
-    {"aid": "9011F2", "files": [std("01", clipper_expiry), std("02", clipper_balance), std("04", sum(refills, []) + [0] * 64),
+    # File 4, refills: a cyclic record file, newest first (the 09:30 UTC refill after the 08:30 one).
+    {"aid": "9011F2", "files": [std("01", clipper_expiry), std("02", clipper_balance), records("04", refills[::-1], 32, access="32E4"),
                                 std("08", clipper_serial), std("0E", sum(trips, []) + [0] * (512 - 64)),
                                 std("05", [0x55] * 16, access="3131")]},  # a file that needs a key
 ])
@@ -98,7 +111,8 @@ samples["orca.json"] = image("Synthetic ORCA card: 19.75 USD (stored), two trips
 # --- HSL v2 -----------------------------------------------------------------------------------------
 def en1545(d): return (d - datetime.date(1997, 1, 1)).days
 hsl_info = [0x20] + list(bytes.fromhex("924620001234567890")) + [0x00]        # printed 924620 0012 3456 7890
-hsl_value = Bits().put(1500, 20).bytes(12)                                     # 15.00 EUR
+# 15.00 EUR; last load 20.00 EUR on 2026-11-24 18:10 (EET): balance 20, date 14, time 11, amount 20 (HSLRefill).
+hsl_value = Bits().put(1500, 20).put(en1545(datetime.date(2026, 11, 24)), 14).put(18 * 60 + 10, 11).put(2000, 20).bytes(12)
 # Period pass: product 1 = code type 0, product code 1001, area type 2 zones A-B (from 0, to 1),
 # 2026-11-01 .. 2026-11-30; product 2 empty; the load record at bit 112 zero.
 product = Bits().put(0, 1).put(1001, 14).put(2, 2).put(0 << 3 | 1, 6).put(en1545(datetime.date(2026, 11, 1)), 14) \
@@ -157,11 +171,62 @@ def flipper(img):
             if kind in (0, 1):
                 data = bytes.fromhex(f["data"])
                 lines.append(f"{q} Size: {len(data)}")
-            else:
-                data = b"".join(bytes.fromhex(r) for r in f["records"])
+            else:  # what Read Records answers: oldest first
+                data = b"".join(bytes.fromhex(r) for r in reversed(f["records"]))
                 lines += [f"{q} Size: {f['recordSize']}", f"{q} Max: {f['maxRecords']}", f"{q} Cur: {len(f['records'])}"]
             if free: lines.append(f"{q}: {sp(data)}")  # a locked file: the Flipper holds no data for it
     return "\n".join(lines) + "\n"
 
 for name in ["clipper", "orca"]:
     (OUT / f"{name}.nfc").write_text(flipper(samples[f"{name}.json"]))
+
+# --- Cross-checks (Tests/Fixtures/crosscheck): cards laid out from the published formats, holding the
+# values a peer's test documents (Metrodroid's ClipperTest, OrcaTest and parsed/hslv2.json; the tests
+# cite them). The bytes are ours, written from the layouts above; no peer asset is copied.
+CROSS = OUT.parent / "Tests" / "Fixtures" / "crosscheck"
+CROSS.mkdir(parents=True, exist_ok=True)
+def u1900(unix_seconds): return unix_seconds + 2_208_988_800
+cross = {}
+
+# Clipper (Metrodroid ClipperTest.testDemoCard): serial 572691763, balance 305.83 USD; a refill of
+# 50.00 at 1520009600 (Unix) by agency 02CF, machine 78123456; a BART trip of 6.30 at 1521320320 from
+# station 08 to 27. The refill file is a record file (FareBot's dump); no expiry file.
+c_serial = [0] * 5; c_serial[1:5] = be(572691763, 4)
+c_balance = [0] * 20; c_balance[18:20] = be(30583, 2)
+c_refill = clipper_refill(0x02CF, u1900(1520009600), [0x78, 0x12, 0x34, 0x56], 5000)
+c_trip = clipper_trip(0x04, 630, 0, u1900(1521320320), u1900(1521320320 + 4096), 0x08, 0x27, 0, 0x6F)
+cross["clipper-metrodroid.json"] = image("Clipper laid out from Metrodroid's ClipperTest values; refills in a record file",
+    "04C1C2C3C4C5C7", [{"aid": "9011F2", "files": [std("02", c_balance), records("04", [c_refill], 32, access="32E4"),
+                                                   std("08", c_serial), std("0E", c_trip)]}])
+
+# ORCA (Metrodroid OrcaTest.testDemoCard): serial 12030625, balance 234.32 USD, five trips at
+# 1514843334 + 256, +0, -256, -512, -768 (Unix) with fares 5.34, 2.89, 1.79, 1.78, 1.77, agencies
+# 2 (CT, vehicle 30246), 0F (vehicle 30262), 7, 7, 8; the top-up file 3 holds no records.
+o_base = 1514843334
+o_trips = [orca_record(0x2, o_base + 256, 0, 30246, 534, 0x03, 0), orca_record(0xF, o_base, 0, 30262, 289, 0x03, 0),
+           orca_record(0x7, o_base - 256, 0, 0x1234, 179, 0x03, 0), orca_record(0x7, o_base - 512, 0, 0x1235, 178, 0x03, 0),
+           orca_record(0x8, o_base - 768, 0, 0x1236, 177, 0x03, 0)]
+o_purse = [0] * 64; o_purse[41:43] = be(23432, 2)
+o_serial = [0] * 9; o_serial[4:8] = be(12030625, 4)
+o_history = records("02", o_trips, 48); o_history["maxRecords"] = 5
+o_topups = {"id": "03", "type": "cyclic-record", "access": "32E4", "recordSize": 48, "maxRecords": 5, "records": []}
+cross["orca-metrodroid.json"] = image("ORCA laid out from Metrodroid's OrcaTest values; an empty top-up file", "04D1D2D3D4D5D7", [
+    {"aid": "3010F2", "files": [std("04", o_purse, access="32E4"), o_history, o_topups]},
+    {"aid": "FFFFFF", "files": [std("0F", o_serial, access="30E0")]},
+])
+
+# HSL v2 (Metrodroid parsed/hslv2.json): 924620 0011 2345 6789, balance 0.40 EUR; a refill of 5.00
+# on day 0x1FFF at minute 0x583 (the stored value file's last load); a value-ticket trip of 4.60 on
+# day 0x1FFF at minute 0x597, transfer until day 0x2000 minute 0x51, 1 passenger, 0.40 left; a period
+# pass, area type 2 area 0x0A (zones BC), days 0x2002-0x2020, product code 0xFF.
+h_info = [0x20] + list(bytes.fromhex("924620001123456789")) + [0x00]
+h_value = Bits().put(40, 20).put(0x1FFF, 14).put(0x583, 11).put(500, 20).bytes(12)
+h_period = Bits().put(0, 1).put(0xFF, 14).put(2, 2).put(0x0A, 6).put(0x2002, 14).put(0x2020, 14).put(0, 5).bytes(7) + [0] * 28
+h_trip = Bits().put(1, 1).put(0x1FFF, 14).put(0x597, 11).put(0x2000, 14).put(0x51, 11).put(460, 14).put(1, 6).put(40, 20).bytes(12)
+cross["hsl-metrodroid.json"] = image("HSL v2 laid out from Metrodroid's parsed hslv2 rendering", "04E1E2E3E4E5E7", [
+    {"aid": "1420EF", "files": [std("08", h_info, access="10E1"), std("02", h_value, access="10E1"),
+                                std("01", h_period, access="10E1"), records("04", [h_trip], 12, access="10E1")]},
+])
+
+for name, img in cross.items():
+    (CROSS / name).write_text(json.dumps(img, indent=2) + "\n")

@@ -167,7 +167,7 @@ final class RealReaderEndToEndTests: EndToEndTestCase {
                      dates: ["2026-11-03T07:45:00+01:00"], stations: ["0101"]),
             Expected(sample: "korrigo.json", name: "KorriGo", number: "3735928559", tariffs: ["0200"], trips: [4],
                      dates: ["2026-11-28T12:34:00+01:00"], stations: ["00AB"]),
-            Expected(sample: "mobib-blank.json", name: "MOBIB", number: "16909060", tariffs: [], trips: [], dates: [], stations: []),
+            Expected(sample: "mobib-blank.json", name: "MOBIB", number: "639653 / 000123456789 / 4", tariffs: [], trips: [], dates: [], stations: []),
         ]
         for (reader, model) in [(Self.acr1252u, "acr1252u"), (Self.phone, "phone")] {
             for e in cards {

@@ -6,6 +6,11 @@
 /// such application, 91 F0 no such file, 91 AE a file whose read key is not free (no authentication
 /// is ever made here), 91 BE past a file's end, 91 7E wrong length, 91 1C any other command (card-
 /// changing ones included: the image never changes).
+///
+/// As NXP's DESFire EV1 datasheet has a card answer (issue 43): Read Data of a record file `91 7E`;
+/// Read Records of a record file holding no records `91 BE` (boundary error); Read Records from
+/// record `offset` (0 the newest) back `count` records (0: all from there), the records in the order
+/// they were written, oldest first. The image lists records newest first.
 struct DESFireEmulator {
     struct File {
         let type: UInt8
@@ -106,16 +111,20 @@ struct DESFireEmulator {
             let v = UInt32(bitPattern: f.value)
             pending = [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)]
         case 0xBD:
-            guard f.type <= 1 else { return [0x91, 0x9E] }
+            // Read Data of a record file: refused as a length error, as FareBot's published Clipper dump
+            // and the datasheet have it (issue 43); of a value file: a parameter error.
+            guard f.type <= 1 else { return [0x91, f.type >= 3 ? 0x7E : 0x9E] }
             let offset = le3(1), length = le3(4)
             guard offset <= f.data.count, length <= f.data.count - offset else { return [0x91, 0xBE] }
             pending = Array(f.data[offset ..< (length == 0 ? f.data.count : offset + length)])
         default:
             guard f.type >= 3 else { return [0x91, 0x9E] }
             let offset = le3(1), count = le3(4)
-            guard offset < f.records.count || (offset == 0 && count == 0), count <= f.records.count - min(offset, f.records.count) else { return [0x91, 0xBE] }
+            // No record at `offset` (an empty file included) or fewer than `count` from it: boundary error.
+            guard offset < f.records.count, count <= f.records.count - offset else { return [0x91, 0xBE] }
             let chosen = f.records.dropFirst(offset)
-            pending = Array((count == 0 ? chosen : chosen.prefix(count)).joined())
+            // The image lists newest first; the card answers oldest first.
+            pending = Array((count == 0 ? chosen : chosen.prefix(count)).reversed().joined())
         }
         return frame()
     }

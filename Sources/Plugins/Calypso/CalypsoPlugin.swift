@@ -41,6 +41,11 @@ enum CalypsoPlugin: CardFamilyPlugin {
         } else if network == mobibNetwork {
             result.cardName = "MOBIB"
             result.metadata["environment"] = first.hex
+            if let mobib = MOBIBEnvironment(first) {
+                result.serialNumber = mobib.printedNumber
+                // Brussels keeps the time of Paris (CET, CEST: EU directive 2000/84/EC).
+                result.validUntil = mobib.validityEnd.flatMap { SummerTimeZone.paris.civilTime(en1545Date: $0, minutes: nil) }
+            }
         } else {
             // Another network's layout (Lisboa Viva, Opus, Rav-Kav…): the card and its raw environment.
             result.cardName = "Calypso"
@@ -66,6 +71,35 @@ struct CalypsoSerial {
             hex = Hex.string(uid)
             number = hex
         }
+    }
+}
+
+/// MOBIB's environment record (Metrodroid `MobibTransitData.ticketEnvFields` and `getSerial`; docs/research/calypso-desfire-china.md
+/// §"EN 1545 layout"): version 6 bits, 7 bits, network 24, 5 bits (version ≤ 2: 9), validity end date
+/// 14, 10 bits (≤ 2: 6), BCD birth date 32, then from bit 98 the printed card number in BCD: 6 digits
+/// " / " 6 + 4 + 2 digits " / " 1 digit, as Metrodroid prints a blank MOBIB: `639653 / 005644645999 / 9`.
+struct MOBIBEnvironment {
+    let printedNumber: String
+    let validityEnd: UInt64?
+
+    /// Nil when the record is too short for the number or a digit is not BCD (the chip serial stays).
+    init?(_ record: Bytes) {
+        var bits = BitReader(record)
+        guard let version = try? bits.read(6), (try? bits.read(7 + 24)) != nil,
+              (try? bits.read(version <= 2 ? 9 : 5)) != nil, let end = try? bits.read(EN1545Field.dateBits) else { return nil }
+        var digits = BitReader(record)
+        guard (try? digits.read(49)) != nil, (try? digits.read(49)) != nil else { return nil } // bit 98 (reads take 64 bits at most)
+        var groups = [String]()
+        for count in [6, 6, 4, 2, 1] {
+            var group = ""
+            for _ in 0 ..< count {
+                guard let d = try? digits.read(4), d <= 9 else { return nil }
+                group.append(Character(Unicode.Scalar(UInt8(48 + d))))
+            }
+            groups.append(group)
+        }
+        printedNumber = "\(groups[0]) / \(groups[1])\(groups[2])\(groups[3]) / \(groups[4])"
+        validityEnd = end == 0 ? nil : end
     }
 }
 

@@ -54,14 +54,7 @@ struct Intercode {
     /// The contract list's entries, the contracts they point to and their counters.
     func passes() throws -> [Pass] {
         guard let list = try files.records(CalypsoPlugin.SFI.contractList, limit: 1)?.first else { return [] }
-        var entries = [(tariff: UInt64, pointer: Int)]()
-        var bits = BitReader(list)
-        for _ in 0 ..< IntercodeLayout.listEntries {
-            guard let e = try? EN1545.parse(IntercodeLayout.listEntry, from: &bits) else { break }
-            if let tariff = e.integer("tariff"), let pointer = e.integer("pointer"), (1 ... 4).contains(pointer) {
-                entries.append((tariff, Int(pointer)))
-            }
-        }
+        let entries = try IntercodeLayout.contractList(list)
         guard let last = entries.map(\.pointer).max(),
               let records = try files.records(CalypsoPlugin.SFI.contracts, limit: last) else { return [] }
         // The common counters record, read once, when the first carnet needs it.

@@ -23,11 +23,29 @@ enum IntercodeLayout {
                  .integer("company", bits: 32), .rest, .rest]),
     ]
 
-    /// One of the contract list's four entries (SFI 1E): bitmap(3) {network 24, tariff 16, pointer 5}.
+    /// The contract list (SFI 1E) is an EN 1545 repeat: a 4-bit count, then that many entries
+    /// (Metrodroid `IntercodeTransitData.contractListFields = En1545Repeat(4, …)`, whose
+    /// `En1545Repeat` reads its counter first; FareBot's port the same).
+    static let listCountBits = 4
+    /// One entry of the contract list: bitmap(3) {network 24, tariff 16, pointer 5}.
     static let listEntry: [EN1545Field] = [
         .bitmap([.integer("network", bits: 24), .integer("tariff", bits: 16), .integer("pointer", bits: 5)]),
     ]
-    static let listEntries = 4
+
+    /// The contract list's entries with a tariff and a pointer to a contract record (1–4 in Intercode's
+    /// contracts file); an entry that runs past the record ends the list, what came before it kept.
+    static func contractList(_ record: Bytes) throws -> [(tariff: UInt64, pointer: Int)] {
+        var bits = BitReader(record)
+        let count = try bits.read(listCountBits)
+        var out = [(tariff: UInt64, pointer: Int)]()
+        for _ in 0 ..< count {
+            guard let e = try? EN1545.parse(listEntry, from: &bits) else { break }
+            if let tariff = e.integer("tariff"), let pointer = e.integer("pointer"), (1 ... 4).contains(pointer) {
+                out.append((tariff, Int(pointer)))
+            }
+        }
+        return out
+    }
 
     /// Contract layout FF (tariff bits 4–11 = FF).
     static let contractFF: [EN1545Field] = [

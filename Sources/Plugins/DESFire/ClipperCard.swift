@@ -15,12 +15,22 @@ enum ClipperCard: DESFireFamily {
     static let epoch1900: Int64 = 2_208_988_800
 
     static func read(_ card: DESFireCard, aid: [UInt8]) throws -> CardResult {
-        guard let identity = try card.readData(file: 8) else { throw PluginError.cardRefused("Clipper file 8 (serial) is locked") }
-        guard let purse = try card.readData(file: 2) else { throw PluginError.cardRefused("Clipper file 2 (balance) is locked") }
-        let expiry = try card.readData(file: 1).flatMap { try $0.count >= 10 ? $0.be(8, 2) : nil }
-        let refills = try card.readData(file: 4).map { try records($0).compactMap(refill) } ?? []
-        let trips = try card.readData(file: 0x0E).map { try records($0).compactMap(trip) } ?? []
-        let all = (refills + trips).sorted { ($0.0) > ($1.0) }.map(\.1)
+        // Each file read by the type its layout documents, and by the type the card reports when the card
+        // refuses that: the refill file (4) is a record file (FareBot's published Clipper dump), read by
+        // its settings (a standard file then reads as 32-byte records too); Read Data of a record file is
+        // refused with 91 7E (issue 43). Files 8 and 2 are needed; 1, 4 and 0E are optional.
+        guard let identity = try card.file(8, as: .data)?.bytes else { throw PluginError.cardRefused("Clipper file 8 (serial) could not be read") }
+        guard let purse = try card.file(2, as: .data)?.bytes else { throw PluginError.cardRefused("Clipper file 2 (balance) could not be read") }
+        guard identity.count >= 5 else { throw PluginError.malformedResponse("Clipper file 8 of \(identity.count) bytes holds no serial") }
+        guard purse.count >= 20 else { throw PluginError.malformedResponse("Clipper file 2 of \(purse.count) bytes holds no balance") }
+        let expiry = try card.file(1, as: .data).flatMap { file -> UInt64? in
+            let b = file.bytes
+            return b.count >= 10 ? try b.be(8, 2) : nil
+        }
+        let refills = try card.file(4, as: .records).map { try $0.records(size: recordLength).compactMap(refill) } ?? []
+        let trips = try card.file(0x0E, as: .data).map { try $0.records(size: recordLength).compactMap(trip) } ?? []
+        // Newest first by time, whatever order the card keeps them in.
+        let all = (refills + trips).sorted { $0.0 > $1.0 }.map(\.1)
         return CardResult(family: "clipper", cardName: "Clipper", serialNumber: String(try identity.be(1, 4)),
                           balance: try purse.signedBE(18, 2), currency: "USD",
                           validUntil: expiry.flatMap(expiryDate),
@@ -34,16 +44,13 @@ enum ClipperCard: DESFireFamily {
         return CivilTime(seconds: Int64(days) * 86_400, sinceYear: 1900, month: 1, day: 1, utcOffset: SummerTimeZone.losAngeles.standardOffset)?.dateOnly
     }
 
-    static func records(_ file: Bytes) throws -> [Bytes] {
-        try stride(from: 0, to: file.count - file.count % recordLength, by: recordLength).map { try file.slice($0, recordLength) }
-    }
-
     static func instant(_ seconds: UInt64) -> CivilTime? {
         SummerTimeZone.losAngeles.civilTime(utcSeconds: Int64(seconds) - epoch1900)
     }
 
     /// A refill with its time (for the newest-first order), or nil for an empty record.
     static func refill(_ r: Bytes) throws -> (UInt64, Transaction)? {
+        guard r.count >= recordLength else { return nil }
         let time = try r.be(4, 4)
         guard time != 0 else { return nil }
         return (time, Transaction(type: .topup, amount: try r.be(14, 2), date: instant(time),
@@ -56,6 +63,7 @@ enum ClipperCard: DESFireFamily {
 
     /// A trip with its tap-on time, or nil for an empty record.
     static func trip(_ r: Bytes) throws -> (UInt64, Transaction)? {
+        guard r.count >= recordLength else { return nil }
         let agency = try r.be(2, 2), on = try r.be(12, 4)
         guard agency != 0 else { return nil }
         var metadata = ["agency": Hex.string(UInt16(agency)), "transport": Hex.string(UInt16(try r.be(30, 2)))]

@@ -6,11 +6,16 @@ import PluginKit
 /// layouts; facts only). Bits MSB first; dates are EN 1545 days since 1997-01-01 and times minutes
 /// of the day, Helsinki local time.
 ///   file 8 (application info): the printed number is its hex digits 2–19, grouped 6 4 4 4.
-///   file 2 (stored value): bits 0–19 the balance in euro cents.
+///   file 2 (stored value): bits 0–19 the balance in euro cents; the last load: date 14 (bits
+///     20–33), time 11 (34–44), amount 20 (45–64, cents) (Metrodroid HSLRefill). The history never
+///     holds loads (HSL's API document §2.6, as issue 43 cites it), so the last load is a top-up
+///     transaction of its own, as Metrodroid shows it ("Balance refill" beside the trips).
 ///   file 1 (period pass), v2: two products of 56 bits at bytes 0 and 7 (code type 1, product code
 ///     14, area type 2, area 6, start date 14, end date 14); Waltti: two of 80 bits at bytes 0 and 10
 ///     (region 8, code type 4, product code 14, invoicable 1, zone 6, start 14, end 14).
-///   file 4 (history), records (Waltti's read as v2's, a guess: Metrodroid's layouts are per version):
+///   file 4 (history), a record file, records oldest first as Read Records answers them (NXP's
+///     DESFire datasheet); the transactions are sorted newest first by time (Waltti's read as v2's,
+///     a guess: Metrodroid's layouts are per version):
 ///     value ticket 1, date 14, time 11, transfer end date 14, time 11,
 ///     price 14 (cents), passengers 6, remaining value 20.
 /// The v1 application (11 20 EF) has other layouts and is not read (HSL's own example library
@@ -24,16 +29,35 @@ enum HSLCard: DESFireFamily {
 
     static func read(_ card: DESFireCard, aid: [UInt8]) throws -> CardResult {
         let isWaltti = aid == waltti
-        guard let info = try card.readData(file: 8), info.count >= 10 else { throw PluginError.cardRefused("HSL application info (file 8) is locked or short") }
-        guard let value = try card.readData(file: 2) else { throw PluginError.cardRefused("HSL stored value (file 2) is locked") }
+        guard let info = try card.file(8, as: .data)?.bytes else { throw PluginError.cardRefused("HSL application info (file 8) could not be read") }
+        guard info.count >= 10 else { throw PluginError.malformedResponse("HSL application info (file 8) of \(info.count) bytes") }
+        guard let value = try card.file(2, as: .data)?.bytes else { throw PluginError.cardRefused("HSL stored value (file 2) could not be read") }
         var balanceBits = BitReader(value)
         let balance = Int64(try balanceBits.read(20))
-        let passes = try card.readData(file: 1).map { try periodPasses($0, waltti: isWaltti) } ?? []
-        let history = try historyRecords(card)
+        let passes = try card.file(1, as: .data).map { try periodPasses($0.bytes, waltti: isWaltti) } ?? []
+        let load = try lastLoad(value)
+        let history = try historyRecords(card) + (load.map { [$0] } ?? [])
+        // Newest first by time, never by the card's order (Read Records answers oldest first).
+        let transactions = history.sorted { $0.0 > $1.0 }.map(\.1)
         let number = String(info.hex.dropFirst(2).prefix(18))
         return CardResult(family: "hsl", cardName: isWaltti ? "Waltti" : "HSL", serialNumber: grouped(number, [6, 4, 4, 4]),
-                          balance: balance, currency: "EUR", transactions: history, passes: passes)
+                          balance: balance, currency: "EUR", transactions: transactions, passes: passes)
     }
+
+    /// The stored value file's last load, as a top-up: nil when the file is too short to hold it (a
+    /// field the balance does not need) or its date is zero (never loaded).
+    static func lastLoad(_ value: Bytes) throws -> (Int64, Transaction)? {
+        guard value.count * 8 >= 65 else { return nil }
+        var b = BitReader(value)
+        _ = try b.read(20)
+        let day = try b.read(14), minute = try b.read(11), amount = try b.read(20)
+        guard day != 0 else { return nil }
+        return (order(day, minute), Transaction(type: .topup, amount: amount, date: time(day, minute),
+                                                 metadata: [MetadataKey.event: "last load"], rawPayload: value.hex))
+    }
+
+    /// A place in time for sorting: minutes since the epoch.
+    static func order(_ day: UInt64, _ minute: UInt64) -> Int64 { Int64(day) * 1440 + Int64(minute) }
 
     static func date(_ days: UInt64) -> CivilTime? {
         guard days != 0 else { return nil }
@@ -89,21 +113,19 @@ enum HSLCard: DESFireFamily {
         return from == to ? letter(from) : "\(letter(from))-\(letter(to))"
     }
 
-    /// File 4's records, newest first as the card answers them; a locked file holds none.
-    static func historyRecords(_ card: DESFireCard) throws -> [Transaction] {
-        guard let settings = try card.fileSettings(file: 4), let size = settings.size, size >= 12,
-              let data = try card.readRecords(file: 4) else { return [] }
-        return try stride(from: 0, to: data.count - data.count % size, by: size).compactMap { offset in
-            let r = try data.slice(offset, size)
-            guard r.storage.contains(where: { $0 != 0 }) else { return nil }
+    /// File 4's records with their times; a locked or empty file holds none.
+    static func historyRecords(_ card: DESFireCard) throws -> [(Int64, Transaction)] {
+        guard let content = try card.file(4, as: .records) else { return [] }
+        return try content.records(size: 12).compactMap { r in
+            guard r.count >= 12, r.storage.contains(where: { $0 != 0 }) else { return nil }
             var b = BitReader(r)
             let valueTicket = try b.read(1), day = try b.read(14), minute = try b.read(11)
             let endDay = try b.read(14), endMinute = try b.read(11), price = try b.read(14), passengers = try b.read(6)
             let remaining = try b.read(20)
             var metadata = ["passengers": String(passengers), "valueTicket": valueTicket == 1 ? "yes" : "no"]
             if endDay != 0, let end = time(endDay, endMinute) { metadata["transferUntil"] = end.iso8601 }
-            return Transaction(type: .trip, amount: price, date: time(day, minute), metadata: metadata, rawPayload: r.hex,
-                               balance: Int64(remaining))
+            return (order(day, minute), Transaction(type: .trip, amount: price, date: time(day, minute), metadata: metadata,
+                                                    rawPayload: r.hex, balance: Int64(remaining)))
         }
     }
 }

@@ -13,23 +13,30 @@ enum ORCACard: DESFireFamily {
     static let staleNotice = "ORCA cards issued since 2022 keep their balance online: the balance stored on the card may be stale"
 
     static func read(_ card: DESFireCard, aid: [UInt8]) throws -> CardResult {
-        guard let purse = try card.readData(file: 4) else { throw PluginError.cardRefused("ORCA file 4 (balance) is locked") }
+        guard let purse = try card.file(4, as: .data)?.bytes else { throw PluginError.cardRefused("ORCA file 4 (balance) could not be read") }
+        guard purse.count >= 43 else { throw PluginError.malformedResponse("ORCA file 4 of \(purse.count) bytes holds no balance") }
         let trips = try history(card, file: 2, topUp: false), topUps = try history(card, file: 3, topUp: true)
         // The serial lives in another application: selected last, as ORCA's own application is the probe.
         try card.selectApplication(serialApplication)
-        guard let identity = try card.readData(file: 0x0F) else { throw PluginError.cardRefused("ORCA serial file is locked") }
+        guard let identity = try card.file(0x0F, as: .data)?.bytes else { throw PluginError.cardRefused("ORCA serial file could not be read") }
+        guard identity.count >= 8 else { throw PluginError.malformedResponse("ORCA serial file of \(identity.count) bytes") }
+        // Newest first by time, whatever order the card answers its records in.
         let all = (trips + topUps).sorted { $0.0 > $1.0 }.map(\.1)
         return CardResult(family: "orca", cardName: "ORCA", serialNumber: String(try identity.be(4, 4)),
                           balance: Int64(try purse.be(41, 2)), currency: "USD",
                           metadata: ["notice": staleNotice], transactions: all)
     }
 
-    /// A record file's transactions with their times; an absent (locked) file holds none.
+    /// The record size of ORCA's history files (48 bytes: Metrodroid's OrcaTest file settings
+    /// `04 00 32E4 300000 …`), used when a card keeps them in a standard file.
+    static let recordLength = 48
+
+    /// A record file's transactions with their times; an absent (locked) or empty file holds none
+    /// (an empty record file answers Read Records with `91 BE`, NXP's DESFire datasheet: no records).
     static func history(_ card: DESFireCard, file: UInt8, topUp: Bool) throws -> [(UInt64, Transaction)] {
-        guard let settings = try card.fileSettings(file: file), let size = settings.size, size >= 36,
-              let data = try card.readRecords(file: file) else { return [] }
-        return try stride(from: 0, to: data.count - data.count % size, by: size).compactMap { offset in
-            let r = try data.slice(offset, size)
+        guard let content = try card.file(file, as: .records) else { return [] }
+        return try content.records(size: recordLength).compactMap { r in
+            guard r.count >= 36 else { return nil }
             var bits = BitReader(r, startingAtByte: 3)
             let agency = try bits.read(4), time = try bits.read(32), product = try bits.read(8), coach = try bits.read(24)
             guard time != 0 else { return nil }

@@ -17,7 +17,7 @@ enum OpalCard: DESFireFamily {
                           10: "journey completed (auto tap off)", 11: "tap on reversal", 12: "tap on rejected"]
 
     static func read(_ card: DESFireCard, aid: [UInt8]) throws -> CardResult {
-        guard let raw = try card.readData(file: file) else { throw PluginError.cardRefused("Opal file 7 is locked") }
+        guard let raw = try card.file(file, as: .data)?.bytes else { throw PluginError.cardRefused("Opal file 7 could not be read") }
         guard raw.count >= 16 else { throw PluginError.malformedResponse("Opal file 7 of \(raw.count) bytes") }
         var bits = BitReader(Bytes(try raw.slice(0, 16).storage.reversed()))
         let checksum = try bits.read(16), weekly = try bits.read(4), autoTopUp = try bits.read(1)

@@ -151,10 +151,13 @@ final class CalypsoTests: XCTestCase {
         XCTAssertEqual(r.passes.last?.metadata["raw"], ff)
     }
 
-    func testABlankMOBIBIsANamedCardWithNoPasses() throws {
+    func testABlankMOBIBIsANamedCardWithItsPrintedNumberAndNoPasses() throws {
         let read = try read("mobib-blank.json")
         XCTAssertEqual(read.reading.cardName, "MOBIB")
-        XCTAssertEqual(read.reading.serialNumber, "16909060", "01020304")
+        // The environment's BCD serial from bit 98, printed 6 / 6+4+2 / 1 as Metrodroid prints MOBIB
+        // (MobibTransitData.getSerial); the generator writes the digits 6396530001234567894.
+        XCTAssertEqual(read.reading.serialNumber, "639653 / 000123456789 / 4")
+        XCTAssertEqual(read.reading.validUntil?.description, "2030-12-31")
         XCTAssertEqual(read.reading.metadata["network"], "056001")
         XCTAssertEqual(read.reading.passes, [])
         XCTAssertEqual(read.reading.transactions, [])
@@ -171,6 +174,23 @@ final class CalypsoTests: XCTestCase {
         XCTAssertEqual(outcome.reading?.cardName, "Navigo", "\(String(describing: outcome.error))")
         XCTAssertEqual(outcome.reading?.passes.count, 2)
         XCTAssertEqual(outcome.bundle.exchanges.filter { $0.response == "6A82" }.map(\.command), [Self.select])
+    }
+
+    func testTheContractListIsACountThenThatManyEntries() throws {
+        // EN 1545 repeat (Metrodroid En1545Repeat: the 4-bit counter first). A count of 1 before
+        // two entries' worth of bits: only the first entry is a pass; the bits after it are not read.
+        // 0001 · 110 (tariff, pointer) · 0FF1 · 00001 · 110 · 0FF2 · 00010
+        var bits = "0001" + "110" + "0000111111110001" + "00001" + "110" + "0000111111110010" + "00010"
+        bits += String(repeating: "0", count: 29 * 8 - bits.count)
+        let bytes = stride(from: 0, to: bits.count, by: 8).map { i -> UInt8 in
+            let chunk = bits.dropFirst(i).prefix(8)
+            return UInt8(chunk, radix: 2) ?? 0
+        }
+        var image = try CardImages.sample("navigo.json")
+        image.editApplication(select: Self.select) { $0.records?["1E"] = [HexFormat.string(bytes)] }
+        let r = try XCTUnwrap(PluginRead.read(image, plugins: [.calypso]).reading)
+        XCTAssertEqual(r.passes.map(\.tariff), ["0FF1"])
+        XCTAssertEqual(r.passes.first?.validFrom?.description, "2026-12-01")
     }
 
     func testNetworksAreNamedFromTheirIDs() throws {

@@ -19,11 +19,15 @@ final class HSLTests: XCTestCase {
         XCTAssertEqual(r.passes.first?.zones, "AB")
         XCTAssertEqual(r.passes.first?.validFrom?.description, "2026-11-01")
         XCTAssertEqual(r.passes.first?.validUntil?.description, "2026-11-30")
-        XCTAssertEqual(r.transactions.count, 2)
+        // Newest first by time: the trip of the 25th, the last load of the 24th (the stored value
+        // file's, HSLRefill's layout: the history never holds loads), the trip of July.
+        XCTAssertEqual(r.transactions.map(\.type), [.trip, .topup, .trip])
         XCTAssertEqual(r.transactions[0].amount, 320)
         XCTAssertEqual(r.transactions[0].date?.description, "2026-11-25T07:40:00+02:00", "EET in November")
         XCTAssertEqual(r.transactions[0].balance, 1500)
-        XCTAssertEqual(r.transactions[1].date?.description, "2026-07-10T17:05:00+03:00", "EEST in July")
+        XCTAssertEqual(r.transactions[1].amount, 2000)
+        XCTAssertEqual(r.transactions[1].date?.description, "2026-11-24T18:10:00+02:00")
+        XCTAssertEqual(r.transactions[2].date?.description, "2026-07-10T17:05:00+03:00", "EEST in July")
         // Get Application IDs, select, files 8, 2, 1, settings and records of file 4.
         XCTAssertEqual(read.counted, 7)
         XCTAssertLessThanOrEqual(read.counted, 10)
@@ -34,7 +38,16 @@ final class HSLTests: XCTestCase {
         image.iso7816?.desfire?.applications[0].files[3].access = "1111"
         let r = try DESFireReading.read(image).reading
         XCTAssertEqual(r.balance, 1500)
-        XCTAssertEqual(r.transactions.count, 0)
+        XCTAssertEqual(r.transactions.map(\.type), [.topup], "the last load only")
+    }
+
+    func testTheHistoryIsNewestFirstWhateverOrderTheCardKeeps() throws {
+        // Read Records answers oldest first (NXP's datasheet); listing the image's records the other
+        // way round changes nothing: transactions are sorted by time.
+        var image = try CardImages.sample("hsl.json")
+        image.iso7816?.desfire?.applications[0].files[3].records?.reverse()
+        let r = try DESFireReading.read(image).reading
+        XCTAssertEqual(r.transactions.map { $0.date?.description }, ["2026-11-25T07:40:00+02:00", "2026-11-24T18:10:00+02:00", "2026-07-10T17:05:00+03:00"])
     }
 }
 

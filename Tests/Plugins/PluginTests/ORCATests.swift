@@ -25,4 +25,22 @@ final class ORCATests: XCTestCase {
         XCTAssertEqual(read.counted, 1 + 1 + 1 + 1 + 2 + 1 + 1 + 1 + 1)
         XCTAssertLessThanOrEqual(read.counted, 14)
     }
+
+    func testAnEmptyTopUpFileIsAnEmptyHistoryEvenWhenReadRecordsAnswers91BE() throws {
+        // Settings that say 3 records, then Read Records of the empty file: 91 BE (boundary error,
+        // NXP's datasheet). No records is an empty history, not a refused card.
+        var image = try CardImages.sample("orca.json")
+        image.iso7816?.desfire?.applications[0].files[2].records = []
+        let outcome = try PluginRead.read(image, plugins: [.desfire]) { _, command, answer in
+            guard command.count >= 6, command[1] == 0xF5, command[5] == 0x03, answer.count >= 15 else { return answer }
+            var a = answer
+            a[10] = 3 // records held: 3
+            return a
+        }
+        let r = try XCTUnwrap(outcome.reading, "\(String(describing: outcome.error))")
+        XCTAssertEqual(r.balance, 1975)
+        XCTAssertEqual(r.transactions.map(\.type), [.trip, .trip])
+        let exchanges = outcome.bundle.exchanges.map { ($0.command.filter { !$0.isWhitespace }.uppercased(), ($0.response ?? "").filter { !$0.isWhitespace }.uppercased()) }
+        XCTAssertTrue(exchanges.contains { $0.0.hasPrefix("90BB00000703") && $0.1 == "91BE" }, "Read Records of file 3 answered 91 BE")
+    }
 }

@@ -73,7 +73,9 @@ enum FlipperDESFireDump {
                     let bytes = data ?? []
                     image.recordSize = size
                     image.maxRecords = values["\(file) Max"].flatMap { Int($0) }
-                    image.records = stride(from: 0, to: bytes.count - bytes.count % size, by: size).map { HexFormat.string(Array(bytes[$0 ..< $0 + size])) }
+                    // The Flipper keeps what Read Records answered, oldest first (NXP's datasheet); an
+                    // image lists records newest first.
+                    image.records = Array(stride(from: 0, to: bytes.count - bytes.count % size, by: size).map { HexFormat.string(Array(bytes[$0 ..< $0 + size])) }.reversed())
                 default:
                     continue
                 }
