@@ -6,7 +6,7 @@ import Foundation
 /// assets): the same blocks and answers in each form, so a test can check that every form reads
 /// to the same result.
 public enum ExportTexts {
-    /// A card of a technology no family reads, for multi-card files.
+    /// A MIFARE Classic card no family reads, for multi-card files.
     public static let mifareClassicTagID = "DEADBEEF"
 
     // MARK: Metrodroid JSON
@@ -41,7 +41,50 @@ public enum ExportTexts {
             card["tagId"] = iso.uid.lowercased()
             card["iso7816"] = ["applications": iso.applications.map(metrodroidApplication)]
         }
+        if let c = image.mifareClassic {
+            card["tagId"] = c.uid.lowercased()
+            card["mifareClassic"] = ["subType": "CLASSIC", "isPartialRead": false,
+                                     "sectors": classicSectors(c).map { s -> [String: Any] in
+                                         guard let blocks = s.blocks else { return ["blocks": [] as [Any], "isUnauthorized": true] }
+                                         return ["blocks": readBlocks(blocks).map { $0.lowercased() }, "keyA": s.keyA.lowercased(), "isUnauthorized": false]
+                                     }]
+        }
+        if let u = image.mifareUltralight {
+            card["tagId"] = u.uid.lowercased()
+            card["mifareUltralight"] = ["cardModel": "MF0ICU1", "isPartialRead": false,
+                                        "pages": u.pages.map { ["data": $0.lowercased(), "isUnauthorized": false] }]
+        }
         return card
+    }
+
+    // MARK: MIFARE Classic as the apps read it
+
+    /// A sector of a Classic image: its blocks (nil when every byte is unread: a locked sector)
+    /// and the keys its trailer holds.
+    public struct ClassicSector {
+        public var index: Int
+        public var blocks: [String]?
+        public var keyA: String
+        public var keyB: String
+    }
+
+    public static func classicSectors(_ c: CardImage.ClassicImage) -> [ClassicSector] {
+        var out = [ClassicSector](), block = 0
+        while block < c.blocks.count {
+            let size = out.count < 32 ? 4 : 16
+            let blocks = Array(c.blocks[block ..< min(block + size, c.blocks.count)]).map { $0.replacingOccurrences(of: " ", with: "").uppercased() }
+            let trailer = blocks.last ?? ""
+            out.append(ClassicSector(index: out.count, blocks: blocks.allSatisfy { $0.allSatisfy { $0 == "?" } } ? nil : blocks,
+                                     keyA: String(trailer.prefix(12)), keyB: String(trailer.suffix(12))))
+            block += size
+        }
+        return out
+    }
+
+    /// The blocks as a phone reads them: key A in the trailer reads as zeros, the card hides it
+    /// (MF1S50YYX datasheet, "Sector trailer"); key B and the access bits as they are.
+    public static func readBlocks(_ blocks: [String]) -> [String] {
+        blocks.enumerated().map { n, b in n == blocks.count - 1 ? String(repeating: "0", count: 12) + b.dropFirst(12) : b }
     }
 
     /// `[type, body]`: CEPAS by its purses and histories; KS X 6924 and China by AID, FCI, files
@@ -68,7 +111,8 @@ public enum ExportTexts {
         return ["china", ["generic": generic, "balances": balances]]
     }
 
-    /// A Metrodroid card of a technology no family reads.
+    /// A Metrodroid MIFARE Classic card no family reads: one block of sector 0 read, sector 1
+    /// unauthorized (a partial read: the image is the smallest card that holds it, a Mini).
     public static let metrodroidClassic: [String: Any] = [
         "tagId": mifareClassicTagID.lowercased(), "scannedAt": ["timeInMillis": 1, "tz": "LOCAL"],
         "mifareClassic": ["sectors": [["blocks": [String(repeating: "00", count: 16)], "keyA": "ffffffffffff"], ["isUnauthorized": true]]],
@@ -96,6 +140,22 @@ public enum ExportTexts {
                 out += "</services></system>"
             }
             return out + "</systems></card>"
+        }
+        if let c = image.mifareClassic {
+            // The key that opened each sector: key A in even sectors, key B in odd ones.
+            var out = "<card type=\"0\" id=\"\(c.uid.lowercased())\" scanned_at=\"1764000000000\"><sectors>"
+            for s in classicSectors(c) {
+                guard let blocks = s.blocks else { out += "<sector index=\"\(s.index)\" unauthorized=\"true\"/>"; continue }
+                let (key, type) = s.index % 2 == 0 ? (s.keyA, "KeyA") : (s.keyB, "KeyB")
+                out += "<sector index=\"\(s.index)\" key=\"\(base64(key))\" keytype=\"\(type)\"><blocks>"
+                    + readBlocks(blocks).enumerated().map { "<block index=\"\($0.offset)\" type=\"data\"><data>\(base64($0.element))</data></block>" }.joined()
+                    + "</blocks></sector>"
+            }
+            return out + "</sectors></card>"
+        }
+        if let u = image.mifareUltralight {
+            return "<card type=\"1\" id=\"\(u.uid.lowercased())\" scanned_at=\"1764000000000\" cardModel=\"MF0ICU1\"><pages>"
+                + u.pages.enumerated().map { "<page index=\"\($0.offset)\"><data>\(base64($0.element))</data></page>" }.joined() + "</pages></card>"
         }
         guard let iso = image.iso7816 else { return "" }
         var out = "<card type=\"5\" id=\"\(iso.uid.lowercased())\" scanned_at=\"1764000000000\" partial_read=\"false\"><applications>"
@@ -160,6 +220,19 @@ public enum ExportTexts {
             if let pmm = f.pmm { card["pmm"] = split(pmm, "icCode", "maximumResponseTime") }
             if gson { card["tagId"] = base64(f.idm); card["scannedAt"] = 1_500_000_000_000 } else { card["_tagId"] = base64(f.idm); card["_scannedAt"] = "2025-03-01T09:00:00Z" }
             return card
+        }
+        let scannedAt: Any = gson ? 1_500_000_000_000 as Any : "2025-03-01T09:00:00Z" as Any
+        if let c = image.mifareClassic {
+            // FareBot keeps no key: each sector as read, or unauthorized.
+            let sectors = classicSectors(c).map { s -> [String: Any] in
+                guard let blocks = s.blocks else { return ["type": "unauthorized", "index": s.index] }
+                return ["type": "data", "index": s.index, "blocks": readBlocks(blocks).enumerated().map { ["index": $0.offset, "data": base64($0.element)] }]
+            }
+            return ["cardType": "MifareClassic", "tagId": base64(c.uid), "scannedAt": scannedAt, "sectors": sectors]
+        }
+        if let u = image.mifareUltralight {
+            return ["cardType": "MifareUltralight", "tagId": base64(u.uid), "scannedAt": scannedAt, "ultralightType": 1,
+                    "pages": u.pages.enumerated().map { ["index": $0.offset, "data": base64($0.element)] }]
         }
         guard let iso = image.iso7816, let app = iso.applications.first else { return [:] }
         let answers = app.commands.mapValues { String($0.dropLast(4)) }

@@ -73,9 +73,11 @@ extension OptionSpec {
         file (version 4) of a FeliCa card (key versions kept), a Metrodroid JSON, XML or zip export, or a
         FareBot export; the format is recognised from the content.
         MIFARE Classic and Ultralight dumps are read too: Flipper Zero files, Proxmark3 JSON, MIFARE
-        Classic Tool text, and raw `.mfd`, `.mfc`, `.dump` or `.bin` images (by extension and size).
-        A card of a technology no family reads (MIFARE Classic, Ultralight, DESFire) in an export is
-        `tagNotSupported`; a file transit cannot use is `config`, naming it.
+        Classic Tool text, raw `.mfd`, `.mfc`, `.dump` or `.bin` images (by extension and size), and
+        the Classic and Ultralight cards of Metrodroid, FareBot and XML exports; the keys a dump or
+        export keeps for a sector open it.
+        A card of a technology no family reads (DESFire, MIFARE Plus in security level 3) in an export
+        is `tagNotSupported`; a file transit cannot use is `config`, naming it.
         The card is emulated in process and answers the same commands a real card would, so plugins,
         order and fallback run as with a reader.
         Blocks or records a dump does not hold answer as a card answers for an unreadable one.

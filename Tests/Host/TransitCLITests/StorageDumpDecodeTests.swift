@@ -204,6 +204,50 @@ final class StorageDumpDecodeTests: XCTestCase {
         }
     }
 
+    /// The same samples as Metrodroid, FareBot and the old XML export them (ExportTexts, from each
+    /// format's facts): trailers as the phone read them (key A hidden, zeros), and the key that opened
+    /// each sector where the format keeps one (Metrodroid's `keyA`; the XML's `key`, B in odd
+    /// sectors). FareBot keeps no key, so a family named only by its key's digest (podorozhnik,
+    /// charliecard) cannot be told from its export, as FareBot itself cannot.
+    func testEachSampleReadsTheSameFromItsMetrodroidFareBotAndXMLExports() throws {
+        let config = try conf()
+        let byKeyDigest: Set = ["podorozhnik.json", "charliecard.json"]
+        for name in Self.classic + Self.ultralight {
+            let image = try CardImages.sample(name)
+            let base = dir.appendingPathComponent(String(name.dropLast(5))).path
+            var forms = [("Metrodroid", base + ".metrodroid.json", try ExportTexts.metrodroid(image)),
+                         ("XML", base + ".xml", Data(ExportTexts.xml([image]).utf8))]
+            if !byKeyDigest.contains(name) { forms.append(("FareBot", base + ".farebot.json", try ExportTexts.fareBot([image]))) }
+            for (_, path, data) in forms { try data.write(to: URL(fileURLWithPath: path)) }
+            let readings = try decode([BuildProducts.sample(name)] + forms.map(\.1), config: config)
+            XCTAssertEqual(readings.count, forms.count + 1, name)
+            XCTAssertNotEqual(readings.first, "nothing", "\(name) reads")
+            for (form, reading) in zip(forms, readings.dropFirst()) {
+                XCTAssertEqual(reading, readings.first, "\(name) from its \(form.0) export")
+            }
+        }
+    }
+
+    /// The keys a Metrodroid or XML export keeps open its sectors, and are shown nowhere.
+    func testTheKeysOfAnExportAreNeitherPrintedNorLogged() throws {
+        let config = try conf()
+        let name = "troika-e5.json"
+        let image = try CardImages.sample(name)
+        let path = dir.appendingPathComponent("troika.metrodroid.json").path
+        try ExportTexts.metrodroid(image).write(to: URL(fileURLWithPath: path))
+        let runs = [try CommandRun.transit(["decode", "--config", config, path]),
+                    try CommandRun.transit(["scan", "--json", "--no-save", "--verbose", "--config", config, "--card", path])]
+        for run in runs {
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let shown = (run.stdout + run.stderr).uppercased()
+            for s in ExportTexts.classicSectors(try XCTUnwrap(image.mifareClassic)) {
+                for key in [s.keyA, s.keyB] where key != "FFFFFFFFFFFF" && key != "000000000000" {
+                    XCTAssertFalse(shown.contains(key), "sector \(s.index)'s key shown")
+                }
+            }
+        }
+    }
+
     func testADumpOfAClassicCardReadsBackToTheSameValuesAndShowsNoKeyOnStandardOutput() throws {
         let config = try conf()
         let name = "troika-e5.json"

@@ -10,8 +10,14 @@ import Foundation
 /// - type 5 ISO 7816: `<application type="…">` with `application-name` (the AID) and
 ///   `application-data` (the FCI), `<file name="SELECTOR">` (`<data>`, `<record index="N">`),
 ///   `<sfi-file sfi="N">`, and the type's `<balance>` (decimal), `<balances>`, `<purses>`, `<histories>`;
-/// - type 3 CEPAS keeps values read from the card, not its answers; 0 Classic, 1 Ultralight,
-///   2 DESFire, 6/8 NFC-V, 9 MIFARE Plus are technologies no family reads.
+/// - type 0 MIFARE Classic: `<sector index="N">` with `<blocks><block index="N"><data>` (the index
+///   inside the sector), the `key` that opened it and its `keytype` (KeyA, the default, or KeyB),
+///   or `unauthorized="true"`, or `invalid="true"` (old ClassicSector, UnauthorizedClassicSector,
+///   InvalidClassicSector, ClassicBlock; Metrodroid's XmlCardFormat reads them so);
+/// - type 1 MIFARE Ultralight: `<page index="N"><data>`, or `unauthorized="true"`, and the
+///   `cardModel` attribute (UltralightCard, UltralightPage);
+/// - type 3 CEPAS keeps values read from the card, not its answers; 2 DESFire, 6/8 NFC-V, 9 MIFARE
+///   Plus are technologies no family reads.
 enum ExportXML {
     /// True when the first byte that is not white space opens a tag.
     static func isXML(_ data: Data) -> Bool {
@@ -36,8 +42,8 @@ enum ExportXML {
         case 4: return CardFile.Entry { try felica(card) }
         case 5: return CardFile.Entry { try iso(card) }
         case 3: return .unusable("a CEPAS card in the old XML form, which keeps values read from the card, not its answers")
-        case 0: return .otherTechnology("MIFARE Classic card")
-        case 1: return .otherTechnology("MIFARE Ultralight card")
+        case 0: return CardFile.Entry { try classic(card) }
+        case 1: return CardFile.Entry { try ultralight(card) }
         case 2: return .otherTechnology("MIFARE DESFire card")
         case 6, 8: return .otherTechnology("NFC-V (ISO 15693) card")
         case 9: return .otherTechnology("MIFARE Plus card")
@@ -62,6 +68,49 @@ enum ExportXML {
         }
         return try CardImageAssembler.felica(idm: try HexText.bytes(id), pmm: try card.child("pmm").map(base64), systems: systems,
                                              description: "FeliCa card of an XML export")
+    }
+
+    private static func classic(_ card: XMLTree.Element) throws -> CardImage {
+        let elements = card.descendants("sector")
+        guard elements.count <= ExportMifare.maxSectors else {
+            throw CardImageError("a MIFARE Classic <card> of \(elements.count) sectors (a 4K, the largest, has \(ExportMifare.maxSectors))")
+        }
+        let sectors = try elements.map { s -> ExportMifare.Sector in
+            guard let index = s.attributes["index"].flatMap({ Int($0) }) else { throw CardImageError("a MIFARE Classic <sector> without an index") }
+            guard s.attributes["unauthorized"] != "true", s.attributes["invalid"] != "true" else { return .init(index: index) }
+            let entries = s.descendants("block")
+            guard entries.count <= MifareLayout.blocksInSector(index) else {
+                throw CardImageError("MIFARE Classic sector \(index) lists \(entries.count) blocks, more than its \(MifareLayout.blocksInSector(index))")
+            }
+            var blocks = [Int: [UInt8]]()
+            for (position, block) in entries.enumerated() {
+                let n = block.attributes["index"].flatMap { Int($0) } ?? position
+                guard blocks[n] == nil else { throw CardImageError("MIFARE Classic sector \(index), block \(n) is listed twice") }
+                guard let data = block.child("data") else { throw CardImageError("MIFARE Classic sector \(index), block \(n) has no <data>") }
+                blocks[n] = try ExportMifare.base64(data.trimmedText, "MIFARE Classic sector \(index), block \(n)")
+            }
+            let key = try s.attributes["key"].map { try ExportMifare.base64($0, "MIFARE Classic sector \(index): its key") }
+            let isB = s.attributes["keytype"] == "KeyB"
+            return .init(index: index, blocks: blocks, keyA: isB ? nil : key, keyB: isB ? key : nil)
+        }
+        return try ExportMifare.classic(tagId: try card.attributes["id"].map(HexText.bytes), sectors: sectors,
+                                        description: "MIFARE Classic card of an XML export")
+    }
+
+    private static func ultralight(_ card: XMLTree.Element) throws -> CardImage {
+        let elements = card.descendants("page")
+        guard elements.count <= MifareLayout.maxPages else {
+            throw CardImageError("a MIFARE Ultralight <card> of \(elements.count) pages (at most \(MifareLayout.maxPages))")
+        }
+        let pages = try elements.enumerated().map { position, page -> ExportMifare.Page in
+            let index = page.attributes["index"].flatMap { Int($0) } ?? position
+            guard page.attributes["unauthorized"] != "true" else { return .init(index: index) }
+            guard let data = page.child("data") else { throw CardImageError("MIFARE Ultralight page \(index) has no <data>") }
+            return .init(index: index, data: try ExportMifare.base64(data.trimmedText, "MIFARE Ultralight page \(index)"))
+        }
+        return try ExportMifare.ultralight(tagId: try card.attributes["id"].map(HexText.bytes),
+                                           type: ExportMifare.ultralightType(metrodroidModel: card.attributes["cardModel"]),
+                                           pages: pages, description: "MIFARE Ultralight card of an XML export")
     }
 
     private static func iso(_ card: XMLTree.Element) throws -> CardImage {

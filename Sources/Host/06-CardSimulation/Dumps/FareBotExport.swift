@@ -10,7 +10,11 @@ import Foundation
 ///   number arrays), `systems[{code, services[{serviceCode, blocks[{address, data}], skipped}]}]`;
 /// - `CEPAS`: `purses` and `histories`, `[{id, data}]`;
 /// - `ISO7816`: `applications[{type, appName, appFci, files{selector: {binaryData, records, fci}}, sfiFiles}]`;
-/// - `MifareClassic`, `MifareUltralight`, `MifareDesfire`, `Vicinity`: technologies no family reads.
+/// - `MifareClassic`: `sectors[{type: data|unauthorized|invalid, index, blocks[{index, data}]}]`,
+///   block indices inside the sector, no keys (RawClassicSector.kt, RawClassicBlock.kt);
+/// - `MifareUltralight`: `pages[{index, data}]`, `ultralightType` (Android's MifareUltralight
+///   TYPE_ULTRALIGHT 1, TYPE_ULTRALIGHT_C 2);
+/// - `MifareDesfire`, `Vicinity`: technologies no family reads.
 /// A card object without `cardType` but with Metrodroid's keys is read as Metrodroid's.
 enum FareBotExport {
     /// A FareBot bulk export: an object with a `cards` list and no card of its own.
@@ -38,8 +42,8 @@ enum FareBotExport {
         case "FeliCa": return CardFile.Entry { try felica(card) }
         case "CEPAS": return CardFile.Entry { try cepas(card) }
         case "ISO7816": return CardFile.Entry { try iso(card) }
-        case "MifareClassic": return .otherTechnology("MIFARE Classic card")
-        case "MifareUltralight": return .otherTechnology("MIFARE Ultralight card")
+        case "MifareClassic": return CardFile.Entry { try classic(card) }
+        case "MifareUltralight": return CardFile.Entry { try ultralight(card) }
         case "MifareDesfire": return .otherTechnology("MIFARE DESFire card")
         case "Vicinity": return .otherTechnology("NFC-V (ISO 15693) card")
         case let type: return .unusable("a card of type \(type.map(CardImageError.quote) ?? "none"), which no transit family reads")
@@ -108,6 +112,55 @@ enum FareBotExport {
         }
         guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
         return CardImage(description: "ISO 7816 card of a FareBot export", iso7816: .init(uid: try tagId(card).map{ HexFormat.string($0) } ?? "", applications: apps))
+    }
+
+    private static func classic(_ card: [String: Any]) throws -> CardImage {
+        guard let list = card["sectors"] as? [Any] else { throw CardImageError("a MIFARE Classic card without a sectors list") }
+        guard list.count <= ExportMifare.maxSectors else {
+            throw CardImageError("a MIFARE Classic card of \(list.count) sectors (a 4K, the largest, has \(ExportMifare.maxSectors))")
+        }
+        let sectors = try list.enumerated().map { position, item -> ExportMifare.Sector in
+            guard let s = item as? [String: Any] else { throw CardImageError("MIFARE Classic sector entry \(position) is not an object") }
+            guard let index = s["index"] as? Int else { throw CardImageError("MIFARE Classic sector entry \(position) has no index") }
+            switch s["type"] as? String {
+            case "data": break
+            case "unauthorized", "invalid": return .init(index: index)
+            case let type: throw CardImageError("MIFARE Classic sector \(index) of type \(type.map(CardImageError.quote) ?? "none") (data, unauthorized or invalid)")
+            }
+            guard let entries = s["blocks"] as? [Any] ?? (s["blocks"] == nil ? [] : nil) else {
+                throw CardImageError("MIFARE Classic sector \(index): blocks is not a list")
+            }
+            guard entries.count <= MifareLayout.blocksInSector(index) else {
+                throw CardImageError("MIFARE Classic sector \(index) lists \(entries.count) blocks, more than its \(MifareLayout.blocksInSector(index))")
+            }
+            var blocks = [Int: [UInt8]]()
+            for (position, entry) in entries.enumerated() {
+                guard let block = entry as? [String: Any], let data = block["data"] as? String else {
+                    throw CardImageError("MIFARE Classic sector \(index), block entry \(position) has no data")
+                }
+                let n = block["index"] as? Int ?? position
+                guard blocks[n] == nil else { throw CardImageError("MIFARE Classic sector \(index), block \(n) is listed twice") }
+                blocks[n] = try ExportMifare.base64(data, "MIFARE Classic sector \(index), block \(n)")
+            }
+            return .init(index: index, blocks: blocks)
+        }
+        return try ExportMifare.classic(tagId: try tagId(card), sectors: sectors, description: "MIFARE Classic card of a FareBot export")
+    }
+
+    private static func ultralight(_ card: [String: Any]) throws -> CardImage {
+        guard let list = card["pages"] as? [Any] else { throw CardImageError("a MIFARE Ultralight card without a pages list") }
+        guard list.count <= MifareLayout.maxPages else {
+            throw CardImageError("a MIFARE Ultralight card of \(list.count) pages (at most \(MifareLayout.maxPages))")
+        }
+        let pages = try list.enumerated().map { position, item -> ExportMifare.Page in
+            guard let page = item as? [String: Any], let data = page["data"] as? String else {
+                throw CardImageError("MIFARE Ultralight page entry \(position) has no data")
+            }
+            let index = page["index"] as? Int ?? position
+            return .init(index: index, data: try ExportMifare.base64(data, "MIFARE Ultralight page \(index)"))
+        }
+        let type: String? = switch card["ultralightType"] as? Int { case 1: "Ultralight"; case 2: "Ultralight C"; default: nil }
+        return try ExportMifare.ultralight(tagId: try tagId(card), type: type, pages: pages, description: "MIFARE Ultralight card of a FareBot export")
     }
 
     private static func number(_ value: Any?) -> UInt16? { (value as? Int).flatMap { (0 ... 0xFFFF).contains($0) ? UInt16($0) : nil } }

@@ -10,7 +10,12 @@ import Foundation
 /// - `iso7816.applications`: `[type, {generic: {appName, appFci, files, sfiFiles}, …}]`, with the
 ///   type's extras: `cepas` purses and histories (file 4000, no appName), `ksx6924` balance,
 ///   `china` balances;
-/// - `mifareClassic`, `mifareUltralight`, `mifareDesfire`, `vicinity`: technologies no family reads.
+/// - `mifareClassic`: `sectors`, a list by sector number, each `{blocks: [hex], keyA, keyB,
+///   isUnauthorized, error}` (ClassicCard.kt, ClassicSectorRaw.kt); `subType` PLUS is a MIFARE Plus
+///   read in security level 3 (AES keys), which no family reads;
+/// - `mifareUltralight`: `cardModel` and `pages`, a list by page number, each `{data: hex,
+///   isUnauthorized}` (UltralightCard.kt, UltralightPage.kt);
+/// - `mifareDesfire`, `vicinity`: technologies no family reads.
 enum MetrodroidDump {
     static let protocolKeys = ["felica", "iso7816", "mifareClassic", "mifareUltralight", "mifareDesfire", "vicinity", "cepasCompat"]
 
@@ -24,16 +29,64 @@ enum MetrodroidDump {
         var out = [CardFile.Entry]()
         if let felica = json["felica"] as? [String: Any] { out.append(CardFile.Entry { try parseFeliCa(felica, tagId: tagId) }) }
         if let iso = json["iso7816"] as? [String: Any] { out.append(CardFile.Entry { try parseISO(iso, tagId: tagId) }) }
-        if let classic = json["mifareClassic"] as? [String: Any] {
-            out.append(.otherTechnology(classic["subType"] as? String == "PLUS" ? "MIFARE Plus card" : "MIFARE Classic card"))
+        if let classic = json["mifareClassic"] {
+            if (classic as? [String: Any])?["subType"] as? String == "PLUS" {
+                out.append(.otherTechnology("MIFARE Plus card"))
+            } else {
+                out.append(CardFile.Entry { try parseClassic(classic, tagId: tagId) })
+            }
         }
-        if json["mifareUltralight"] != nil { out.append(.otherTechnology("MIFARE Ultralight card")) }
+        if let ultralight = json["mifareUltralight"] { out.append(CardFile.Entry { try parseUltralight(ultralight, tagId: tagId) }) }
         if json["mifareDesfire"] != nil { out.append(.otherTechnology("MIFARE DESFire card")) }
         if json["vicinity"] != nil { out.append(.otherTechnology("NFC-V (ISO 15693) card")) }
         if json["cepasCompat"] != nil {
             out.append(.unusable("a CEPAS card in the old form, which keeps values read from the card, not its answers"))
         }
-        return out.isEmpty ? [.unusable("no FeliCa or ISO 7816 data")] : out
+        return out.isEmpty ? [.unusable("no FeliCa, ISO 7816, MIFARE Classic or Ultralight data")] : out
+    }
+
+    private static func parseClassic(_ value: Any, tagId: String?) throws -> CardImage {
+        guard let list = (value as? [String: Any])?["sectors"] as? [Any] else { throw CardImageError("a MIFARE Classic card without a sectors list") }
+        guard list.count <= ExportMifare.maxSectors else {
+            throw CardImageError("a MIFARE Classic card of \(list.count) sectors (a 4K, the largest, has \(ExportMifare.maxSectors))")
+        }
+        let sectors = try list.enumerated().map { index, item -> ExportMifare.Sector in
+            guard let s = item as? [String: Any] else { throw CardImageError("MIFARE Classic sector \(index) is not an object") }
+            // An unauthorized sector, or one whose read failed (`error`), holds nothing read.
+            guard s["isUnauthorized"] as? Bool != true, s["error"] == nil || s["error"] is NSNull else { return .init(index: index) }
+            guard let list = s["blocks"] as? [Any] ?? (s["blocks"] == nil ? [] : nil) else {
+                throw CardImageError("MIFARE Classic sector \(index): blocks is not a list")
+            }
+            var blocks = [Int: [UInt8]]()
+            for (n, block) in list.enumerated() {
+                guard let hex = block as? String else { throw CardImageError("MIFARE Classic sector \(index), block \(n) is not hex text") }
+                blocks[n] = try ExportMifare.hex(hex, "MIFARE Classic sector \(index), block \(n)")
+            }
+            func key(_ name: String) throws -> [UInt8]? {
+                guard let value = s[name], !(value is NSNull) else { return nil }
+                guard let hex = value as? String else { throw CardImageError("MIFARE Classic sector \(index): \(name) is not hex text") }
+                return try ExportMifare.hex(hex, "MIFARE Classic sector \(index): \(name)")
+            }
+            return .init(index: index, blocks: blocks, keyA: try key("keyA"), keyB: try key("keyB"))
+        }
+        return try ExportMifare.classic(tagId: try tagId.map(HexText.bytes), sectors: sectors, description: "Metrodroid MIFARE Classic export")
+    }
+
+    private static func parseUltralight(_ value: Any, tagId: String?) throws -> CardImage {
+        guard let card = value as? [String: Any], let list = card["pages"] as? [Any] else {
+            throw CardImageError("a MIFARE Ultralight card without a pages list")
+        }
+        guard list.count <= MifareLayout.maxPages else {
+            throw CardImageError("a MIFARE Ultralight card of \(list.count) pages (at most \(MifareLayout.maxPages))")
+        }
+        let pages = try list.enumerated().map { index, item -> ExportMifare.Page in
+            guard let p = item as? [String: Any] else { throw CardImageError("MIFARE Ultralight page \(index) is not an object") }
+            guard p["isUnauthorized"] as? Bool != true else { return .init(index: index) }
+            guard let hex = p["data"] as? String else { throw CardImageError("MIFARE Ultralight page \(index) has no data") }
+            return .init(index: index, data: try ExportMifare.hex(hex, "MIFARE Ultralight page \(index)"))
+        }
+        return try ExportMifare.ultralight(tagId: try tagId.map(HexText.bytes), type: ExportMifare.ultralightType(metrodroidModel: card["cardModel"] as? String),
+                                           pages: pages, description: "Metrodroid MIFARE Ultralight export")
     }
 
     private static func parseFeliCa(_ f: [String: Any], tagId: String?) throws -> CardImage {
