@@ -233,6 +233,51 @@ final class TypeATests: XCTestCase {
         XCTAssertEqual(channel.retries, 2)
         XCTAssertTrue(pipe.finished)
     }
+
+    /// Open, sense, one Read Binary of four pages: how it ended, in a word.
+    private static func senseAndRead(_ pipe: ScriptedPipe) -> String {
+        let reader = RCS380(pipe: pipe)
+        do throws(TransitError) {
+            try reader.open()
+            let card: RCS380.TypeATarget
+            switch try reader.senseTypeA() {
+            case .card(let found): card = found
+            case .none: return "no card"
+            case .damaged: return "damaged"
+            }
+            let channel = RCS380TypeAChannel(reader: reader, target: card, readerName: "SONY RC-S380/S (USB 1:13)")
+            let answer = try channel.transmit([0xFF, 0xB0, 0x00, 0x04, 0x10], by: pipe.testClock.deadline(in: 2))
+            return answer.count == 18 ? "read" : answer == [0x63, 0x00] ? "refused" : "answer \(answer)"
+        } catch {
+            return error.kind.rawValue
+        }
+    }
+
+    /// Every card answer of an Ultralight's sense and READ cut short, byte by byte (a well-formed
+    /// Port-100 frame around fewer card bytes): each ends as no card, a damaged answer, a refusal
+    /// or a documented error, never a trap (card data is untrusted radio input).
+    func testCardAnswersCutShortAtEveryLengthEndCleanly() throws {
+        let script = Self.ultralightSense + Self.type2Setup + Self.cmd(Self.read4, Self.fourPages)
+        let answers = script.indices.filter { i in
+            if case .read(let bytes) = script[i], bytes.count > 15, Array(bytes[8 ..< 10]) == [0xD7, 0x05] { return true }
+            return false
+        }
+        var outcomes = [String: Int]()
+        for i in answers {
+            guard case .read(let whole) = script[i] else { continue }
+            let data = Array(whole[8 ..< whole.count - 2]) // D7 05, status, the byte, the card's bytes
+            for n in 0 ..< data.count - 7 {
+                var cut = script
+                cut[i] = .read(Port100Frame.encode(Array(data.prefix(7 + n))) ?? [])
+                let outcome = Self.senseAndRead(ScriptedPipe(RCS380Tests.initialisation + cut))
+                XCTAssertTrue(["no card", "damaged", "read", "refused", "communication", "sessionLost", "malformedResponse"].contains(outcome), outcome)
+                outcomes[outcome, default: 0] += 1
+            }
+        }
+        XCTAssertGreaterThan(outcomes["no card", default: 0], 0, "\(outcomes)")
+        // SENS_RES 2 bytes, two SDD_RES of 5, two SAKs of 1, READ's 16 and CRC_A: 32 cuts.
+        XCTAssertEqual(outcomes.values.reduce(0, +), 32, "\(outcomes)")
+    }
 }
 
 private extension Array where Element == UInt8 {
