@@ -102,6 +102,95 @@ final class RCS380EndToEndTests: RCS380TestCase {
         XCTAssertLessThanOrEqual(sent.count - cardFrames.count, 8, "USB commands besides the card's exchanges, set-up included: \(sent)")
     }
 
+    /// A command's frame in the USB log (hex): after the start, LEN and LCS (16 digits) come
+    /// `D6 <code>`; an InCommRF's timeout (4 digits) then the card's frame (docs/research/port100.md §"Frames").
+    private func inCommRF(_ sent: [String]) -> [(timeout: String, frame: String)] {
+        sent.filter { $0.dropFirst(16).hasPrefix("d604") }.map { (String($0.dropFirst(20).prefix(4)), String($0.dropFirst(24).dropLast(4))) }
+    }
+
+    /// InSetRF 106A, `D6 00 02 03 0F 03` (docs/research/port100.md §"Commands").
+    private static let inSetRF106A = "d60002030f03"
+
+    func testASuicaReadCostsTheSameElevenUSBCommandsWithNoTypeASense() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let run = try emulated(["--card", BuildProducts.sample("suica.json")], ["scan", "--json", "--no-save"], usbLog: usb)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let sent = commands(usb)
+        // docs/performance.md's RC-S380 table before type A: 11 USB commands for the Suica, 7 besides its 4 frames.
+        XCTAssertEqual(sent.count, 11, "\(sent)")
+        XCTAssertFalse(sent.contains { $0.contains(Self.inSetRF106A) }, "a FeliCa card answered: no type A sense: \(sent)")
+    }
+
+    /// What a user compares between two reads of one card.
+    private func summary(_ json: [String: Any]?) -> String {
+        guard let json else { return "nothing" }
+        let keys = ["family", "cardName", "serialNumber", "balance", "currency", "transactions", "passes", "metadata"]
+        let picked = Dictionary(uniqueKeysWithValues: keys.compactMap { k in json[k].map { (k, $0) } })
+        let data = (try? JSONSerialization.data(withJSONObject: picked, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Issue 42: an Ultralight ticket on the RC-S380 is sensed at 106 kbit/s type A when no FeliCa
+    /// card answers, and read through the host's storage-card path, four pages a Type 2 READ.
+    func testUltralightTicketsReadWithTheValuesOfTheirImages() throws {
+        for name in ["compass.json", "troika-ul.json", "ventra.json", "hsl-ul.json"] {
+            let dir = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let usb = dir.appendingPathComponent("usb.log").path, bundle = dir.appendingPathComponent("read.json").path
+            let decoded = try CommandRun.transit(["decode", BuildProducts.sample(name)])
+            XCTAssertEqual(decoded.status, 0, "\(name): \(decoded.stderr)")
+            let run = try emulated(["--card", BuildProducts.sample(name)], ["scan", "--json", "--no-save", "--log", bundle], usbLog: usb)
+            XCTAssertEqual(run.status, 0, "\(name): \(run.stdout) \(run.stderr)")
+            XCTAssertNotNil(run.json?["family"], "\(name): \(run.stdout)")
+            XCTAssertEqual(summary(run.json), summary(decoded.json?["card"] as? [String: Any]), "\(name): the values of `transit decode`")
+            let frames = inCommRF(commands(usb))
+            // After the Pollings (FeliCa, unanswered) and the activation (nfcpy's 30 ms, `36 01`),
+            // only READs reach the card: `30 <page>`; never a write (A2), a compatibility write (A0).
+            let reads = frames.filter { !$0.frame.hasPrefix("0600ffff") && $0.timeout != "3601" }
+            XCTAssertFalse(reads.isEmpty, name)
+            XCTAssertTrue(reads.allSatisfy { $0.frame.hasPrefix("30") && $0.frame.count == 4 }, "\(name): \(reads)")
+            let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle))) as? [String: Any]
+            let exchanges = (log?["exchanges"] as? [[String: Any]] ?? []).compactMap { $0["command"] as? String }
+            XCTAssertEqual(exchanges.filter { $0.hasPrefix("FFB0") }.count, reads.count, "\(name): one READ a Read Binary")
+            XCTAssertEqual(log?["reader"] as? String, Self.readerName)
+            let replayed = try CommandRun.transit(["replay", bundle, "--json"])
+            XCTAssertEqual(summary(replayed.json), summary(run.json), "\(name): replayed without the reader")
+        }
+    }
+
+    func testAClassicCardEndsWithTheOneSentenceNamingTheRCS380() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let run = try emulated(["--card", BuildProducts.sample("easycard.json")], ["scan", "--json", "--no-save"], usbLog: usb)
+        XCTAssertEqual(run.status, 5, "as the RC-S300's refusal: \(run.stdout) \(run.stderr)")
+        XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "readerUnsupported", run.stdout)
+        XCTAssertTrue(run.stderr.contains("the Sony RC-S380 cannot open MIFARE Classic sectors"), run.stderr)
+        // Found (SAK 08), and nothing sent to it past its selection: no READ, no authentication.
+        let frames = inCommRF(commands(usb))
+        XCTAssertTrue(frames.contains { $0.frame.hasPrefix("9370") }, "selected: \(frames)")
+        XCTAssertTrue(frames.allSatisfy { $0.frame.hasPrefix("0600ffff") || $0.timeout == "3601" }, "\(frames)")
+    }
+
+    func testAWatchReadsAnUltralightLeftOnTheReaderOnce() throws {
+        // After the read the ticket is halted (HLTA): the next looks' SENS_REQ does not wake it.
+        let watch = try emulated(["--card", BuildProducts.sample("compass.json")], [],
+                                 command: ["/usr/bin/timeout", "--signal=INT", "3", BuildProducts.transit, "watch", "--json", "--no-save"], timeout: 8)
+        let lines = watch.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        XCTAssertEqual(lines.count, 1, "one tap: \(watch.stdout) \(watch.stderr)")
+        XCTAssertEqual((lines.first?["card"] as? [String: Any])?["family"] as? String, "compass", watch.stdout)
+    }
+
+    /// The emulator's type A card against nfcpy's documented frames (Tests/Fixtures/rcs380/typea_vectors.py).
+    func testTheEmulatorsTypeACardAnswersNfcpysFrames() throws {
+        let script = BuildProducts.packageRoot.appendingPathComponent("Tests/Fixtures/rcs380/typea_vectors.py").path
+        let run = try CommandRun.run("/usr/bin/python3", [script], currentDirectory: BuildProducts.packageRoot, environment: nil, timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("0 failure(s)"), run.stdout)
+    }
+
     func testNoCardIsSaidAndAWaitPollsAtAModestRate() throws {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -110,7 +199,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
         let run = try emulated(["--no-card"], ["scan", "--no-save", "--wait", "2"], usbLog: usb)
         let took = Date().timeIntervalSince(started)
         XCTAssertEqual(run.status, 3, run.stderr)
-        XCTAssertTrue(run.stderr.contains("no card on \(Self.readerName) (the RC-S380 reads FeliCa cards only"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("no card on \(Self.readerName) (the RC-S380 reads FeliCa cards and MIFARE Ultralight tickets only"), run.stderr)
         XCTAssertLessThan(took, 10)
         let pollings = commands(usb).filter { $0.contains("0600ffff0100") }.count
         XCTAssertGreaterThanOrEqual(pollings, 4, "it kept looking for 2 s")

@@ -62,13 +62,13 @@ package enum ReaderTable {
             source: "the RC-S300's line (the same iProduct and CCID features); unconfirmed", confidence: .guess),
         ReaderProfile(
             // Not a PC/SC reader on Linux: TransitUSB's RCS380Channel drives it over libusb and
-            // answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)".
+            // answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)"; a type A
+            // card gets RCS380TypeAChannel, a storage card's ATR, FF CA and FF B0 (Type 2 READ).
             name: "Sony RC-S380", patterns: ["RC-S380"], dialects: [.bareFrame],
             classicRefusal: "the Sony RC-S380 cannot open MIFARE Classic sectors: it has no public Crypto1 command (nfcpy issue 133); read this card on a PC/SC reader such as an ACR122U",
-            ultralightRefusal: "transit drives the Sony RC-S380 for FeliCa only: read this MIFARE Ultralight ticket on a PC/SC reader such as an ACR122U",
-            readsTypeB: false, typeBSource: "transit drives it for FeliCa only (TransitUSB senses 212 and 424 kbit/s FeliCa); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
-            note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling",
-            source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c, nfcpy issue #11's trace of the initialisation; no FeliCa exchange of a real RC-S380 logged",
+            readsTypeB: false, typeBSource: "TransitUSB senses 212 and 424 kbit/s FeliCa and 106 kbit/s type A (MIFARE Ultralight read, Classic refused); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
+            note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling or the UID of the type A anticollision; MIFARE Ultralight pages are read with Type 2 READ (30), four a command",
+            source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c (type A: nfcpy sense_tta and its tests), nfcpy issue #11's trace of the initialisation; no FeliCa or type A exchange of a real RC-S380 logged",
             confidence: .code),
         ReaderProfile(
             name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],

@@ -9,6 +9,7 @@ package enum InSetProtocolKey: UInt8, CaseIterable, Sendable {
 
     /// The settings sent once per card session for FeliCa: nfcpy's default set (rcs380.py;
     /// docs/research/port100.md V4, byte for byte), which already says the initial guard time.
+    /// nfcpy sends the same set first for type A too, then the type A keys (`TypeA`).
     ///
     /// The initial guard time is 0x18 (24), nfcpy's, not port100.c's 18 (0x12) from its NFC-F
     /// framing table (docs/research/port100.md §"InSetProtocol": which is right is unknown, both are in use). 24 because

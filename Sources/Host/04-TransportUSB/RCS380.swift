@@ -6,7 +6,9 @@ import TransitModel
 /// Polling, then one InCommRF a card command. The radio settings (InSetRF, InSetProtocol) are sent
 /// when a sense needs them and kept while the field stays on, where nfcpy sends them again before
 /// every exchange (rcs380.py, docs/research/port100.md §"Sequences"): three USB round trips a command
-/// there, one here.
+/// there, one here. A 106 kbit/s type A card (MIFARE Ultralight, Classic) is sensed and selected
+/// with nfcpy's `sense_tta` (`senseTypeA`) and a Type 2 tag read with one InCommRF a READ
+/// (`exchangeTypeA`), the radio set for it once (docs/research/port100.md §"Type A").
 package final class RCS380 {
     /// A FeliCa card that answered a Polling.
     package struct Target: Equatable, Sendable {
@@ -35,6 +37,34 @@ package final class RCS380 {
         }
     }
 
+    /// A 106 kbit/s type A card a sense selected (ISO/IEC 14443-3): its SENS_RES (ATQA) as it came,
+    /// its whole UID (4, 7 or 10 bytes, cascade tags left out) and its last SEL_RES (SAK).
+    package struct TypeATarget: Equatable, Sendable {
+        package let sensRes: [UInt8]
+        package let uid: [UInt8]
+        package let sak: UInt8
+
+        package init(sensRes: [UInt8], uid: [UInt8], sak: UInt8) { self.sensRes = sensRes; self.uid = uid; self.sak = sak }
+
+        package var kind: TypeA.Kind { TypeA.Kind(sak: sak) }
+    }
+
+    /// What a type A sense found: a card, none, or an answer that came back damaged (two cards, a
+    /// card being placed).
+    package enum TypeASense: Equatable, Sendable {
+        case card(TypeATarget), none, damaged
+    }
+
+    /// How the radio is set up (InSetRF and InSetProtocol sent).
+    package enum Framing: Equatable, Sendable {
+        /// FeliCa at a bit rate: nfcpy's default protocol set.
+        case felica(FeliCaBitRate)
+        /// 106 kbit/s type A as the activation left it (CRC added and checked).
+        case typeAActivation
+        /// 106 kbit/s type A for a Type 2 tag's commands (`TypeA.type2Exchange`).
+        case typeA
+    }
+
     /// What one InCommRF brought back.
     package enum Reception: Equatable, Sendable {
         /// The card's frame, its length byte first.
@@ -48,9 +78,9 @@ package final class RCS380 {
     package let port: Port100
     /// The firmware, once `open` has run.
     package private(set) var firmware: Version?
-    /// The bit rate the radio is set up for (InSetRF and InSetProtocol sent); nil while the field
-    /// is off or after a failure, when the next sense or exchange sends them again.
-    package private(set) var framing: FeliCaBitRate?
+    /// What the radio is set up for (InSetRF and InSetProtocol sent); nil while the field is off or
+    /// after a failure, when the next sense or exchange sends them again.
+    package private(set) var framing: Framing?
     /// The bit rate of the last card sensed.
     private var sensed: FeliCaBitRate?
 
@@ -146,6 +176,22 @@ package final class RCS380 {
     /// USB wait is that plus `usbMargin`, cut short by `deadline`.
     package func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> Reception {
         try configure(sensed ?? .kbps212, deadline: deadline)
+        let (status, received) = try inCommRF(frame, timeout: timeout, deadline: deadline)
+        if status.isEmpty {
+            guard let length = received.first else { throw TransitError(.communication, "\(port.name) answered InCommRF with a status and no frame") }
+            // The card's frame begins with its own length (FeliCa's LEN), exactly its bytes: one
+            // that says another is a garbled reception, as the chip's own length fault is (no card
+            // to a sense, a radio error to a read).
+            guard Int(length) == received.count else { return .radioError(.receiveLength) }
+            return .frame(received)
+        }
+        return status == .receiveTimeout ? .silence : .radioError(status)
+    }
+
+    /// One InCommRF of `frame` with the card's `timeout`: its status and the card's bytes (after the
+    /// 4-byte status and the byte both drivers skip). The USB wait is `timeout` plus `usbMargin`,
+    /// cut short by `deadline`; a failure leaves the radio to be set up again.
+    private func inCommRF(_ frame: [UInt8], timeout: Double, deadline: Deadline?) throws(TransitError) -> (InCommRFStatus, [UInt8]) {
         let parameters = Port100.inCommRFTimeout(seconds: timeout) + frame
         let wait = port.clock.deadline(in: Port100.seconds(inCommRFTimeout: parameters) + Self.usbMargin)
         let answer: [UInt8]
@@ -159,15 +205,86 @@ package final class RCS380 {
         guard let status = InCommRFStatus(answer: answer) else {
             throw TransitError(.communication, "\(port.name) answered InCommRF without its status (\(HexFormat.string(answer)))")
         }
-        if status.isEmpty {
-            guard answer.count >= 6 else { throw TransitError(.communication, "\(port.name) answered InCommRF with a status and no frame") }
-            // The card's frame begins with its own length (FeliCa's LEN), exactly its bytes: one
-            // that says another is a garbled reception, as the chip's own length fault is (no card
-            // to a sense, a radio error to a read).
-            guard Int(answer[5]) == answer.count - 5 else { return .radioError(.receiveLength) }
-            return .frame(Array(answer.dropFirst(5)))
+        return (status, Array(answer.dropFirst(5)))
+    }
+
+    /// Senses a 106 kbit/s type A card and selects it, as nfcpy's `sense_tta` does (docs/research/
+    /// port100.md §"Type A"): InSetRF 106A, the default protocol set, the sense settings, SENS_REQ;
+    /// then for each cascade level an SDD_REQ without CRC and a SEL_REQ with it, until the SAK says
+    /// the UID is complete. A Type 1 tag (no anticollision: SENS_RES bits 1–5 clear) is no card
+    /// here; an answer damaged at any step is `damaged`, silence or an odd answer `none`.
+    package func senseTypeA(deadline: Deadline? = nil) throws(TransitError) -> TypeASense {
+        framing = nil
+        try port.expectSuccess(.inSetRF, TypeA.inSetRF, deadline: commandDeadline(deadline))
+        try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(InSetProtocolKey.felicaDefaults), deadline: commandDeadline(deadline))
+        try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(TypeA.senseSettings), deadline: commandDeadline(deadline))
+        sensed = nil
+        framing = .typeAActivation
+        let sensRes: [UInt8]
+        switch try activation(TypeA.sensReq, deadline: deadline) {
+        case .frame(let answer): sensRes = answer
+        case .radioError(let status) where status.isDamage: return .damaged
+        default: return .none
         }
+        // SENS_RES is 2 bytes; bits 1–5 of its first byte clear is a Type 1 tag (nfcpy; ISO/IEC 14443-3 6.3.2).
+        guard sensRes.count == 2, sensRes[0] & 0x1F != 0 else { return .none }
+        try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(TypeA.standardFrames), deadline: commandDeadline(deadline))
+        var uid = [UInt8]()
+        for level in TypeA.cascadeLevels {
+            try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(TypeA.crcOff), deadline: commandDeadline(deadline))
+            let sddRes: [UInt8]
+            switch try activation([level, TypeA.nvbAnticollision], deadline: deadline) {
+            case .frame(let answer): sddRes = answer
+            case .radioError(let status) where status.isDamage: return .damaged
+            default: return .none
+            }
+            // UID CLn (4 bytes) and BCC, their XOR (ISO/IEC 14443-3 6.5.3.2): anything else is a
+            // garbled answer (two cards whose bits the chip did not flag).
+            guard sddRes.count == 5, TypeA.bcc(sddRes[0 ..< 4]) == sddRes[4] else { return .damaged }
+            try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(TypeA.crcOn), deadline: commandDeadline(deadline))
+            let selRes: [UInt8]
+            switch try activation([level, TypeA.nvbSelect] + sddRes, deadline: deadline) {
+            case .frame(let answer): selRes = answer
+            case .radioError(let status) where status.isDamage: return .damaged
+            default: return .none
+            }
+            // The chip checked and removed the CRC; SEL_RES is the SAK.
+            guard let sak = selRes.first else { return .none }
+            guard sak & TypeA.sakCascade != 0 else {
+                return .card(TypeATarget(sensRes: sensRes, uid: uid + sddRes[0 ..< 4], sak: sak))
+            }
+            // The UID goes on: CLn is the cascade tag and three UID bytes.
+            guard sddRes[0] == TypeA.cascadeTag else { return .none }
+            uid += sddRes[1 ..< 4]
+        }
+        return .none // a fourth cascade level does not exist (nfcpy: "excessive uid")
+    }
+
+    /// One frame of the activation, with nfcpy's 30 ms: the card's bytes as they came.
+    private func activation(_ frame: [UInt8], deadline: Deadline?) throws(TransitError) -> Reception {
+        let (status, received) = try inCommRF(frame, timeout: TypeA.activationTimeout, deadline: deadline)
+        if status.isEmpty { return .frame(received) }
         return status == .receiveTimeout ? .silence : .radioError(status)
+    }
+
+    /// One command to the type A card a sense selected (a Type 2 tag's READ: `TypeA.read`), and
+    /// what came back: ONE InCommRF once the radio is set for it (InSetRF 106A, the default set and
+    /// `TypeA.type2Exchange`, sent before the first). The chip adds the CRC; this checks the
+    /// card's CRC_A and strips it. An answer of one byte is the tag's 4-bit ACK or NAK, as it came.
+    package func exchangeTypeA(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> Reception {
+        try configureTypeA(deadline: deadline)
+        let (status, received) = try inCommRF(frame, timeout: timeout, deadline: deadline)
+        guard status.isEmpty else { return status == .receiveTimeout ? .silence : .radioError(status) }
+        guard received.count > 2 else { return .frame(received) }
+        guard TypeA.crcHolds(received) else { return .radioError(.crc) }
+        return .frame(Array(received.dropLast(2)))
+    }
+
+    /// Sends HLTA to the type A card a sense selected: it answers nothing and is not sensed again
+    /// while it stays in the field (`TypeA.halt`). What comes back is not looked at.
+    package func haltTypeA(deadline: Deadline? = nil) throws(TransitError) {
+        try configureTypeA(deadline: deadline)
+        _ = try inCommRF(TypeA.halt, timeout: 0.001, deadline: deadline)
     }
 
     /// Switches the field off (SwitchRF 00): the card loses power; the next sense sets the radio up again.
@@ -186,11 +303,22 @@ package final class RCS380 {
 
     /// Sends InSetRF and InSetProtocol for `bitRate` unless the radio is already so.
     private func configure(_ bitRate: FeliCaBitRate, deadline: Deadline?) throws(TransitError) {
-        guard framing != bitRate else { return }
+        guard framing != .felica(bitRate) else { return }
         framing = nil
         try port.expectSuccess(.inSetRF, bitRate.inSetRF, deadline: commandDeadline(deadline))
         try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(InSetProtocolKey.felicaDefaults), deadline: commandDeadline(deadline))
-        framing = bitRate
+        framing = .felica(bitRate)
+    }
+
+    /// Sends what nfcpy sends before a Type 2 tag's command (rcs380.py `send_cmd_recv_rsp`): InSetRF
+    /// 106A, the default set, `TypeA.type2Exchange`; once, unless the radio is already so.
+    private func configureTypeA(deadline: Deadline?) throws(TransitError) {
+        guard framing != .typeA else { return }
+        framing = nil
+        try port.expectSuccess(.inSetRF, TypeA.inSetRF, deadline: commandDeadline(deadline))
+        try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(InSetProtocolKey.felicaDefaults), deadline: commandDeadline(deadline))
+        try port.expectSuccess(.inSetProtocol, InSetProtocolKey.parameters(TypeA.type2Exchange), deadline: commandDeadline(deadline))
+        framing = .typeA
     }
 
     private func commandDeadline(_ deadline: Deadline?) -> Deadline {

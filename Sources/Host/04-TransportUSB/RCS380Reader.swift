@@ -37,9 +37,33 @@ package final class RCS380Reader: @unchecked Sendable {
         ((try? LibUSBDevice.list()) ?? []).filter { $0.model.chipset != .port100 }
     }
 
-    /// A FeliCa card on the reader now: a Polling at 212 kbit/s, then at 424; nil when none
-    /// answers. The first call opens the reader (three commands, once).
-    package func sense(by deadline: Deadline) throws(TransitError) -> RCS380.Target? {
+    /// A card an RC-S380 sensed: FeliCa, or a 106 kbit/s type A card it can say something of
+    /// (MIFARE Ultralight and the other Type 2 tags, which it reads; MIFARE Classic, which it cannot).
+    package enum Card: Equatable, Sendable {
+        case felica(RCS380.Target)
+        case typeA(RCS380.TypeATarget)
+
+        /// What tells one card from another: the IDm, the UID.
+        package var identity: [UInt8] {
+            switch self {
+            case .felica(let target): return target.idm
+            case .typeA(let target): return target.uid
+            }
+        }
+
+        /// The ATR the card's channel shows.
+        package var atr: [UInt8] {
+            switch self {
+            case .felica: return RCS380Channel.atr
+            case .typeA(let target): return TypeA.atr(kind: target.kind, sak: target.sak) ?? []
+            }
+        }
+    }
+
+    /// A card on the reader now: a Polling at 212 kbit/s, then at 424, then, when no FeliCa card
+    /// answered, a 106 kbit/s type A sense; nil when none answers. The first call opens the reader
+    /// (three commands, once).
+    package func sense(by deadline: Deadline) throws(TransitError) -> Card? {
         guard case .card(let card) = try look(by: deadline) else { return nil }
         return card
     }
@@ -47,30 +71,59 @@ package final class RCS380Reader: @unchecked Sendable {
     /// What one look at the reader saw: a card, none, or an answer that came back damaged (a card
     /// being placed or moved: there is a card, not yet read), which a watch takes as no change.
     package enum Sight: Equatable, Sendable {
-        case card(RCS380.Target), none, damaged
+        case card(Card), none, damaged
     }
 
-    /// `sense`, telling a damaged answer from no card: a Polling at 212 kbit/s, then at 424.
+    /// `sense`, telling a damaged answer from no card: a Polling at 212 kbit/s, then at 424; when
+    /// neither was answered at all, a type A sense (`RCS380.senseTypeA`). A FeliCa card is found as
+    /// before, with not one command more: the type A sense costs only a look that found no FeliCa
+    /// card. A type A card transit cannot read here at all (ISO 14443-4, NFC-DEP) is no card.
     package func look(by deadline: Deadline) throws(TransitError) -> Sight {
         let reader = try opened(by: deadline)
         do throws(TransitError) {
             var damaged = false
             for rate in [FeliCaBitRate.kbps212, .kbps424] {
                 let reception = try reader.poll(bitRate: rate, deadline: deadline)
-                if let card = RCS380.target(reception, bitRate: rate) { return .card(card) }
+                if let card = RCS380.target(reception, bitRate: rate) { return .card(.felica(card)) }
                 if case .radioError(let status) = reception, status.isDamage { damaged = true }
             }
-            return damaged ? .damaged : .none
+            if damaged { return .damaged }
+            switch try reader.senseTypeA(deadline: deadline) {
+            case .card(let card) where card.kind != .other: return .card(.typeA(card))
+            case .damaged: return .damaged
+            case .card, .none: return .none
+            }
         } catch {
             close() // a reader that failed is opened anew at the next look
             throw error
         }
     }
 
-    /// The card a sense found, as a reader channel of the bare-frame dialect.
-    package func channel(_ card: RCS380.Target, exchangeTimeout: Double) throws(TransitError) -> RCS380Channel {
-        RCS380Channel(reader: try opened(by: Deadline(secondsFromNow: exchangeTimeout)), target: card, readerName: name,
-                      exchangeTimeout: exchangeTimeout, log: log)
+    /// The card a sense found, as a reader channel: FeliCa of the bare-frame dialect, a type A
+    /// card as a PC/SC storage card.
+    package func channel(_ card: Card, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel {
+        let reader = try opened(by: Deadline(secondsFromNow: exchangeTimeout))
+        switch card {
+        case .felica(let target):
+            return RCS380Channel(reader: reader, target: target, readerName: name, exchangeTimeout: exchangeTimeout, log: log)
+        case .typeA(let target):
+            return RCS380TypeAChannel(reader: reader, target: target, readerName: name, exchangeTimeout: exchangeTimeout, log: log)
+        }
+    }
+
+    /// After a type A card was read on a reader kept open (a watch): HLTA, so that the card, left
+    /// on the reader, is not sensed again until it leaves the field (`RCS380.haltTypeA`). A reader
+    /// that fails is opened anew at the next look.
+    package func halt(by deadline: Deadline) {
+        lock.lock()
+        let current = driver
+        lock.unlock()
+        guard let current else { return }
+        do throws(TransitError) {
+            try current.haltTypeA(deadline: deadline)
+        } catch {
+            close()
+        }
     }
 
     /// Field off and an ACK (unless the reader just stopped answering: the wait would be for

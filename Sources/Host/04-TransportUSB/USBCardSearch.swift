@@ -3,8 +3,9 @@ import TransitModel
 import TransitTransport
 
 /// The RC-S380s on USB searched for a card: the bus looked at again each second (a reader plugged
-/// in during `--wait` is read), each reader opened once and polled — a Polling at each bit rate —
-/// about four times a second; every reader opened is given back but the one with the card.
+/// in during `--wait` is read), each reader opened once and polled — a Polling at each bit rate,
+/// then a type A sense when no FeliCa card answered — about four times a second; every reader
+/// opened is given back but the one with the card.
 package final class USBCardSearch: CardSearch {
     /// How often an RC-S380 is polled while a command waits.
     package static let pollInterval = 0.25
@@ -37,7 +38,7 @@ package final class USBCardSearch: CardSearch {
     package func look() throws -> SearchLook {
         let names = readers.map(\.name)
         var out = SearchLook(all: names, candidates: names,
-                             note: names.isEmpty ? nil : "\(names.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…")
+                             note: names.isEmpty ? nil : "\(names.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…")
         for reader in readers {
             do {
                 guard let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) else { continue }

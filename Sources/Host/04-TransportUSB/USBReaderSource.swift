@@ -2,7 +2,7 @@ import TransitModel
 import TransitTransport
 
 /// The RC-S380s on USB as a `ReaderSource`: each opened to sense a card (a Polling at 212, then
-/// 424 kbit/s) and given back at once; on exit, every one still held is given back to its kernel
+/// 424 kbit/s, then a type A sense) and given back at once; on exit, every one still held is given back to its kernel
 /// driver (`RCS380Reader.giveBackAll`). None where libusb cannot look (a container), which is no
 /// error: the user may have only PC/SC readers.
 package final class USBReaderSource: ReaderSource {
@@ -15,7 +15,7 @@ package final class USBReaderSource: ReaderSource {
             defer { reader.close() }
             do throws(TransitError) {
                 let card = try reader.sense(by: deadline)
-                return ListedReader(name: reader.name, transport: .usb, atr: card.map { _ in RCS380Channel.atr })
+                return ListedReader(name: reader.name, transport: .usb, atr: card.map(\.atr))
             } catch {
                 return ListedReader(name: reader.name, transport: .usb, atr: nil, problem: TransitError(error, while: "looking at \(reader.name)").message)
             }
@@ -74,7 +74,7 @@ package final class USBReaderSource: ReaderSource {
             do throws(TransitError) {
                 try LibUSBDevice.checkAccess(reader)
                 checks.append(ReaderFinding(check: check, ok: true,
-                                          detail: "USB, read without pcscd; \(reader.node) can be opened; \(bound); FeliCa cards only", fix: nil))
+                                          detail: "USB, read without pcscd; \(reader.node) can be opened; \(bound); FeliCa cards and MIFARE Ultralight tickets (not MIFARE Classic)", fix: nil))
             } catch {
                 let noAccess = error.message.contains("no write access")
                 blocked = blocked || noAccess

@@ -84,9 +84,13 @@ package final class USBTapWatch: TapWatch {
             while true {
                 do {
                     switch try reader.look(by: Deadline(secondsFromNow: exchangeTimeout)) {
-                    case .card(let card) where card.idm != present:
-                        present = card.idm
+                    case .card(let card) where card.identity != present:
+                        present = card.identity
                         try read(try reader.channel(card, exchangeTimeout: exchangeTimeout))
+                        // A type A card left on the reader would answer the next look's SENS_REQ
+                        // only after falling back to IDLE, and be read again: halted, it stays
+                        // silent until it leaves the field (ISO/IEC 14443-3 6.3.3).
+                        if case .typeA = card { reader.halt(by: Deadline(secondsFromNow: exchangeTimeout)) }
                     case .card, .damaged:
                         break // the same card, or one whose answer came back damaged: not a new tap, not gone
                     case .none:
@@ -107,7 +111,7 @@ package final class USBTapWatch: TapWatch {
         }
 
         /// The card read on the reader's lane; the poll waits for the read, which uses the reader.
-        private func read(_ channel: RCS380Channel) throws {
+        private func read(_ channel: ReaderChannel) throws {
             let done = DispatchSemaphore(value: 0)
             try handler.read(CardTap(reader: reader.name, takesDialect: false) { channel }, done: { done.signal() })
             done.wait()

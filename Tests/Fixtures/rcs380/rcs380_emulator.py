@@ -21,7 +21,9 @@ Options
                          seen on the bus (its RC-S956 chip is not emulated: the Port-100 model answers)
   --bus N --address N    the node /dev/bus/usb/BBB/DDD (default 1 and 13)
   --card-sim PATH        transit-sim to run (default $TRANSIT_SIM)
-  --card FILE            the card image (samples/*.json, a dump); without it, no card is on the reader
+  --card FILE            the card image (samples/*.json, a dump); without it, no card is on the reader.
+                         A JSON image of a MIFARE Ultralight or Classic is answered by the emulator
+                         itself at 106 kbit/s type A (`TypeACard`), with no transit-sim
   --index N              the card of a file that holds several (passed to transit-sim)
   --sim-args ARGS...     more transit-sim options, up to `--` (e.g. --remove-after 3, --hang-after 2,
                          --latency-ms 5, --log FILE); it must be the last emulator option
@@ -110,6 +112,11 @@ Behaviour (what the device model does)
   within timeout + --card-slack-ms) becomes RECEIVE_TIMEOUT `D7 05 80 00 00 00` (V6), sent when the
   InCommRF timeout has run out. The card never answers at 106A/106B (it is FeliCa), at 212F with
   --bitrate-424-only, or when InSetProtocol set "add CRC" (key 01) to 0.
+* Type A (a MIFARE Ultralight or Classic image, `TypeACard`): the card is modelled here from
+  ISO/IEC 14443-3 and NXP's MF0ICU1, and the chip from docs/research/port100.md §"Type A" (nfcpy's
+  sense_tta and Type 2 exchange): InSetProtocol 01 (add CRC), 02 (check CRC), 04 (add parity) and
+  07 (valid bits in the last byte) decide what the card hears and what the host gets back; it
+  answers nothing at 212F/424F. typea_vectors.py checks it against nfcpy's frames.
 * The card: the emulator listens on an ephemeral 127.0.0.1 port as vsmartcard's vpcd would, starts
   `transit-sim --port P --card FILE --reader-model acr122u --dialect bare-frame`, powers the card on,
   reads its ATR, and sends each frame as the whole APDU (the ACR122U's bare-frame pass-through, the
@@ -149,7 +156,8 @@ Limits
   threads' ioctls on that file wait too (libusb does not use it).
 * Timing is that of a host process: the card's answer time is transit-sim's, not a FeliCa card's;
   timeouts are honoured (a silent card's status comes when the InCommRF timeout ends).
-* Target mode, Type A/B cards, MIFARE, register access, flash: not emulated (err frame).
+* Target mode, type B cards, ISO 14443-4 type A cards, MIFARE Classic's Crypto-1, register access,
+  flash: not emulated (err frame; a Classic answers its activation only).
 * The card follows the RF field (vpcd power off/on) but stays the same card; once transit-sim pulls
   it (--remove-after) it stays away.
 """
@@ -188,6 +196,7 @@ _reexec()
 import argparse  # noqa: E402
 import collections  # noqa: E402
 import errno  # noqa: E402
+import json  # noqa: E402
 import queue  # noqa: E402
 import select  # noqa: E402
 import shutil  # noqa: E402
@@ -542,6 +551,150 @@ class NoCard:
 
 
 # ---------------------------------------------------------------------------------------------
+# A type A card from a card image: MIFARE Ultralight or Classic at 106 kbit/s
+# ---------------------------------------------------------------------------------------------
+
+def crc_a(data):
+    """CRC_A (ISO/IEC 14443-3 Annex B): preset 6363, the reflected CCITT polynomial, sent LSB first.
+    Annex B's examples: 00 00 -> A0 1E, 12 34 -> 26 CF; nfcpy's Type 2 fixture has 33 34 -> CD F5."""
+    crc = 0x6363
+    for b in data:
+        b ^= crc & 0xFF
+        b = (b ^ (b << 4)) & 0xFF
+        crc = (crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)
+    return bytes([crc & 0xFF, crc >> 8])
+
+
+SEL_CODES = (0x93, 0x95, 0x97)   # cascade levels 1-3 (ISO/IEC 14443-3 6.5.3.1)
+CASCADE_TAG = 0x88               # (6.5.4)
+REQA, WUPA, HLTA = 0x26, 0x52, bytes([0x50, 0x00])  # (6.3.1, 6.4.3)
+T2_READ = 0x30                   # MIFARE Ultralight READ: 16 bytes from a page (NXP MF0ICU1 9.3)
+NAK_INVALID = 0x0                # MF0ICU1 9.3: NAK 0h, invalid argument (page past the memory)
+# SENS_RES and SAK of the chips, for images that do not give them: Ultralight 0044 and 00 (CL1 04),
+# Classic 1K 0004/08, 4K 0002/18, Mini 0004/09, Plus 2K in SL1 0004/08 (NXP AN10833 3.2; MF0ICU1 8.4).
+CLASSIC_IDS = {"1K": (0x0004, 0x08), "4K": (0x0002, 0x18), "Mini": (0x0004, 0x09), "2K": (0x0004, 0x08)}
+
+
+class TypeACard:
+    """A card image's `mifareUltralight` or `mifareClassic` (docs/card-image.md) as the card itself
+    answers at 106 kbit/s type A, from ISO/IEC 14443-3 (states IDLE, READY, ACTIVE, HALT; SENS_REQ,
+    anticollision and select by cascade level) and NXP's MF0ICU1 (READ of four pages with roll-over,
+    NAK past the memory); no transit-sim. It hears what the chip sends: with or without the CRC the
+    chip adds (InSetProtocol 01), a short frame when 7 bits of the last byte are valid (07 07), with
+    parity bits or without (04). A frame the card would not take (a SEL_REQ without CRC, a standard
+    frame without parity, a SENS_REQ of 8 bits) is silence, so the host's settings are checked, not
+    assumed. A Classic answers the activation only: no Crypto-1 here (it answers NAK to any
+    command, as an unauthenticated card does; transit sends it none)."""
+
+    gone = False
+
+    def __init__(self, image, path, log):
+        self.log = log
+        ul, mc = image.get("mifareUltralight"), image.get("mifareClassic")
+        if ul is not None:
+            self.kind = "Ultralight"
+            self.uid = bytes.fromhex(ul["uid"])
+            self.pages = [None if "?" in p else bytes.fromhex(p) for p in ul.get("pages", [])]
+            atqa, self.sak = 0x0044, 0x00
+        else:
+            self.kind = "Classic " + mc.get("type", "1K")
+            self.uid = bytes.fromhex(mc["uid"])
+            self.pages = []
+            atqa, self.sak = CLASSIC_IDS.get(mc.get("type", "1K"), CLASSIC_IDS["1K"])
+            if mc.get("atqa"):
+                atqa = int(mc["atqa"], 16)  # written most significant byte first, as Flipper shows it
+            if mc.get("sak"):
+                self.sak = int(mc["sak"], 16)
+        self.sens_res = bytes([atqa & 0xFF, atqa >> 8])  # sent least significant byte first
+        if len(self.uid) == 4:
+            self.levels = [self.uid]
+        elif len(self.uid) == 7:
+            self.levels = [bytes([CASCADE_TAG]) + self.uid[:3], self.uid[3:]]
+        else:
+            raise RuntimeError("%s: a type A UID of %d bytes (4 or 7 emulated)" % (path, len(self.uid)))
+        self.state, self.level = "off", 0
+        log.note("card: %s, UID %s, SENS_RES %s, SAK %02x, from %s (type A, no transit-sim)" % (
+            self.kind, hexs(self.uid), hexs(self.sens_res), self.sak, path))
+
+    def power(self, on):
+        if on and self.state == "off":
+            self.state = "idle"
+        elif not on and self.state != "off":
+            self.state = "off"
+            self.log.note("card: power off")
+
+    def exchange(self, frame, wait, cancelled):
+        return None  # a FeliCa frame: not heard at 106 kbit/s type A
+
+    def close(self):
+        pass
+
+    def hear(self, sent, short, parity):
+        """What the card sends back to `sent` (the bytes on the air, CRC included when the chip
+        added one): ('frame', bytes), ('nak', code) or None (silence)."""
+        if self.state == "off":
+            return None
+        if short:
+            command = sent[0] & 0x7F
+            if (command == REQA and self.state == "idle") or (command == WUPA and self.state in ("idle", "halt")):
+                self.state, self.level = "ready", 0
+                return ("frame", self.sens_res)
+            if self.state in ("ready", "active"):
+                self.state = "idle"  # any other frame there: back to IDLE (14443-3 figure 7)
+            return None
+        if not parity or self.state in ("idle", "halt"):
+            return None
+        crc_ok = len(sent) > 2 and crc_a(sent[:-2]) == sent[-2:]
+        if self.state == "ready":
+            cl = self.levels[self.level]
+            uid_cl = cl + bytes([cl[0] ^ cl[1] ^ cl[2] ^ cl[3]])
+            if sent == bytes([SEL_CODES[self.level], 0x20]):
+                return ("frame", uid_cl)  # UID CLn and BCC, no CRC (6.5.3.2)
+            if crc_ok and sent[:-2] == bytes([SEL_CODES[self.level], 0x70]) + uid_cl:
+                last = self.level == len(self.levels) - 1
+                sak = self.sak if last else 0x04  # the cascade bit until the UID is complete (6.5.3.4)
+                if last:
+                    self.state = "active"
+                else:
+                    self.level += 1
+                return ("frame", bytes([sak]) + crc_a(bytes([sak])))
+            self.state = "idle"
+            return None
+        # ACTIVE
+        if not crc_ok:
+            return None
+        command = sent[:-2]
+        if command == HLTA:
+            self.state = "halt"
+            return None
+        if self.kind == "Ultralight" and len(command) == 2 and command[0] == T2_READ:
+            page = command[1]
+            if page < len(self.pages):
+                chunk = [self.pages[(page + i) % len(self.pages)] for i in range(4)]  # roll-over (MF0ICU1 9.3)
+                if all(p is not None for p in chunk):
+                    data = b"".join(chunk)
+                    return ("frame", data + crc_a(data))
+        self.state = "idle"  # a NAK sends the tag back to IDLE (MF0ICU1 8.5)
+        return ("nak", NAK_INVALID)
+
+
+def load_card(opts, log):
+    """The card on the reader: none, a type A card of an image (`TypeACard`), or transit-sim."""
+    if not opts.card:
+        return NoCard()
+    image = None
+    if opts.card.endswith(".json"):
+        try:
+            with open(opts.card, encoding="utf-8") as f:
+                image = json.load(f)
+        except (OSError, ValueError):
+            image = None
+    if isinstance(image, dict) and ("mifareUltralight" in image or "mifareClassic" in image):
+        return TypeACard(image, opts.card, log)
+    return CardLink(opts.card_sim, opts.card, opts.index, opts.sim_args, log)
+
+
+# ---------------------------------------------------------------------------------------------
 # The Port-100 chip
 # ---------------------------------------------------------------------------------------------
 
@@ -730,8 +883,12 @@ class Port100:
             return status(COMM_RF_OFF), 0
         if not self.protocol_set:
             return status(COMM_PROTOCOL), 0
+        if self.rf_tech == "106A" and isinstance(self.card, TypeACard):
+            return self._type_a(frame, wait, t0)
         reason = None
-        if self.rf_tech not in ("212F", "424F"):
+        if isinstance(self.card, TypeACard):
+            reason = "the card is type A, the field is %s" % self.rf_tech
+        elif self.rf_tech not in ("212F", "424F"):
             reason = "the card is FeliCa, the field is %s" % self.rf_tech
         elif self.opts.bitrate_424_only and self.rf_tech == "212F":
             reason = "the card answers at 424 kbps only"
@@ -757,6 +914,41 @@ class Port100:
         if answer is not None:
             return status(0) + bytes([COMM_BYTE_AFTER_STATUS]) + answer, 0
         return status(COMM_RECEIVE_TIMEOUT), t0 + wait
+
+    def _type_a(self, frame, wait, t0):
+        """InCommRF at 106A to a `TypeACard`: the chip adds CRC_A when InSetProtocol 01 says so,
+        sends a short frame when 07 is 7 and the frame one byte, parity bits when 04 is 1; the
+        card's answer comes back whole when 02 (check CRC) is 0, else its CRC_A checked and removed,
+        and an answer without one (SENS_RES, UID CLn, a 4-bit NAK) is status CRC_ERROR, as nfcpy
+        says of the chip ("the chipset reports [ACK/NAK] as crc error", rcs380.py). A 4-bit NAK is
+        handed over as one byte (GUESS: how the chip hands 4 bits is unknown; nfcpy takes an answer
+        of one byte as an ACK or NAK)."""
+        def status(bits):
+            return struct.pack("<I", bits)
+
+        sent = frame + crc_a(frame) if self.protocol.get(0x01, 1) else frame
+        short = self.protocol.get(0x07, 8) == 7 and len(sent) == 1
+        parity = self.protocol.get(0x04, 0) == 1
+        answer = self.card.hear(bytes(sent), short, parity)
+        self.log.note("card: 106A > %s%s < %s" % (hexs(sent), " (7 bits)" if short else "",
+                                                  "(timeout)" if answer is None else "%s %s" % (answer[0], hexs(answer[1]) if answer[0] == "frame" else "%x" % answer[1])))
+        if answer is None:
+            return status(COMM_RECEIVE_TIMEOUT), t0 + wait
+        self.card_exchanges += 1
+        if self.damaged(self.card_exchanges):
+            bits = DAMAGE_STATUS[self.opts.damage_status]
+            self.log.note("damaged: InCommRF %d answered status %08x, no frame (--damage)" % (self.card_exchanges, bits))
+            return status(bits), 0
+        kind, body = answer
+        if kind == "nak":
+            if self.protocol.get(0x02, 1):
+                return status(DAMAGE_STATUS["crc"]), 0
+            return status(0) + bytes([COMM_BYTE_AFTER_STATUS, body]), 0
+        if self.protocol.get(0x02, 1):
+            if len(body) <= 2 or crc_a(body[:-2]) != body[-2:]:
+                return status(DAMAGE_STATUS["crc"]), 0
+            body = body[:-2]
+        return status(0) + bytes([COMM_BYTE_AFTER_STATUS]) + body, 0
 
     def damaged(self, number):
         """True when --damage names InCommRF `number` (from 1) that reached the card."""
@@ -1397,7 +1589,7 @@ def main(argv):
     try:
         sysfs = Sysfs(opts, product)
         usb = UsbDevice(opts, log, product, sysfs)
-        card = CardLink(opts.card_sim, opts.card, opts.index, opts.sim_args, log) if opts.card else NoCard()
+        card = load_card(opts, log)
         chip = Port100(opts, card, log, usb.cv)
         usb.chip = chip
         handler = UMockdev.IoctlBase()

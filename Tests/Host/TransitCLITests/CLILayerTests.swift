@@ -7,7 +7,7 @@ import XCTest
 /// and its lanes) reaches them the same way: only its composition root, `ReaderSources.swift`,
 /// names the transports.
 final class CLILayerTests: XCTestCase {
-    static let internals = ["CallThread", "LibUSBDevice", "PCSCContext", "PCSCCard", "PCSCStatus", "RCS380Reader", "RCS380Channel", "ReaderWatcher",
+    static let internals = ["CallThread", "LibUSBDevice", "PCSCContext", "PCSCCard", "PCSCStatus", "RCS380Reader", "RCS380Channel", "RCS380TypeAChannel", "ReaderWatcher",
                             "import TransitPCSC", "import TransitUSB"]
 
     /// Each Swift file of `folder` but `except`, with its comment lines left out.
