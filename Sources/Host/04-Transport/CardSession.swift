@@ -176,23 +176,36 @@ package final class CardSession {
         passThrough.finish(send)
     }
 
+    /// GET RESPONSEs one command may take: 32 × 256 bytes is more than any transit card's record
+    /// or file holds; a card that asks for more is malformed (issue 45), not waited out.
+    package static let maxGetResponses = 32
+
     /// One APDU; 61xx is followed by GET RESPONSE and 6Cxx re-sent with Le = xx (ISO 7816-4, 5.3.3),
-    /// so plugins see only the final data and status word.
+    /// so plugins see only the final data and status word. Both chains are bounded: at most
+    /// `maxGetResponses` GET RESPONSEs, and one re-send, since the card named the Le it wants; a
+    /// card that goes on is `malformedResponse`, which ends the read at once.
     package func apdu(_ command: [UInt8]) throws -> [UInt8] {
         var answer = try send(command)
         var data = [UInt8]()
-        var rounds = 0
-        while answer.count >= 2, rounds < 32 {
+        var getResponses = 0, resent = false
+        while answer.count >= 2 {
             let sw1 = answer[answer.count - 2], sw2 = answer[answer.count - 1]
             if sw1 == 0x61 {
+                guard getResponses < Self.maxGetResponses else {
+                    throw TransitError(.malformedResponse, "the card answered 61 xx (more data) to \(Self.maxGetResponses) GET RESPONSEs in a row: a chain that does not end")
+                }
+                getResponses += 1
                 data += answer.dropLast(2)
                 answer = try send([0x00, 0xC0, 0x00, 0x00, sw2])
             } else if sw1 == 0x6C, command.count >= 4 {
+                guard !resent else {
+                    throw TransitError(.malformedResponse, "the card answered 6C xx (wrong length) again to the command re-sent with the Le it named")
+                }
+                resent = true
                 answer = try send(Self.withLe(command, sw2))
             } else {
                 break
             }
-            rounds += 1
         }
         return data + answer
     }

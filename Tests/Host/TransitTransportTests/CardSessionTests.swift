@@ -33,6 +33,28 @@ final class CardSessionTests: XCTestCase {
         XCTAssertEqual(channel.commands.last, [0x00, 0xC0, 0x00, 0x00, 0x02])
     }
 
+    /// Issue 45: a card answering 61 xx to every GET RESPONSE fails as malformed after the bound,
+    /// long before the read's deadline, instead of being asked again and again.
+    func testAGetResponseChainThatNeverEndsIsMalformedAfterItsBound() throws {
+        let channel = ListChannel(answers: Array(repeating: [0xAA, 0x61, 0x10], count: 1_000))
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
+        XCTAssertThrowsError(try session.apdu([0x00, 0xA4, 0x04, 0x00, 0x02, 0x3F, 0x00])) { error in
+            XCTAssertEqual((error as? TransitError)?.kind, .malformedResponse)
+            XCTAssertTrue((error as? TransitError)?.message.contains("61 xx") == true, "\(error)")
+        }
+        XCTAssertEqual(channel.commands.count, 1 + CardSession.maxGetResponses, "the command and its bounded GET RESPONSEs")
+        XCTAssertEqual(channel.commands.last, [0x00, 0xC0, 0x00, 0x00, 0x10], "GET RESPONSE with the Le the card named (ISO 7816-4 5.3.3)")
+    }
+
+    func testAWrongLengthAnsweredAgainToTheResentCommandIsMalformed() throws {
+        let channel = ListChannel(answers: Array(repeating: [0x6C, 0x10], count: 1_000))
+        let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
+        XCTAssertThrowsError(try session.apdu([0x00, 0xB0, 0x95, 0x00, 0x00])) { error in
+            XCTAssertEqual((error as? TransitError)?.kind, .malformedResponse)
+        }
+        XCTAssertEqual(channel.commands, [[0x00, 0xB0, 0x95, 0x00, 0x00], [0x00, 0xB0, 0x95, 0x00, 0x10]], "sent once, re-sent once")
+    }
+
     func testWrongLengthIsResentWithTheCardsLe() throws {
         let channel = ListChannel(answers: [[0x6C, 0x10], [UInt8](repeating: 1, count: 16) + [0x90, 0x00]])
         let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
