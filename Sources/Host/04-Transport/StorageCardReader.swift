@@ -25,6 +25,8 @@ package final class StorageCardReader {
     /// The card's sectors (Classic), 0 for an Ultralight.
     package let sectorCount: Int
     private var sectors = [Int: SectorState]()
+    /// Ultralight pages read so far (4 bytes each), by page number: each is read once a card.
+    private var readPages = [Int: [UInt8]]()
     /// The key loaded in the reader now (its index in `candidates`, and for Identiv its type).
     private var loaded: (key: Int, typeB: Bool)?
     /// The key that opened the last sector: tried first on the next.
@@ -208,7 +210,8 @@ package final class StorageCardReader {
     }
 
     /// Ultralight: `count` pages of 4 bytes from `first`, four a Read Binary (`FF B0 00 <page> 10`,
-    /// ACR122T API v2.02 §5.4, examples 2-3). A refusal (past the card's end) is `cardRefused`.
+    /// ACR122T API v2.02 §5.4, examples 2-3), each page read once a card whichever plugin asks. A
+    /// refusal (past the card's end) is `cardRefused`.
     package func pages(_ first: Int, count: Int) throws -> [UInt8] {
         guard first >= 0, count > 0, first + count <= 256 else {
             throw TransitError(.cardRefused, "pages \(first)+\(count) lie outside an Ultralight's 256 pages")
@@ -216,16 +219,32 @@ package final class StorageCardReader {
         var data = [UInt8]()
         var page = first
         while page < first + count {
+            if let known = readPages[page] {
+                data += known
+                page += 1
+                continue
+            }
             reads += 1
             let answer = try send([0xFF, 0xB0, 0x00, UInt8(page), 0x10])
             guard Self.succeeded(answer) else {
                 throw TransitError(.cardRefused, "the card refused to read page \(page) (\(Self.status(answer)))")
             }
             guard answer.count == 18 else { throw TransitError(.malformedResponse, "pages from \(page) read as \(answer.count - 2) bytes, not 16") }
+            // Only the pages asked for are kept: past the card's last page a READ rolls over to page 0
+            // (MF0ICU1 §9.3), so what follows them may not be the pages it names.
+            for n in 0 ..< 4 where page + n < first + count { readPages[page + n] = Array(answer[4 * n ..< 4 * n + 4]) }
             data += answer.prefix(16)
             page += 4
         }
         return Array(data.prefix(4 * count))
+    }
+
+    /// Whether an Ultralight's user memory (pages 4-15, MF0ICU1 §8.5) holds only zeros: false at
+    /// once when a page a plugin read holds data, else the pages not read yet are read.
+    package var ultralightLooksBlank: Bool {
+        if readPages.contains(where: { $0.key >= 4 && $0.key < 16 && $0.value.contains { $0 != 0 } }) { return false }
+        guard let user = try? pages(4, count: 12) else { return false }
+        return user.allSatisfy { $0 == 0 }
     }
 
     private static func succeeded(_ answer: [UInt8]) -> Bool { answer.count >= 2 && answer.suffix(2) == [0x90, 0x00] }

@@ -96,7 +96,7 @@ package struct ProbeRunner {
         if technology == .mifareUltralight {
             // Pages 4-15, the user memory of the smallest Ultralight (MF0ICU1 §8.5), all zeros: a
             // blank ticket (Metrodroid's BlankUltralightTransitData tells it so too).
-            if let pages = try? storage.pages(4, count: 12), pages.allSatisfy({ $0 == 0 }) {
+            if storage.ultralightLooksBlank {
                 return TransitError(.tagNotSupported, "a blank \(name): its pages 4 to 15 hold no data")
             }
             return TransitError(.tagNotSupported, "a \(name) ticket of no known system: no transit family recognised its pages")

@@ -34,6 +34,8 @@ final class ReadmeCommandTests: XCTestCase {
         (#"^transit export --format ledger \| hledger -f - (check|balance)$"#, .here(statuses: [0])),
         (#"^(\.build/release/)?transit (readers|scan --wait 10|scan --no-save)$"#,
          .elsewhere(file: "Tests/EndToEndTests/ReaderEndToEndTests.swift", holding: "\"scan\"")),
+        (#"^(\.build/release/)?transit scan --keys my\.keys$"#,
+         .elsewhere(file: "Tests/EndToEndTests/StorageCardEndToEndTests.swift", holding: "\"--keys\", keyPath")),
         (#"^transit scan --reader rc-s380 --wait 10$"#, .elsewhere(file: "Tests/EndToEndTests/RCS380EndToEndTests.swift", holding: "--wait")),
         (#"^cp \"\$\(pkg-config --variable=examplesdir transit-plugin\)\"/myfamily|^cc -std=c99 .*myfamily\.c|^sudo install -m 0644 libmyfamily\.so |^echo \"myfamily |myfamily\.json --no-save$"#,
          .elsewhere(file: "Tests/Host/TransitPluginHostTests/PluginExampleTests.swift", holding: "guideLines")),

@@ -211,7 +211,7 @@ final class StorageDumpDecodeTests: XCTestCase {
     /// charliecard) cannot be told from its export, as FareBot itself cannot.
     func testEachSampleReadsTheSameFromItsMetrodroidFareBotAndXMLExports() throws {
         let config = try conf()
-        let byKeyDigest: Set = ["podorozhnik.json", "charliecard.json"]
+        let byKeyDigest: Set = ["podorozhnik.json", "podorozhnik-4k.json", "charliecard.json"]
         for name in Self.classic + Self.ultralight {
             let image = try CardImages.sample(name)
             let base = dir.appendingPathComponent(String(name.dropLast(5))).path
