@@ -47,9 +47,12 @@ package enum HistoryOutput {
         package var card: Archive.Card
         package var records: [Archive.TimelineRecord]
         package var apart: [(readAt: String, reason: String)]
+        /// The balance the card stated after the last of `records` (`Archive.closingBalance`), when
+        /// that record is the timeline's newest and the read that last held it stated one.
+        package var closing: Int64?
 
-        package init(card: Archive.Card, records: [Archive.TimelineRecord], apart: [(readAt: String, reason: String)]) {
-            self.card = card; self.records = records; self.apart = apart
+        package init(card: Archive.Card, records: [Archive.TimelineRecord], apart: [(readAt: String, reason: String)], closing: Int64? = nil) {
+            self.card = card; self.records = records; self.apart = apart; self.closing = closing
         }
     }
 
