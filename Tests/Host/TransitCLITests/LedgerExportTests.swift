@@ -1,3 +1,4 @@
+import CardSimulation
 import Foundation
 import TestSupport
 import XCTest
@@ -132,5 +133,23 @@ final class LedgerExportTests: XCTestCase {
             let b = try balances(file)
             XCTAssertEqual(b.keys.filter { $0.hasPrefix("Assets:Transit:Rakuten Edy 1234567890123456 ") }.count, 2, "\(b.keys.sorted())")
         }
+    }
+
+    func testTheLastBalanceIsTheNewestStatesNotTheLastSaved() throws {
+        // A card read at ring 20…1 (¥4,800: 10 yen a trip from ¥5,000), then at 23…4 (¥4,770), and
+        // the older dump saved last: the balance after the newest record is ¥4,770, whichever read
+        // was kept last.
+        let older = JapanICRecords.card(numbers: Array((1 ... 20).reversed()))
+        let newer = JapanICRecords.movedOn(older, by: 3)
+        XCTAssertEqual(try archive.scan(CardImages.write(newer, in: archive.directory, name: "newer.json")).status, 0)
+        XCTAssertEqual(try archive.scan(CardImages.write(older, in: archive.directory, name: "older.json")).status, 0)
+        let file = try journal()
+        let check = try CommandRun.run(try hledger(), ["-f", file, "check"])
+        XCTAssertEqual(check.status, 0, "hledger check: \(check.stderr)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        // The fixture's card names no issuer: the family's name, "Japan IC".
+        let lastRead = text.components(separatedBy: "Balance at the last read\n").dropFirst().map { $0.prefix { $0 != "\n" } }
+        XCTAssertEqual(lastRead, ["    Assets:Transit:Japan IC 0114AABBCCDDEEFF  0 JPY = 4770 JPY"], text)
+        XCTAssertEqual(try balances(file)["Assets:Transit:Japan IC 0114AABBCCDDEEFF"], "4770 JPY")
     }
 }
