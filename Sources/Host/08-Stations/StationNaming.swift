@@ -1,17 +1,18 @@
 import CardProtocol
 import TransitModel
-/// Station names for a reading, from the user's tables, in one place: a reading whose family is
-/// `japan-ic` and whose records carry station codes (two bytes, line and station) with their
-/// region (`entryRegion`/`exitRegion`, the area of the lookup key), or records of any family that
-/// name their `network` (TRANSIT_META_NETWORK: a Calypso location id, looked up by network and
-/// id). Codes stay as they are, names and lines are added.
+/// Station names for a reading, from the user's tables, in one place, for every family with a
+/// station scheme (the host knows no family): records whose station codes (two bytes, line and
+/// station) carry their region (`entryRegion`/`exitRegion`, the area of the lookup key: Japan
+/// IC), or that name their `network` (TRANSIT_META_NETWORK: a Calypso location id, looked up by
+/// network and id). Codes stay as they are, names and lines are added. `scan`, `history`,
+/// `export` (CSV and ledger) and every `report` format name stations through here.
 package enum StationNaming {
     /// True when the reading has a station code with its region or network: only then is a table loaded.
     package static func needsTable(_ r: CardReading) -> Bool {
         r.transactions.contains { t in
             (t.entryStation != nil || t.exitStation != nil) && t.metadata[MetadataKey.network] != nil
-        } || r.family == "japan-ic" && r.transactions.contains { t in
-            (t.entryStation != nil && t.metadata[MetadataKey.entryRegion] != nil) || (t.exitStation != nil && t.metadata[MetadataKey.exitRegion] != nil)
+                || (t.entryStation != nil && t.metadata[MetadataKey.entryRegion] != nil)
+                || (t.exitStation != nil && t.metadata[MetadataKey.exitRegion] != nil)
         }
     }
 

@@ -159,6 +159,19 @@ extension Archive {
         return rows
     }
 
+    /// The balance the card stated when it was last read holding the timeline's newest record: the
+    /// latest read (by the order reads were kept) that saw that record, whose newest record it then
+    /// was, so the balance is the card's after it. Nil for an empty timeline and for a read that
+    /// stated no balance (a card without a purse). Not the card's last read: reads kept in another
+    /// order than the card lived them (an old dump decoded after a new read) would date a balance
+    /// after a record the card had not yet made.
+    package func closingBalance(card: Int64) throws -> Int64? {
+        try db.integer("""
+            SELECT r.balance FROM records c JOIN reads r ON r.id = c.last_read
+            WHERE c.card = ? ORDER BY c.position DESC LIMIT 1
+            """, [.integer(card)])
+    }
+
     /// Each record's metadata by position, taken from its stored JSON by SQLite's json_each (in
     /// C, one query: a 10,000-record history without a JSON decoder run per record). A record
     /// whose JSON is not JSON has none.

@@ -23,14 +23,15 @@ package enum HistoryOutput {
             StationNames { _, r in names(r.transaction, english: english) }
         }
 
-        /// The names `table` holds for the record's codes now (Japan IC records, keyed as at read
-        /// time: region, line, station, the record's date), else the stored ones.
+        /// The names `table` holds for the record's codes now, looked up as `scan` and `history`
+        /// look them up (`StationNaming`, whatever the family: a code with its region, keyed
+        /// region, line, station; a location with its network; the record's date), else the
+        /// stored ones.
         package static func from(_ table: StationTable, english: Bool) -> StationNames {
             let stored = stored(english: english), decoder = JSONDecoder()
             return StationNames { card, r in
-                guard card.family == "japan-ic" else { return stored.lookup(card, r) }
                 let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored(decoder)])
-                guard let t = StationNaming.apply(table, to: one).transactions.first else { return stored.lookup(card, r) }
+                guard StationNaming.needsTable(one), let t = StationNaming.apply(table, to: one).transactions.first else { return stored.lookup(card, r) }
                 return names(t, english: english)
             }
         }
@@ -47,9 +48,12 @@ package enum HistoryOutput {
         package var card: Archive.Card
         package var records: [Archive.TimelineRecord]
         package var apart: [(readAt: String, reason: String)]
+        /// The balance the card stated after the last of `records` (`Archive.closingBalance`), when
+        /// that record is the timeline's newest and the read that last held it stated one.
+        package var closing: Int64?
 
-        package init(card: Archive.Card, records: [Archive.TimelineRecord], apart: [(readAt: String, reason: String)]) {
-            self.card = card; self.records = records; self.apart = apart
+        package init(card: Archive.Card, records: [Archive.TimelineRecord], apart: [(readAt: String, reason: String)], closing: Int64? = nil) {
+            self.card = card; self.records = records; self.apart = apart; self.closing = closing
         }
     }
 

@@ -103,13 +103,16 @@ extension TransitCommand {
         let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
         return try cards.map { card in
             var records = try archive.timeline(card: card.id, metadata: metadata, raw: raw)
+            let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }
+            // The closing balance follows the timeline's newest record: kept unless --since drops that record.
+            let keepsNewest = records.last.map { r in since.map { s in day(r).map { $0 >= s } ?? true } ?? true } ?? false
             if let since {
                 // From the first record dated on or after `since`; undated records after it stay.
-                let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }
                 let first = records.firstIndex { day($0).map { $0 >= since } ?? false } ?? records.count
                 records = records[first...].filter { day($0).map { $0 >= since } ?? true }
             }
-            return HistoryOutput.CardHistory(card: card, records: records, apart: try archive.readsApart(card: card.id))
+            return HistoryOutput.CardHistory(card: card, records: records, apart: try archive.readsApart(card: card.id),
+                                             closing: keepsNewest ? try archive.closingBalance(card: card.id) : nil)
         }
     }
 

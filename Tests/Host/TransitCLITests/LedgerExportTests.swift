@@ -1,3 +1,4 @@
+import CardSimulation
 import Foundation
 import TestSupport
 import XCTest
@@ -84,5 +85,71 @@ final class LedgerExportTests: XCTestCase {
         XCTAssertEqual(try CommandRun.run(try hledger(), ["-f", file, "check"]).status, 0)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         XCTAssertTrue(text.contains("2026-11-05 trip: Shin,juku x → E621"), text)
+    }
+
+    /// One card's part of the journal: from its `; Name number` comment to the next card's.
+    private func section(_ text: String, _ heading: String) -> String {
+        guard let start = text.range(of: "\n; " + heading) else { return "" }
+        let rest = text[start.upperBound...]
+        return String(rest[..<(rest.range(of: "\n\n; ")?.lowerBound ?? rest.endIndex)])
+    }
+
+    func testACardWithoutAPurseWritesItsPricedRecordsWithoutABalance() throws {
+        // Navigo holds passes, no stored value (its read has no balance); its special event was
+        // charged 1.50 (scripts/make_calypso_samples.py; CalypsoTests). No opening balance, no
+        // assertion: the card never stated a balance.
+        XCTAssertEqual(try archive.scan(BuildProducts.sample("navigo.json")).status, 0)
+        let file = try journal()
+        XCTAssertEqual(try CommandRun.run(try hledger(), ["-f", file, "check"]).status, 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let navigo = section(text, "Navigo 439041101")
+        XCTAssertFalse(navigo.isEmpty, text)
+        XCTAssertFalse(navigo.contains(" = "), "no balance asserted: \(navigo)")
+        XCTAssertFalse(navigo.contains("Opening balance"), navigo)
+        XCTAssertTrue(navigo.contains("2026-11-20 trip: 0789"), navigo)
+        XCTAssertTrue(navigo.contains("    Assets:Transit:Navigo 439041101  -1.50 EUR\n    Expenses:Transit:Fares"), navigo)
+        XCTAssertEqual(try balances(file)["Assets:Transit:Navigo 439041101"], "-1.50 EUR")
+    }
+
+    func testEverySampleReadInAnyOrderGivesAJournalHledgerAccepts() throws {
+        // Every sample card, read through the plugins by `scan --card` or `decode --save`, some
+        // twice, in a seeded shuffle: one journal, every assertion holding in hledger's date order.
+        let folder = URL(fileURLWithPath: BuildProducts.sample(""))
+        let samples = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        var random = SplitMix64(seed: 45)
+        for round in 0 ..< 2 {
+            archive.remove()
+            archive = ArchiveFixture()
+            var order = samples + samples.filter { _ in random.below(3) == 0 }
+            for i in order.indices.reversed() { order.swapAt(i, random.below(i + 1)) }
+            for sample in order {
+                let path = folder.appendingPathComponent(sample).path
+                _ = random.below(2) == 0 ? try archive.scan(path) : try archive.transit(["decode", "--save", path])
+            }
+            let file = try journal()
+            let check = try CommandRun.run(try hledger(), ["-f", file, "check"])
+            XCTAssertEqual(check.status, 0, "round \(round): hledger check: \(check.stderr)")
+            // Two Edy cards of one number (a card and a phone, told apart by their IDm) are two accounts.
+            let b = try balances(file)
+            XCTAssertEqual(b.keys.filter { $0.hasPrefix("Assets:Transit:Rakuten Edy 1234567890123456 ") }.count, 2, "\(b.keys.sorted())")
+        }
+    }
+
+    func testTheLastBalanceIsTheNewestStatesNotTheLastSaved() throws {
+        // A card read at ring 20…1 (¥4,800: 10 yen a trip from ¥5,000), then at 23…4 (¥4,770), and
+        // the older dump saved last: the balance after the newest record is ¥4,770, whichever read
+        // was kept last.
+        let older = JapanICRecords.card(numbers: Array((1 ... 20).reversed()))
+        let newer = JapanICRecords.movedOn(older, by: 3)
+        XCTAssertEqual(try archive.scan(CardImages.write(newer, in: archive.directory, name: "newer.json")).status, 0)
+        XCTAssertEqual(try archive.scan(CardImages.write(older, in: archive.directory, name: "older.json")).status, 0)
+        let file = try journal()
+        let check = try CommandRun.run(try hledger(), ["-f", file, "check"])
+        XCTAssertEqual(check.status, 0, "hledger check: \(check.stderr)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        // The fixture's card names no issuer: the family's name, "Japan IC".
+        let lastRead = text.components(separatedBy: "Balance at the last read\n").dropFirst().map { $0.prefix { $0 != "\n" } }
+        XCTAssertEqual(lastRead, ["    Assets:Transit:Japan IC 0114AABBCCDDEEFF  0 JPY = 4770 JPY"], text)
+        XCTAssertEqual(try balances(file)["Assets:Transit:Japan IC 0114AABBCCDDEEFF"], "4770 JPY")
     }
 }
