@@ -63,6 +63,15 @@ extension Int64 {
 extension CivilTime {
     /// The same day without its time of day.
     public var dateOnly: CivilTime? { CivilTime(year: year, month: month, day: day, utcOffset: utcOffset) }
+
+    /// The years a transit card's date can hold: no family here ran before 1980 (the oldest, Octopus,
+    /// 1997; the oldest epoch, Clipper's 1900, is only a counter's zero), none is dated past 2100.
+    public static let plausibleYears = 1980 ... 2100
+
+    /// This date, or nil ("no date") outside `plausibleYears`: one rule for every family (issue 45),
+    /// applied as a result leaves the plugin, so a counter of zero (1900, 1970) or an absurd year
+    /// (a validity year of 6017) is never shown as a date.
+    public var plausible: CivilTime? { Self.plausibleYears.contains(year) ? self : nil }
 }
 
 /// UTC offsets of the zones cards keep their clocks in (none of them has summer time).

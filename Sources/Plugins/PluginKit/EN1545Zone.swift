@@ -25,8 +25,10 @@ extension SummerTimeZone {
         return civilTime(localSeconds: Self.localSeconds(year: year, month: month, day: day, minutes: minute))
     }
 
-    /// An EN 1545 date (days since 1997-01-01) and time (minutes since local midnight) in this zone.
+    /// An EN 1545 date (days since 1997-01-01) and time (minutes since local midnight) in this zone;
+    /// nil for day 0, a date never written (Metrodroid's En1545FixedInteger.parseDate: 0 is null).
     public func civilTime(en1545Date days: UInt64, minutes: UInt64?) -> CivilTime? {
+        guard days != 0 else { return nil }
         let d = EN1545.civilDay(days)
         return civilTime(year: d.year, month: d.month, day: d.day, minuteOfDay: minutes.map { Int(clamping: $0) })
     }

@@ -169,8 +169,8 @@ final class HostCardLink: CardLink {
         try field(TRANSIT_FIELD_CARD_NAME, result.cardName)
         try field(TRANSIT_FIELD_SERIAL_NUMBER, result.serialNumber)
         try field(TRANSIT_FIELD_CURRENCY, result.currency)
-        try field(TRANSIT_FIELD_VALID_FROM, result.validFrom?.iso8601)
-        try field(TRANSIT_FIELD_VALID_UNTIL, result.validUntil?.iso8601)
+        try field(TRANSIT_FIELD_VALID_FROM, result.validFrom?.plausible?.iso8601)
+        try field(TRANSIT_FIELD_VALID_UNTIL, result.validUntil?.plausible?.iso8601)
         let passes = hostTakesPasses
         if let balance = result.balance {
             try check(a.set_balance?(ctx, balance), "balance")
@@ -190,7 +190,7 @@ final class HostCardLink: CardLink {
                 try check(a.set_transaction_field?(ctx, key, value), "transaction field \(key)")
             }
             try tfield(TRANSIT_TX_TYPE, t.type.abiValue)
-            try tfield(TRANSIT_TX_DATE, t.date?.iso8601)
+            try tfield(TRANSIT_TX_DATE, t.date?.plausible?.iso8601)
             try tfield(TRANSIT_TX_ENTRY_STATION, t.entryStation)
             try tfield(TRANSIT_TX_EXIT_STATION, t.exitStation)
             try tfield(TRANSIT_TX_RAW_TYPE, t.rawType)
@@ -224,8 +224,8 @@ final class HostCardLink: CardLink {
             }
             try pfield(TRANSIT_PASS_NAME, p.name)
             try pfield(TRANSIT_PASS_TARIFF, p.tariff)
-            try pfield(TRANSIT_PASS_VALID_FROM, p.validFrom?.iso8601)
-            try pfield(TRANSIT_PASS_VALID_UNTIL, p.validUntil?.iso8601)
+            try pfield(TRANSIT_PASS_VALID_FROM, p.validFrom?.plausible?.iso8601)
+            try pfield(TRANSIT_PASS_VALID_UNTIL, p.validUntil?.plausible?.iso8601)
             try pfield(TRANSIT_PASS_REMAINING_TRIPS, p.remainingTrips.map { String($0) })
             try pfield(TRANSIT_PASS_ZONES, p.zones)
             try pfield(TRANSIT_PASS_STATUS, p.status?.abiValue)

@@ -17,6 +17,7 @@ final class EasyCharlieBilheteFuzzTests: XCTestCase {
                 let mutation = AnswerMutation(&random, exchanges: 60)
                 let outcome = try PluginRead.read(image, plugins: [plugin], fault: mutation.fault, runner: .inProcess)
                 XCTAssertTrue(outcome.reading != nil || outcome.error != nil, sample)
+                XCTAssertEqual(DateWindow.outside(outcome.reading), [], "\(sample): a date outside 1980-2100")
             }
         }
     }
@@ -34,6 +35,7 @@ final class EasyCharlieBilheteFuzzTests: XCTestCase {
                 }
                 let outcome = try PluginRead.read(image, plugins: [plugin], runner: .inProcess)
                 XCTAssertTrue(outcome.reading != nil || outcome.error != nil, sample)
+                XCTAssertEqual(DateWindow.outside(outcome.reading), [], "\(sample): a date outside 1980-2100")
             }
         }
     }
