@@ -13,10 +13,10 @@ package final class USBCardSearch: CardSearch {
     package static let busInterval = 1.0
 
     private let filter: String?, exchangeTimeout: Double, log: (String) -> Void
-    private var readers = [RCS380Reader]()
+    private var readers = [any USBReader]()
     /// When the bus was last looked at (monotonic); nil before the first look.
     private var busLooked: Deadline?
-    private var handedOut: RCS380Reader?
+    private var handedOut: (any USBReader)?
 
     package init(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) {
         self.filter = filter; self.exchangeTimeout = exchangeTimeout; self.log = log
@@ -26,7 +26,7 @@ package final class USBCardSearch: CardSearch {
         guard busLooked.map({ Deadline.now.seconds(since: $0) >= Self.busInterval }) ?? true else { return }
         busLooked = .now
         let known = Set(readers.map(\.name))
-        for reader in RCS380Reader.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
+        for reader in USBReaders.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
             reader.log = log
             readers.append(reader)
         }

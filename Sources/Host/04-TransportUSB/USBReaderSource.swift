@@ -3,7 +3,7 @@ import TransitTransport
 
 /// The RC-S380s on USB as a `ReaderSource`: each opened to sense a card (a Polling at 212, then
 /// 424 kbit/s, then a type A sense) and given back at once; on exit, every one still held is given back to its kernel
-/// driver (`RCS380Reader.giveBackAll`). None where libusb cannot look (a container), which is no
+/// driver (`HeldUSBDevices.giveBackAll`). None where libusb cannot look (a container), which is no
 /// error: the user may have only PC/SC readers.
 package final class USBReaderSource: ReaderSource {
     package init() {}
@@ -11,7 +11,7 @@ package final class USBReaderSource: ReaderSource {
     package var transport: ReaderTransport { .usb }
 
     package func list(by deadline: Deadline) throws -> ReaderListing {
-        ReaderListing(readers: RCS380Reader.connected(matching: []).map { reader in
+        ReaderListing(readers: USBReaders.connected(matching: []).map { reader in
             defer { reader.close() }
             do throws(TransitError) {
                 let card = try reader.sense(by: deadline)
@@ -22,7 +22,7 @@ package final class USBReaderSource: ReaderSource {
         })
     }
 
-    package func giveBackAll() { RCS380Reader.giveBackAll() }
+    package func giveBackAll() { HeldUSBDevices.giveBackAll() }
 
     package func search(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) -> CardSearch {
         USBCardSearch(filter: filter, exchangeTimeout: exchangeTimeout, log: log)
