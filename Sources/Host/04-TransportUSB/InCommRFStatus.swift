@@ -18,12 +18,15 @@ package struct InCommRFStatus: OptionSet, Sendable, CustomStringConvertible {
     package static let rfOff = InCommRFStatus(rawValue: 0x400)
     package static let transmitTimeout = InCommRFStatus(rawValue: 0x800)
     package static let receiveLength = InCommRFStatus(rawValue: 0x8000_0000)
+    /// A fault no bit above names, from a chip whose status is not this one's: an RC-S956's
+    /// PN53x status other than a radio fault (`PN53xStatus.fault`). Never set by an RC-S380.
+    package static let otherFault = InCommRFStatus(rawValue: 0x4000_0000)
 
     private static let names: [(InCommRFStatus, String)] = [
         (.protocolError, "protocol error"), (.parity, "parity error"), (.crc, "CRC error"), (.collision, "collision"),
         (.overflow, "overflow"), (.temperature, "temperature error"), (.receiveTimeout, "receive timeout"),
         (.crypto1, "Crypto1 error"), (.rfca, "RFCA error"), (.rfOff, "RF off"), (.transmitTimeout, "transmit timeout"),
-        (.receiveLength, "receive length error"),
+        (.receiveLength, "receive length error"), (.otherFault, "another fault of the chip's"),
     ]
 
     /// The faults of an answer that came back damaged (a card being placed or moved, two cards):

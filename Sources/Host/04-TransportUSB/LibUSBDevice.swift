@@ -232,11 +232,12 @@ package final class LibUSBDevice: USBPipe {
         return TransitError(.communication, "\(doing) \(found.readerName) failed: \(Self.name(rv))")
     }
 
-    /// The kernel driver transit detaches: the RC-S380's own (docs/research/port100.md §"Kernel driver"). Any other
-    /// bound to a device with its ids (usb-storage, usbhid: a gadget posing as one) is left bound.
-    package static let readerDriver = "port100"
+    /// The kernel driver transit detaches from `found`: the reader's own (`USBReaderModel.kernelDriver`:
+    /// port100 for an RC-S380, pn533_usb for an RC-S330/360/370). Any other bound to a device with
+    /// its ids (usb-storage, usbhid: a gadget posing as one) is left bound.
+    package static func readerDriver(_ found: Found) -> String { found.model.kernelDriver }
 
-    /// Detaches a bound kernel driver (port100 alone), then claims the interface. Detaching needs
+    /// Detaches a bound kernel driver (the reader's own alone: `readerDriver`), then claims the interface. Detaching needs
     /// only write access to the device node (docs/research/port100.md §"Kernel driver"). libusb's automatic
     /// detach is not used: under umockdev it makes the claim fail (same section), and this way transit knows
     /// what it detached. Done under `handover`: a signal's give-back waits for it and then
@@ -250,10 +251,11 @@ package final class LibUSBDevice: USBPipe {
             var configuration: Int32 = 1
             _ = libusb_get_configuration(handle, &configuration)
             kernelDriverName = found.driver(configuration: configuration, interface: interface)
-            guard kernelDriverName == Self.readerDriver else {
+            let own = Self.readerDriver(found), model = found.model.chipset == .rcs956 ? "RC-S330/360/370" : "RC-S380"
+            guard kernelDriverName == own else {
                 throw TransitError(.communication, "cannot open \(found.readerName): the kernel's "
-                                   + (kernelDriverName.map { "\(TerminalText.escape($0)) driver" } ?? "driver of another name than port100")
-                                   + " holds it, and transit detaches only port100, the RC-S380's own; a device with the RC-S380's ids "
+                                   + (kernelDriverName.map { "\(TerminalText.escape($0)) driver" } ?? "driver of another name than \(own)")
+                                   + " holds it, and transit detaches only \(own), the \(model)'s own; a device with the \(model)'s ids "
                                    + "that another driver takes may not be one (see lsusb -t and journalctl -k)")
             }
             let rv = libusb_detach_kernel_driver(handle, interface)
@@ -273,9 +275,13 @@ package final class LibUSBDevice: USBPipe {
             return TransitError(.communication, "cannot \(doing) \(reader): no write access to \(found.node). transit's udev rule "
                                 + "60-transit-rcs380.rules gives it to the person at the desktop and to group transit: the .deb installs it "
                                 + "in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/60-transit-rcs380.rules "
-                                + "there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader")
+                                + "there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader"
+                                + (found.model.chipset == .rcs956
+                                    ? ". The kernel's pn533_usb driver may stay bound: transit detaches it while it reads (with that same access) and gives it back"
+                                    : ""))
         case LIBUSB_ERROR_BUSY.rawValue:
-            return TransitError(.communication, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it)")
+            return TransitError(.communication, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it"
+                                + (found.model.chipset == .rcs956 ? ", or the kernel's pn533_usb driver took it back" : "") + ")")
         case LIBUSB_ERROR_NO_DEVICE.rawValue:
             return TransitError(.noReader, "cannot \(doing) \(reader): it was unplugged")
         default:

@@ -6,7 +6,7 @@ import TransitTransport
 /// driver detached) at the first look for a card, and given back — field off, interface released,
 /// driver re-attached — when the command is done with it. No pcscd is involved. Every reader held
 /// open is known to `giveBackAll`, which a command's end on a signal calls.
-package final class RCS380Reader: @unchecked Sendable {
+package final class RCS380Reader: USBReader, @unchecked Sendable {
     package let found: LibUSBDevice.Found
     /// Guards `device` and `driver`: `giveBackBeforeExit` reads them on a signal's thread.
     private let lock = NSLock()
@@ -21,21 +21,6 @@ package final class RCS380Reader: @unchecked Sendable {
 
     /// "SONY RC-S380/S (USB 1:13)".
     package var name: String { found.readerName }
-
-    /// The RC-S380s on the bus whose names contain one of `filters` (any, when there is none):
-    /// none where libusb cannot look (no USB in a container), which is no error for a command that
-    /// may find a PC/SC reader instead. An RC-S330/360/370 (`USBReaderModel.Chipset.rcs956`) is
-    /// not one: it is never opened (`unsupported` lists them).
-    package static func connected(matching filters: [String]) -> [RCS380Reader] {
-        guard let found = try? LibUSBDevice.list() else { return [] }
-        let names = ReaderProfile.selected(found.map(\.readerName), by: filters)
-        return found.filter { names.contains($0.readerName) && $0.model.chipset == .port100 }.map(RCS380Reader.init)
-    }
-
-    /// The Sony readers on the bus transit does not drive yet (RC-S956 chip), for `doctor` and `readers`.
-    package static var unsupported: [LibUSBDevice.Found] {
-        ((try? LibUSBDevice.list()) ?? []).filter { $0.model.chipset != .port100 }
-    }
 
     /// A card an RC-S380 sensed: FeliCa, or a 106 kbit/s type A card it can say something of
     /// (MIFARE Ultralight and the other Type 2 tags, which it reads; MIFARE Classic, which it cannot).
@@ -58,14 +43,6 @@ package final class RCS380Reader: @unchecked Sendable {
             case .typeA(let target): return TypeA.atr(kind: target.kind, sak: target.sak) ?? []
             }
         }
-    }
-
-    /// A card on the reader now: a Polling at 212 kbit/s, then at 424, then, when no FeliCa card
-    /// answered, a 106 kbit/s type A sense; nil when none answers. The first call opens the reader
-    /// (three commands, once).
-    package func sense(by deadline: Deadline) throws(TransitError) -> Card? {
-        guard case .card(let card) = try look(by: deadline) else { return nil }
-        return card
     }
 
     /// What one look at the reader saw: a card, none, or an answer that came back damaged (a card
@@ -148,25 +125,11 @@ package final class RCS380Reader: @unchecked Sendable {
         device?.giveBackBeforeExit()
     }
 
-    /// Every reader held open, given back before the process ends on a signal: the one place a
-    /// command's end reaches them (`Termination.onEnd` is registered once, in `transit`'s main).
-    package static func giveBackAll() {
-        heldLock.lock()
-        let devices = Array(held.values)
-        heldLock.unlock()
-        devices.forEach { $0.giveBackBeforeExit() }
-    }
+    /// Every reader held open, given back before the process ends on a signal (`HeldUSBDevices`).
+    package static func giveBackAll() { HeldUSBDevices.giveBackAll() }
 
-    private static let heldLock = NSLock()
-    nonisolated(unsafe) private static var held = [ObjectIdentifier: LibUSBDevice]()
-
-    private static func keep(_ device: LibUSBDevice) {
-        heldLock.lock(); held[ObjectIdentifier(device)] = device; heldLock.unlock()
-    }
-
-    private static func forget(_ device: LibUSBDevice) {
-        heldLock.lock(); held[ObjectIdentifier(device)] = nil; heldLock.unlock()
-    }
+    private static func keep(_ device: LibUSBDevice) { HeldUSBDevices.keep(device) }
+    private static func forget(_ device: LibUSBDevice) { HeldUSBDevices.forget(device) }
 
     private func opened(by deadline: Deadline) throws(TransitError) -> RCS380 {
         lock.lock()

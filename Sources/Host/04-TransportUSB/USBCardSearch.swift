@@ -13,10 +13,10 @@ package final class USBCardSearch: CardSearch {
     package static let busInterval = 1.0
 
     private let filter: String?, exchangeTimeout: Double, log: (String) -> Void
-    private var readers = [RCS380Reader]()
+    private var readers = [any USBReader]()
     /// When the bus was last looked at (monotonic); nil before the first look.
     private var busLooked: Deadline?
-    private var handedOut: RCS380Reader?
+    private var handedOut: (any USBReader)?
 
     package init(filter: String?, exchangeTimeout: Double, log: @escaping (String) -> Void) {
         self.filter = filter; self.exchangeTimeout = exchangeTimeout; self.log = log
@@ -26,7 +26,7 @@ package final class USBCardSearch: CardSearch {
         guard busLooked.map({ Deadline.now.seconds(since: $0) >= Self.busInterval }) ?? true else { return }
         busLooked = .now
         let known = Set(readers.map(\.name))
-        for reader in RCS380Reader.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
+        for reader in USBReaders.connected(matching: filter.map { [$0] } ?? []) where !known.contains(reader.name) {
             reader.log = log
             readers.append(reader)
         }
@@ -38,7 +38,7 @@ package final class USBCardSearch: CardSearch {
     package func look() throws -> SearchLook {
         let names = readers.map(\.name)
         var out = SearchLook(all: names, candidates: names,
-                             note: names.isEmpty ? nil : "\(names.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…")
+                             note: names.isEmpty ? nil : Self.note(names))
         for reader in readers {
             do {
                 guard let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) else { continue }
@@ -52,6 +52,19 @@ package final class USBCardSearch: CardSearch {
             }
         }
         return out
+    }
+
+    /// What the readers searched read: the RC-S380 FeliCa cards and MIFARE Ultralight tickets,
+    /// an RC-S330/360/370 FeliCa cards.
+    private static func note(_ names: [String]) -> String {
+        let rcs380s = names.filter { $0.contains("RC-S380") }.count
+        if rcs380s == names.count {
+            return "\(names.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…"
+        }
+        if rcs380s == 0 {
+            return "\(names.count == 1 ? "the RC-S330/360/370 reads" : "RC-S330/360/370s read") FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…"
+        }
+        return "these Sony readers read FeliCa cards (Suica, ICOCA, Edy, WAON, nanaco, Octopus…), the RC-S380 MIFARE Ultralight tickets too"
     }
 
     package func waitForChange(_ seconds: Double) -> Bool { false }

@@ -5,7 +5,7 @@ package enum USBReaderModel: UInt16, CaseIterable, Sendable {
     case rcs380S = 0x06C1
     case rcs380P = 0x06C3
     /// RC-S330, RC-S360 and RC-S370: one product ID, one RC-S956 chip (nfcpy docs/overview.rst).
-    /// Listed, so transit can say it sees one, and not driven: see `Chipset.rcs956`.
+    /// Driven by `RCS956` (`RCS956Reader`), docs/research/rcs956-facts.md.
     case rcs956 = 0x02E1
 
     /// Sony's USB vendor ID.
@@ -15,17 +15,18 @@ package enum USBReaderModel: UInt16, CaseIterable, Sendable {
     package enum Chipset: Sendable {
         /// Port-100 (`Port100Frame`, `Port100`, `RCS380`).
         case port100
-        /// The place for the RC-S956 (RC-S330/360/370), not built: a PN53x-family chip whose frames
-        /// are `00 00 FF LEN LCS D4 cmd … DCS 00`, answered `D5 cmd+1`, with an extended frame for
-        /// 254 bytes or more whose LEN is big-endian (docs/research/port100.md §"PN53x frame", V10, V11; nfcpy
-        /// rcs956.py, pn53x.py). It would need its own frame codec (never `Port100Frame`), its own
-        /// initialisation (nfcpy's: ResetMode, RFConfiguration…, §2) and its FeliCa exchange
-        /// (InListPassiveTarget to sense, InCommunicateThru to exchange), behind the same
-        /// `USBPipe` and `ReaderChannel`.
+        /// The RC-S956 (RC-S330/360/370): a PN53x-family chip whose frames are `00 00 FF LEN LCS
+        /// D4 cmd … DCS 00`, answered `D5 cmd+1`, with an extended frame whose LEN is big-endian
+        /// (`PN53xFrame`, `PN53x`, `RCS956`; docs/research/rcs956-facts.md).
         case rcs956
     }
 
     package var chipset: Chipset { self == .rcs956 ? .rcs956 : .port100 }
+
+    /// The kernel driver that binds the reader and that transit detaches while it reads (and no
+    /// other): port100 for the RC-S380 (docs/research/port100.md §"Kernel driver"), pn533_usb for
+    /// the RC-S956 (drivers/nfc/pn533/usb.c: `PASORI_PRODUCT_ID 0x02e1`, rcs956-facts.md §3).
+    package var kernelDriver: String { chipset == .rcs956 ? "pn533_usb" : "port100" }
 
     /// The model as people know it, as the reader's name shows it.
     package var name: String {

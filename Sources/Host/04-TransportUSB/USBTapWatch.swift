@@ -31,7 +31,7 @@ package final class USBTapWatch: TapWatch {
             polls[name] = nil
             handler.close(name)
         }
-        for reader in RCS380Reader.connected(matching: filters) where polls[reader.name] == nil {
+        for reader in USBReaders.connected(matching: filters) where polls[reader.name] == nil {
             reader.log = log
             try handler.open(reader.name)
             let poll = Poll(reader: reader, exchangeTimeout: exchangeTimeout, handler: handler)
@@ -58,13 +58,13 @@ package final class USBTapWatch: TapWatch {
 
     /// One RC-S380 polled on a thread of its own until it is unplugged.
     private final class Poll: @unchecked Sendable {
-        let reader: RCS380Reader
+        let reader: any USBReader
         private let exchangeTimeout: Double
         private let handler: TapHandler
         private let lock = NSLock()
         private var alive = true
 
-        init(reader: RCS380Reader, exchangeTimeout: Double, handler: TapHandler) {
+        init(reader: any USBReader, exchangeTimeout: Double, handler: TapHandler) {
             self.reader = reader; self.exchangeTimeout = exchangeTimeout; self.handler = handler
         }
 

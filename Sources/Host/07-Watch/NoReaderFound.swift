@@ -2,8 +2,8 @@ import TransitModel
 import TransitTransport
 
 /// What `readers`, `scan` and `doctor` say when they find no reader at all: what they looked for
-/// on each transport (pcscd's readers, the RC-S380s on USB), and a Sony reader of another model on
-/// the bus, which transit does not drive yet (RC-S330/360/370, `USBReaderModel.rcs956`).
+/// on each transport (pcscd's readers, Sony's RC-S380s and RC-S330/360/370s on USB), and a Sony
+/// reader of a model on the bus that transit does not drive (none since issue 46: `USBReaders.unsupported`).
 package struct NoReaderFound {
     /// False when pcscd is not running (it was not asked, and needs not be for an RC-S380).
     package let pcscdRunning: Bool
@@ -19,15 +19,15 @@ package struct NoReaderFound {
         "no PC/SC reader (" + (pcscdRunning ? "pcscd lists none" : "pcscd is not running: only PC/SC readers need it") + ")"
     }
 
-    /// "no RC-S380 on USB", and the unsupported Sony readers seen there.
+    /// "no RC-S380 or RC-S330/360/370 on USB", and the unsupported Sony readers seen there.
     package var usb: String {
-        "no RC-S380 on USB" + (unsupported.isEmpty ? ""
+        "no RC-S380 or RC-S330/360/370 on USB" + (unsupported.isEmpty ? ""
             : " (\(unsupported.joined(separator: ", ")) \(unsupported.count == 1 ? "is" : "are") on the bus: not supported yet, docs/readers.md)")
     }
 
     /// What to do, for each transport.
     package static let advice = "A PC/SC reader needs pcscd (\(ReaderSources.startPcscd)); "
-        + "an RC-S380 needs only to be plugged in (`transit doctor` says whether it is seen and may be opened; docs/readers.md, \"readers shows nothing\")"
+        + "an RC-S380 or RC-S330/360/370 needs only to be plugged in (`transit doctor` says whether it is seen and may be opened; docs/readers.md, \"readers shows nothing\")"
 
     /// `noReader` (exit 3), saying both transports.
     package var error: TransitError {

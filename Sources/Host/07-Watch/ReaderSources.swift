@@ -14,7 +14,7 @@ package enum ReaderSources {
     package static func giveBackAll() { all.forEach { $0.giveBackAll() } }
 
     /// The Sony readers on the bus transit does not drive yet (`NoReaderFound`), by name.
-    package static var unsupported: [String] { RCS380Reader.unsupported.map(\.readerName) }
+    package static var unsupported: [String] { USBReaders.unsupported.map(\.readerName) }
     /// How to start pcscd, in words (`NoReaderFound.advice`).
     package static let startPcscd = PCSCStatus.startPcscd
 }

@@ -31,7 +31,7 @@ final class TerminalWaitTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("transit: waiting up to 2 s for pcscd to start… 2 s left; Ctrl-C stops"), run.stdout)
         // Nothing found on either transport (issue 35): what was looked for on each, and how to start pcscd.
         XCTAssertTrue(run.stdout.contains("no PC/SC reader (pcscd is not running: only PC/SC readers need it)"), run.stdout)
-        XCTAssertTrue(run.stdout.contains("no RC-S380 on USB"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("no RC-S380 or RC-S330/360/370 on USB"), run.stdout)
         XCTAssertTrue(run.stdout.contains("start it: sudo systemctl start pcscd.socket; not installed: sudo apt install pcscd"), run.stdout)
     }
 

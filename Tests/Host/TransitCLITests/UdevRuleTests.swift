@@ -62,11 +62,11 @@ final class UdevRuleTests: XCTestCase {
     }
 
     func testTheRuleMatchesTheReaderItselfAndNoDeviceBehindOneWithItsIds() {
-        XCTAssertEqual(Self.rules.count, 2, "one rule a product")
+        XCTAssertEqual(Self.rules.count, 3, "one rule a product: 06c1, 06c3 and 02e1 (issue 46)")
         let root = usbDevice("1d6b", "0002", parent: nil)
-        for product in ["06c1", "06c3"] {
+        for product in ["06c1", "06c3", "02e1"] {
             let reader = usbDevice("054c", product, parent: root)
-            XCTAssertEqual(assignments(for: reader), ["MODE=0660", "GROUP=transit", "TAG=uaccess"], "the RC-S380 \(product) itself")
+            XCTAssertEqual(assignments(for: reader), ["MODE=0660", "GROUP=transit", "TAG=uaccess"], "the reader \(product) itself")
             // Its interface is no device node of its own.
             let interface = Device("usb", env: ["DEVTYPE": "usb_interface"], attributes: ["bInterfaceClass": "ff"], parent: reader)
             XCTAssertEqual(assignments(for: interface), [], "the reader's interface")
@@ -74,6 +74,6 @@ final class UdevRuleTests: XCTestCase {
             let keyboard = usbDevice("046d", "c31c", parent: reader)
             XCTAssertEqual(assignments(for: keyboard), [], "a keyboard behind a device with the reader's ids gets no access")
         }
-        XCTAssertEqual(assignments(for: usbDevice("054c", "02e1", parent: root)), [], "another Sony device (an RC-S330)")
+        XCTAssertEqual(assignments(for: usbDevice("054c", "01bb", parent: root)), [], "another Sony device (the RC-S320, which no driver reads)")
     }
 }

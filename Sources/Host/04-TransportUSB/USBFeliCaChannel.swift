@@ -3,13 +3,13 @@ import Foundation
 import TransitModel
 import TransitTransport
 
-/// A card sensed on an RC-S380, made to look to the rest of the host like a card on a PC/SC reader
-/// of the bare-frame dialect (`FeliCaDialect.bareFrame`): a storage-card FeliCa ATR, `FF CA 00 00
+/// A FeliCa card sensed on a USB reader (an RC-S380, an RC-S330/360/370: any `FeliCaRadio`), made
+/// to look to the rest of the host like a card on a PC/SC reader of the bare-frame dialect (`FeliCaDialect.bareFrame`): a storage-card FeliCa ATR, `FF CA 00 00
 /// 00` answered with the IDm, and every other APDU a FeliCa frame (its length byte first) sent
-/// with one InCommRF and answered `<frame> 90 00`, or `63 00` when the card stays silent. So
+/// with one exchange of the chip's (InCommRF, InCommunicateThru) and answered `<frame> 90 00`, or `63 00` when the card stays silent. So
 /// plugins, the worker, the log bundle and `transit replay` see nothing new.
-package final class RCS380Channel: ReaderChannel {
-    package let reader: RCS380
+package final class USBFeliCaChannel: ReaderChannel {
+    package let reader: any FeliCaRadio
     /// The card, as the sense found it.
     package let target: RCS380.Target
     /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
@@ -29,7 +29,7 @@ package final class RCS380Channel: ReaderChannel {
     /// How often the last frame went (`tried`).
     private var lastTries = 0
 
-    package init(reader: RCS380, target: RCS380.Target, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
+    package init(reader: any FeliCaRadio, target: RCS380.Target, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
                  frameTimeout: Double = 0.1, log: @escaping (String) -> Void = { _ in }) {
         self.reader = reader; self.target = target; self.readerName = readerName; self.log = log
         self.exchangeTimeout = exchangeTimeout; self.frameTimeout = frameTimeout
@@ -67,10 +67,10 @@ package final class RCS380Channel: ReaderChannel {
     }
 
     /// The reader's clock, on which its waits pass.
-    private var clock: MonotonicClock { reader.port.clock }
+    private var clock: MonotonicClock { reader.clock }
 
     /// GET DATA (PC/SC Part 3, 3.2.2.1.3): P1 00 is the UID, here the IDm the Polling gave (the
-    /// RC-S380 has no GET DATA of its own); anything else is not supported (`6A 81`). An Le below
+    /// chip has no GET DATA of its own); anything else is not supported (`6A 81`). An Le below
     /// the IDm's 8 bytes is told the right one (`6C 08`).
     private func getData(_ apdu: [UInt8]) -> [UInt8] {
         guard apdu[2] == 0x00, apdu[3] == 0x00, apdu.count <= 5 else { return [0x6A, 0x81] }
@@ -141,7 +141,7 @@ package final class RCS380Channel: ReaderChannel {
         presenceChecks += 1
         let polling = FeliCaCommand.polling(systemCode: 0xFFFF, requestCode: 0x01)
         let reception = try tried(polling, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
-            try reader.poll(bitRate: target.bitRate, timeout: min(RCS380.pollingTimeout, left), deadline: deadline)
+            try reader.presencePolling(bitRate: target.bitRate, timeout: min(RCS380.pollingTimeout, left), deadline: deadline)
         }
         if case .radioError(let status) = reception, status.isDamage {
             throw TransitError(.communication, "\(readerName) received the card's answer to a Polling damaged (\(status)) \(tries(of: polling))")
@@ -155,3 +155,6 @@ package final class RCS380Channel: ReaderChannel {
         TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
     }
 }
+
+/// The RC-S380's name for the channel, which it had alone before the RC-S956 (issue 46).
+package typealias RCS380Channel = USBFeliCaChannel
