@@ -21,6 +21,7 @@ all: build
 
 build:
 	$(SWIFT) build -c release
+	scripts/build-locales.sh
 
 # `make install` never builds: run as root it would leave root-owned files in the checkout.
 install: release-built

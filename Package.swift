@@ -86,7 +86,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "\(host)/01-System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims", cSettings: cRelative),
-        .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol"], path: "\(host)/02-Model", swiftSettings: v5),
+        .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/02-Model", swiftSettings: v5),
         .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v5),
         // The project's own readers of XML and zip: small, bounded, in one place.
         .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v5),

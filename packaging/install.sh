@@ -8,6 +8,7 @@
 #   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local); and
 #   the group it names, transit, as the .deb creates it (not for a staged install: DESTDIR)
 #   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
+#   share/locale/LANG/LC_MESSAGES/transit.mo       the message catalogs of po/ (msgfmt --check)
 #   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
 #   the plugin example of ABI.md)
 #   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
@@ -82,6 +83,16 @@ done
 [ -f packaging/completions/transit.fish ] && put 0644 packaging/completions/transit.fish "$PREFIX/share/fish/vendor_completions.d/transit.fish"
 for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
 for sample in samples/*.json docs/examples/*.c docs/examples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
+
+# The message catalogs (po/LINGUAS), compiled and checked here: share/locale/LANG/LC_MESSAGES/transit.mo.
+command -v msgfmt >/dev/null || { echo "install: msgfmt is missing (gettext; scripts/setup.sh installs it)" >&2; exit 1; }
+locales=$(mktemp -d)
+scripts/build-locales.sh "$locales"
+for mo in "$locales"/*/LC_MESSAGES/transit.mo; do
+    [ -f "$mo" ] || continue
+    put 0644 "$mo" "$PREFIX/share/locale/${mo#"$locales"/}"
+done
+rm -rf "$locales"
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)

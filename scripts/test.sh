@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/test-setup.sh
 swift build
+# The build tree's message catalogs (.build/<triple>/share/locale), which its transit finds.
+scripts/build-locales.sh
 # The install tests stage `make install` and `make deb` from the release build (the suite cannot
 # start a build of its own package).
 swift build -c release

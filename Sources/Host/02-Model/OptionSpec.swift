@@ -53,7 +53,8 @@ public struct OptionSpec: Equatable, Sendable {
     /// when the label is wider), each line indented `indent` columns.
     public func helpLines(indent: Int = 2) -> String {
         let margin = String(repeating: " ", count: indent), column = 18
-        let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The help in the chosen language (marked where the option is declared: `L10n.mark`).
+        let lines = L10n.translated(help).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let first = label.count < column ? [label.padding(toLength: column, withPad: " ", startingAt: 0) + (lines.first ?? "")]
             : [label] + lines.prefix(1).map { String(repeating: " ", count: column) + $0 }
         let rest = lines.dropFirst().map { String(repeating: " ", count: column) + $0 }

@@ -20,6 +20,12 @@ package enum Suggestion {
         nearest(typed, among: known).map { ": did you mean \($0)?" } ?? ""
     }
 
+    /// `phrase` in English and in the chosen language, for an error's `L10n.words`.
+    package static func words(_ typed: String, among known: [String]) -> L10n.Words {
+        // TRANSLATORS: after an unknown command or option: the nearest one transit knows.
+        nearest(typed, among: known).map { L10n.words(": did you mean %1$s?", .init($0)) } ?? .init("")
+    }
+
     /// Insertions, deletions, substitutions and swaps of neighbours that make `a` into `b`.
     package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }

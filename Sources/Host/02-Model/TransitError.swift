@@ -55,10 +55,21 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
     public var plugin: String?
     /// The libpcsclite return code the error came from, when it came from one (`0x80100069`).
     public var pcscCode: UInt32?
+    /// The message in the person's language (`L10n.words`), when it is not `message`: what stderr
+    /// shows. `message` stays English: `--json`, the log bundle and scripts read it.
+    public var said: String?
 
     package init(_ kind: Kind, _ message: String, plugin: String? = nil, pcscCode: UInt32? = nil) {
         self.kind = kind; self.message = message; self.plugin = plugin; self.pcscCode = pcscCode
     }
+
+    package init(_ kind: Kind, _ words: L10n.Words, plugin: String? = nil, pcscCode: UInt32? = nil) {
+        self.init(kind, words.english, plugin: plugin, pcscCode: pcscCode)
+        said = words.said == words.english ? nil : words.said
+    }
+
+    /// What a person reads: `said`, else `message`.
+    public var text: String { said ?? message }
 
     /// `error` itself when it is a `TransitError`, the one it stands for when it knows
     /// (`TransitErrorConvertible`: an archive's SQLite failure), else an `internal` one saying what
@@ -69,7 +80,7 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
         self.init(.internal, "\(doing): \(error)")
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, message, plugin, pcscCode }
+    private enum CodingKeys: String, CodingKey { case kind, message, plugin, pcscCode, said }
 
     /// A kind this version does not know (a log from a newer one) is `internal`, its name kept in the message.
     public init(from decoder: Decoder) throws {
@@ -79,6 +90,7 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
         let known = Kind(rawValue: name)
         self.init(known ?? .internal, known == nil ? "\(message) (an error of kind \(name))" : message,
                   plugin: try c.decodeIfPresent(String.self, forKey: .plugin), pcscCode: try c.decodeIfPresent(UInt32.self, forKey: .pcscCode))
+        said = try c.decodeIfPresent(String.self, forKey: .said)
     }
 }
 

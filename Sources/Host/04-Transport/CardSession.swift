@@ -79,7 +79,7 @@ package final class CardSession {
         switch verdict {
         case .storage(let name):
             guard let (kind, sectors) = Self.storageTechnology(name) else {
-                throw TransitError(.tagNotSupported, "no transit family reads this card: \(name), a memory card (ATR \(HexFormat.string(channel.atr)))")
+                throw TransitError(.tagNotSupported, L10n.words("no transit family reads this card: %1$s, a memory card (ATR %2$s)", .init(name), .init(HexFormat.string(channel.atr))))
             }
             if let refusal = kind == .mifareClassic ? profile.classicRefusal : profile.ultralightRefusal {
                 throw TransitError(.readerUnsupported, refusal)

@@ -39,7 +39,7 @@ package final class PCSCCard: ReaderChannel {
         }
         guard PCSCStatus(rv) == .success else {
             if PCSCStatus(rv).meansCardGone || PCSCStatus(rv) == .unresponsiveCard {
-                throw TransitError(.noCard, "no card on \(reader)")
+                throw TransitError(.noCard, L10n.words("no card on %1$s", .init(reader)))
             }
             throw PCSCStatus(rv).error("connecting to the card")
         }

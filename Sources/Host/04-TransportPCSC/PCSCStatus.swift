@@ -34,11 +34,12 @@ package struct PCSCStatus: Equatable {
     /// The error of a failed call during a read, carrying this code.
     package func error(_ what: String) -> TransitError {
         func error(_ kind: TransitError.Kind, _ message: String) -> TransitError { TransitError(kind, message, pcscCode: code) }
+        func error(_ kind: TransitError.Kind, _ words: L10n.Words) -> TransitError { TransitError(kind, words, pcscCode: code) }
         if meansCardGone { return error(.sessionLost, "the card was removed during the read") }
         switch self {
         case .resetCard: return error(.cardReset, "another application reset the card during the read")
-        case .noService: return error(.noReader, "pcscd is not running (\(Self.startPcscd))")
-        case .noReadersAvailable: return error(.noReader, "no reader is connected")
+        case .noService: return error(.noReader, L10n.words("pcscd is not running (%1$s)", .init(Self.startPcscd)))
+        case .noReadersAvailable: return error(.noReader, L10n.words("no reader is connected"))
         default:
             let text = pcsc_stringify_error(LONG(bitPattern: UInt(code))).map { String(cString: $0) } ?? ""
             return error(.communication, "\(what) failed: \(text) (\(hex))")

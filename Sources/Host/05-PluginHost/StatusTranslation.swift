@@ -33,6 +33,7 @@ package enum StatusTranslation {
         }
         let detail = invocation.logLines.last.map { ": \($0)" } ?? ""
         func fail(_ kind: TransitError.Kind, _ what: String) -> Outcome { .failed(TransitError(kind, what, plugin: name)) }
+        func fail(_ kind: TransitError.Kind, _ words: L10n.Words) -> Outcome { .failed(TransitError(kind, words, plugin: name)) }
         switch status {
         case TRANSIT_STATUS_OK:
             switch invocation.builder.finish(defaultFamily: invocation.plugin.family) {
@@ -40,7 +41,7 @@ package enum StatusTranslation {
             case .failure(let why): return fail(.plugin, "plugin \(name) reported success but \(why)")
             }
         case TRANSIT_STATUS_NOT_THIS_CARD: return .nextPlugin
-        case TRANSIT_STATUS_CARD_REFUSED: return fail(.cardRefused, "the card refused \(name)'s read\(detail)")
+        case TRANSIT_STATUS_CARD_REFUSED: return fail(.cardRefused, L10n.words("the card refused %1$s's read", .init(name)) + .init(detail))
         case TRANSIT_STATUS_COMMUNICATION: return fail(.communication, "communication with the card failed\(detail)")
         case TRANSIT_STATUS_MALFORMED_RESPONSE: return fail(.malformedResponse, "the card's answer did not parse\(detail)")
         case TRANSIT_STATUS_SESSION_LOST: return fail(.sessionLost, "the card was removed during the read")

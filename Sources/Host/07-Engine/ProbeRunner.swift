@@ -85,7 +85,8 @@ package struct ProbeRunner {
         } else {
             notes.append("no loaded plugin reads these systems")
         }
-        throw TransitError(.tagNotSupported, "no plugin recognised this \(what) card (\(notes.joined(separator: "; ")))")
+        // TRANSLATORS: %1$s is the card's technology (FeliCa, ISO 14443-4…), %2$s what was tried (English).
+        throw TransitError(.tagNotSupported, L10n.words("no plugin recognised this %1$s card (%2$s)", .init(what), .init(notes.joined(separator: "; "))))
     }
 
     /// What a MIFARE Classic or Ultralight card no family recognised is: blank, locked (the user's

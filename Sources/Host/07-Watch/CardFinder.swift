@@ -86,7 +86,8 @@ package struct CardFinder {
         // A reader that never hands over a MIFARE Classic or Ultralight card (a phone): said once.
         let unseen = Set(looks.filter { $0.note == nil }.flatMap(\.candidates).compactMap { ReaderProfile.matching($0).storageCardsUnseen })
         notes += unseen.sorted().map { " (\($0))" }.joined()
-        return TransitError(.noCard, "no card on \(candidates.count == 1 ? candidates[0] : "any reader")" + notes
-                            + (wait > 0 ? " after \(Int(wait)) s" : "; hold a card on the reader or use --wait SECONDS"))
+        let lead = candidates.count == 1 ? L10n.words("no card on %1$s", .init(candidates[0])) : L10n.words("no card on any reader")
+        return TransitError(.noCard, lead + .init(notes)
+                            + (wait > 0 ? L10n.words(" after %1$s s", .init(String(Int(wait)))) : L10n.words("; hold a card on the reader or use --wait SECONDS")))
     }
 }

@@ -15,22 +15,27 @@ package struct NoReaderFound {
     }
 
     /// "no PC/SC reader (pcscd is not running: only PC/SC readers need it)".
-    package var pcsc: String {
-        "no PC/SC reader (" + (pcscdRunning ? "pcscd lists none" : "pcscd is not running: only PC/SC readers need it") + ")"
+    package var pcsc: L10n.Words {
+        pcscdRunning ? L10n.words("no PC/SC reader (pcscd lists none)") : L10n.words("no PC/SC reader (pcscd is not running: only PC/SC readers need it)")
     }
 
     /// "no RC-S380 or RC-S330/360/370 on USB", and the unsupported Sony readers seen there.
-    package var usb: String {
-        "no RC-S380 or RC-S330/360/370 on USB" + (unsupported.isEmpty ? ""
-            : " (\(unsupported.joined(separator: ", ")) \(unsupported.count == 1 ? "is" : "are") on the bus: not supported yet, docs/readers.md)")
+    package var usb: L10n.Words {
+        unsupported.isEmpty ? L10n.words("no RC-S380 or RC-S330/360/370 on USB")
+            : L10n.words("no RC-S380 or RC-S330/360/370 on USB") + .init(" (\(unsupported.joined(separator: ", ")) \(unsupported.count == 1 ? "is" : "are") on the bus: not supported yet, docs/readers.md)")
     }
 
     /// What to do, for each transport.
-    package static let advice = "A PC/SC reader needs pcscd (\(ReaderSources.startPcscd)); "
-        + "an RC-S380 or RC-S330/360/370 needs only to be plugged in (`transit doctor` says whether it is seen and may be opened; docs/readers.md, \"readers shows nothing\")"
+    package static var advice: L10n.Words {
+        L10n.words("""
+            A PC/SC reader needs pcscd (%1$s); an RC-S380 or RC-S330/360/370 needs only to be plugged in (`transit doctor` says whether it is seen \
+            and may be opened; docs/readers.md, "readers shows nothing")
+            """, .init(ReaderSources.startPcscd))
+    }
 
     /// `noReader` (exit 3), saying both transports.
     package var error: TransitError {
-        TransitError(.noReader, "no reader found: \(pcsc); \(usb). \(Self.advice)")
+        // TRANSLATORS: %1$s says pcscd's readers, %2$s the USB ones, %3$s what to do.
+        TransitError(.noReader, L10n.words("no reader found: %1$s; %2$s. %3$s", pcsc, usb, Self.advice))
     }
 }

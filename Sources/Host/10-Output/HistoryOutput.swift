@@ -107,16 +107,19 @@ package enum HistoryOutput {
                                     named: (CardReading) -> CardReading = { $0 }) -> String {
         let e = TerminalText.escape, c = h.card
         let reading = named(reading(c, records: h.records.map(\.transaction)))
-        var lines = ["\(title(c))  \(e(TextOutput.number(reading)))  —  \(h.records.count) record\(h.records.count == 1 ? "" : "s"), "
-            + "\(c.reads) read\(c.reads == 1 ? "" : "s")" + (c.lastRead.map { ", last read \(localTime($0))" } ?? "")]
+        // TRANSLATORS: how many records a card's timeline holds, then how many reads made it.
+        let counts = L10n.tr("%1$s, %2$s", L10n.trn("%1$s record", "%1$s records", h.records.count, String(h.records.count)),
+                             L10n.trn("%1$s read", "%1$s reads", c.reads, String(c.reads)))
+            + (c.lastRead.map { L10n.tr(", last read %1$s", localTime($0)) } ?? "")
+        var lines = ["\(title(c))  \(e(TextOutput.number(reading)))  —  " + counts]
         if h.records.isEmpty {
-            lines.append("No records.")
+            lines.append(L10n.tr("No records."))
         } else {
             lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style)
             lines += TextOutput.notes(reading.transactions)
         }
         for read in h.apart {
-            lines.append("Kept apart: the read of \(localTime(read.readAt)) (\(e(read.reason)))")
+            lines.append(L10n.tr("Kept apart: the read of %1$s (%2$s)", localTime(read.readAt), e(read.reason)))
         }
         return lines.joined(separator: "\n")
     }
@@ -208,7 +211,8 @@ package enum HistoryOutput {
     /// A stored UTC time shown in local time, to the minute.
     package static func localTime(_ iso: String) -> String {
         guard let date = readAtParser.date(from: iso) else { return iso }
-        return localMinute.string(from: date)
+        let text = localMinute.string(from: date)
+        return L10n.language == "ja" ? text.replacingOccurrences(of: "-", with: "/") : text
     }
 
     /// The archive's read times (`2026-11-05T07:30:00.123Z`), made once for every line that shows one.
@@ -225,14 +229,14 @@ package enum HistoryOutput {
         return f
     }()
 
-    /// Columns padded to their widest cell; the last column is not padded.
+    /// Columns padded to their widest cell in terminal columns (`DisplayWidth`); the last column is not padded.
     private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> String {
         let columns = rows.first?.count ?? 0
-        let widths = (0 ..< columns).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        let widths = (0 ..< columns).map { c in rows.map { DisplayWidth.of($0[c]) }.max() ?? 0 }
         return rows.map { row -> String in
             var line = ""
             for c in 0 ..< columns {
-                let cell = row[c], fill = String(repeating: " ", count: c == columns - 1 && !rightAligned.contains(c) ? 0 : widths[c] - cell.count)
+                let cell = row[c], fill = String(repeating: " ", count: c == columns - 1 && !rightAligned.contains(c) ? 0 : widths[c] - DisplayWidth.of(cell))
                 line += (c == 0 ? "" : "  ") + (rightAligned.contains(c) ? fill + cell : cell + fill)
             }
             while line.last == " " { line.removeLast() }

@@ -13,18 +13,27 @@ package enum TextOutput {
         package var verbose = false
         /// ANSI colour (only on a terminal, never with NO_COLOR: `TextStyle.colourWanted`).
         package var colour = false
-        /// Station names in English where the table has them (the locale is not Japanese).
+        /// Station names in English where the table has them (gettext chose no Japanese catalog).
         package var englishNames = true
+        /// The details column in the catalog's words (`say`); false where the same words go into a
+        /// machine format (the CSV's and the ledger's details), which never change with the locale.
+        package var translated = false
 
-        package init(verbose: Bool = false, colour: Bool = false, englishNames: Bool = true) {
-            self.verbose = verbose; self.colour = colour; self.englishNames = englishNames
+        package init(verbose: Bool = false, colour: Bool = false, englishNames: Bool = true, translated: Bool = false) {
+            self.verbose = verbose; self.colour = colour; self.englishNames = englishNames; self.translated = translated
         }
 
-        /// The style for stdout: colour on a terminal without NO_COLOR, English names unless the
-        /// locale (LC_ALL, else LC_MESSAGES, else LANG) is Japanese.
-        package static func forOutput(verbose: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
-            let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-            return Style(verbose: verbose, colour: Paint.wanted(environment: environment), englishNames: !locale.hasPrefix("ja"))
+        /// `msgid` translated when the style is, else the English literal, `%1$s`… filled either way.
+        package func say(_ msgid: StaticString, _ values: String...) -> String {
+            translated ? L10n.translated(msgid.description, values) : L10n.fill(msgid.description, values)
+        }
+
+        /// The style for stdout: colour on a terminal without NO_COLOR, English names unless
+        /// gettext chose Japanese (`L10n.language`: LANGUAGE, LC_ALL, LC_MESSAGES, LANG, and the
+        /// locale installed), the one decision the words, dates and names follow.
+        package static func forOutput(verbose: Bool, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                      language: String? = L10n.language) -> Style {
+            Style(verbose: verbose, colour: Paint.wanted(environment: environment), englishNames: language != "ja", translated: true)
         }
     }
 
@@ -35,19 +44,24 @@ package enum TextOutput {
         let paint = Paint(on: style.colour)
         var lines = [String]()
         let shown = number(r)
-        var title = paint.bold(e(r.cardName ?? r.family)) + (r.metadata[MetadataKey.medium] == MetadataKey.phoneMedium ? " on a phone" : "") + "  " + e(shown)
+        let name = paint.bold(e(r.cardName ?? r.family))
+        // TRANSLATORS: the card's name (Suica) when it is a phone's (Mobile Suica).
+        var title = (r.metadata[MetadataKey.medium] == MetadataKey.phoneMedium ? L10n.tr("%1$s on a phone", name) : name) + "  " + e(shown)
         // FeliCa transit cards print no number: the IDm said is the chip's, and said so.
-        if shown.hasPrefix("IDm ") { title += " (the card's chip ID)" }
+        // TRANSLATORS: after "IDm 012E4CD8A1B2C3D4", the FeliCa chip's ID (no number is printed on the card).
+        if shown.hasPrefix("IDm ") { title += " " + L10n.tr("(the card's chip ID)") }
         if style.verbose { title += "  [\(e(r.family))]" }
         lines.append(title)
-        lines.append("Balance: \(r.balance == nil ? balanceWords(r) : paint.bold(balanceWords(r)))")
+        // TRANSLATORS: the card's stored value, "¥2,010".
+        lines.append(L10n.tr("Balance: %1$s", r.balance == nil ? balanceWords(r) : paint.bold(balanceWords(r))))
         if let below, let balance = r.balance, balance < below {
-            lines.append(paint.bold("LOW BALANCE: under \(Money.format(below, r.currency)); top it up"))
+            lines.append(paint.bold(L10n.tr("LOW BALANCE: under %1$s; top it up", Money.format(below, r.currency))))
         }
+        let day = DateColumn.day
         switch (r.validFrom, r.validUntil) {
-        case let (from?, until?): lines.append("Valid: \(from) to \(until)")
-        case let (from?, nil): lines.append("Valid from: \(from)")
-        case let (nil, until?): lines.append("Valid until: \(until)")
+        case let (from?, until?): lines.append(L10n.tr("Valid: %1$s to %2$s", day(from), day(until)))
+        case let (from?, nil): lines.append(L10n.tr("Valid from: %1$s", day(from)))
+        case let (nil, until?): lines.append(L10n.tr("Valid until: %1$s", day(until)))
         default: break
         }
         for (key, value) in r.metadata.sorted(by: { $0.key < $1.key }) {
@@ -61,7 +75,7 @@ package enum TextOutput {
             lines += passLines(r.passes, today: today ?? r.today(), style: style)
         }
         guard !r.transactions.isEmpty else {
-            lines.append("No transactions.")
+            lines.append(L10n.tr("No transactions."))
             return lines.joined(separator: "\n")
         }
         lines.append("")
@@ -72,7 +86,7 @@ package enum TextOutput {
 
     /// The balance as the card's line says it, or that the card holds no stored value.
     package static func balanceWords(_ r: CardReading) -> String {
-        r.balance.map { Money.format($0, r.currency) } ?? "none (the card holds no stored value)"
+        r.balance.map { Money.format($0, r.currency) } ?? L10n.tr("none (the card holds no stored value)")
     }
 
     /// The "Passes" block: a line a pass — its name (or tariff), validity, zones, trips left, what
@@ -106,10 +120,11 @@ package enum TextOutput {
     package static func notes(_ transactions: [CardReading.TransactionRecord]) -> [String] {
         var out = [String]()
         if transactions.contains(where: { $0.amount == nil && $0.balance != nil }) {
-            out.append("? the card keeps the balance after each record, not its amount: the oldest record has no earlier balance to take it from")
+            // TRANSLATORS: explains the "?" in the Amount column.
+            out.append(L10n.tr("? the card keeps the balance after each record, not its amount: the oldest record has no earlier balance to take it from"))
         }
         if transactions.contains(where: { ($0.entryStation != nil && $0.entryStationName == nil) || ($0.exitStation != nil && $0.exitStationName == nil) }) {
-            out.append("Stations are shown by their codes: a station table names them (transit ships none; README, \"Station names\")")
+            out.append(L10n.tr("Stations are shown by their codes: a station table names them (transit ships none; README, \"Station names\")"))
         }
         return out
     }
@@ -120,19 +135,21 @@ package enum TextOutput {
         let paint = Paint(on: style.colour)
         let dates = DateColumn(transactions.map(\.date))
         let withBalance = transactions.contains { $0.balance != nil }
-        var header = [dates.title, "Type", "Amount"] + (withBalance ? ["Balance"] : [])
-        header.append("Details")
+        // TRANSLATORS: the record table's column titles.
+        var header = [dates.title, L10n.tr("Type"), L10n.tr("Amount")] + (withBalance ? [L10n.tr("Balance")] : [])
+        header.append(L10n.tr("Details"))
+        let kinds = Dictionary(uniqueKeysWithValues: TransactionKind.allCases.map { ($0, kind($0)) })
         let rows = transactions.map { t -> (cells: [String], topUp: Bool) in
             // `?`: the card stored the balance after the record but not its amount (notes says why).
             let unknown = t.balance != nil ? "?" : ""
-            var cells = [dates.text(t.date), t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? unknown]
+            var cells = [dates.text(t.date), kinds[t.type] ?? t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? unknown]
             if withBalance { cells.append(t.balance.map { Money.format($0, currency) } ?? "") }
             cells.append(TransactionDetails.text(t, style: style))
             return (cells, t.type.direction == .added)
         }
         let columns = header.count - 1 // the last (details) is not padded
-        // Each cell's length once (a history may have 10,000 rows).
-        let lengths = ([header] + rows.map(\.cells)).map { cells in cells.prefix(columns).map(\.count) }
+        // Each cell's width once (a history may have 10,000 rows), in terminal columns: 乗車 is 4.
+        let lengths = ([header] + rows.map(\.cells)).map { cells in cells.prefix(columns).map(DisplayWidth.of) }
         let widths = (0 ..< columns).map { c in lengths.map { $0[c] }.max() ?? 0 }
         func line(_ cells: [String], _ length: [Int], _ decorate: (Int, String) -> String) -> String {
             var out = ""
@@ -144,6 +161,18 @@ package enum TextOutput {
         }
         return [line(header, lengths[0]) { _, s in paint.bold(s) }]
             + rows.enumerated().map { i, row in line(row.cells, lengths[i + 1]) { c, s in c == 2 && row.topUp ? paint.green(s) : s } }
+    }
+
+    /// A record's kind as a person reads it: `top-up`, チャージ (the ledger and CSV keep the
+    /// English `TransactionKind.words` and raw values).
+    package static func kind(_ k: TransactionKind) -> String {
+        switch k {
+        // TRANSLATORS: a record's kind: a ride (乗車), a top-up (チャージ), a shop purchase (物販), unknown.
+        case .trip: return L10n.tr("trip")
+        case .topup: return L10n.tr("top-up")
+        case .purchase: return L10n.tr("purchase")
+        case .unknown: return L10n.tr("unknown")
+        }
     }
 
     /// The number as printed on the card: digits in groups of four; the IDm (not printed on FeliCa

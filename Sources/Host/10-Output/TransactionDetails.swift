@@ -22,19 +22,21 @@ package enum TransactionDetails {
                                                      unnamed: t.exitStationUnnamed, line: sameLine ? nil : t.metadata["exitLine"],
                                                      operator: sameLine ? nil : t.metadata["exitOperator"], style))
             } else {
-                parts.append("at \(entry)")
+                // TRANSLATORS: a record at one station or terminal (a top-up at 0101).
+                parts.append(style.say("at %1$s", entry))
             }
         }
         var metadata = t.metadata
         if let line = metadata.removeValue(forKey: MetadataKey.busLineCode) {
-            parts.append("bus line \(e(line))" + (metadata.removeValue(forKey: MetadataKey.busStopCode).map { ", stop \(e($0))" } ?? ""))
+            parts.append(metadata.removeValue(forKey: MetadataKey.busStopCode).map { style.say("bus line %1$s, stop %2$s", e(line), e($0)) }
+                ?? style.say("bus line %1$s", e(line)))
         }
-        if let stop = metadata.removeValue(forKey: MetadataKey.busStopCode) { parts.append("bus stop \(e(stop))") }
+        if let stop = metadata.removeValue(forKey: MetadataKey.busStopCode) { parts.append(style.say("bus stop %1$s", e(stop))) }
         if let event = metadata.removeValue(forKey: MetadataKey.event) { parts.append(e(event)) }
         if let data = metadata.removeValue(forKey: MetadataKey.userData) { parts.append(e(data)) }
         // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
         if t.type == .unknown, let raw = t.rawType, !style.verbose {
-            let said = "(record type \(e(raw)), not one transit knows)"
+            let said = style.say("(record type %1$s, not one transit knows)", e(raw))
             if parts.isEmpty { parts.append(said) } else { parts[parts.count - 1] += " " + said }
         }
         for key in stationKeys { metadata.removeValue(forKey: key) }

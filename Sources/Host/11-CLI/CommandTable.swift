@@ -5,44 +5,44 @@ import TransitTransport
 /// `--help`, the man page and the shell completions say it. A command that means something else
 /// by an option says so with `described`; the others list it "as for scan".
 extension OptionSpec {
-    static let reader = OptionSpec(name: "reader", value: "NAME", summary: "use the first reader whose name contains NAME", help: """
+    static let reader = OptionSpec(name: "reader", value: "NAME", summary: "use the first reader whose name contains NAME", help: L10n.mark("""
         use the first reader whose name contains NAME (case-insensitive);
         default: the first reader with a card (SAM interfaces only when named)
-        """, manual: """
+        """), manual: """
         Use the first reader whose name contains _NAME_ (case-insensitive); default: the first reader
         with a card (a SAM interface only when it is named).
         For `watch`, watch the readers whose names contain _NAME_; repeatable.
         """)
     static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"),
-                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: "dialect"), summary: "how FeliCa frames travel", help: """
+                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: "dialect"), summary: "how FeliCa frames travel", help: L10n.mark("""
         how FeliCa frames travel: pn532 or bare-frame (ACR122U), acs-direct
         (ACR1252U and later ACS readers), part3 (PC/SC 2.02 Transparent
         Exchange); default: the reader's line of the reader table
         (docs/readers.md), the next tried when one does not work; a dialect
         the line marks unsafe is never sent
-        """, manual: """
+        """), manual: """
         How FeliCa frames travel: `pn532` or `bare-frame` (ACR122U), `acs-direct` (ACR1252U and later
         ACS readers), `part3` (PC/SC 2.02 Transparent Exchange).
         Default: the reader's line of the reader table (`transit readers` shows it), the next tried when
         one does not work.
         A dialect the line marks unsafe is never sent: asking for one is a usage error.
         """)
-    static let config = OptionSpec(name: "config", value: "FILE", type: .file, summary: "plugins.conf to use", help: """
+    static let config = OptionSpec(name: "config", value: "FILE", type: .file, summary: "plugins.conf to use", help: L10n.mark("""
         plugins.conf to use (default lookup: $XDG_CONFIG_HOME/transit/,
         /etc/transit/, the installed default; never the current folder)
-        """, manual: """
+        """), manual: """
         The `plugins.conf`(5) to use, instead of the lookup described under `FILES`.
         Drop-in files in _plugins.conf.d/_ beside _FILE_ are read too.
         `readers` and the history commands use no plugin and take no `--config`.
         """)
     static let wait = OptionSpec(name: "wait", value: "SECONDS", type: .seconds(positive: false),
-                                 summary: "wait up to SECONDS for a reader and a card", help: """
+                                 summary: "wait up to SECONDS for a reader and a card", help: L10n.mark("""
         wait up to SECONDS for a reader and a card (default 0: the card must
         already be on the reader)
-        """, manual: """
+        """), manual: """
         Wait up to _SECONDS_ for a reader and a card (default 0: the card must already be on the reader).
         """)
-    static let json = OptionSpec(name: "json", value: nil, summary: "print JSON", help: "print one JSON object on stdout (errors too)", manual: """
+    static let json = OptionSpec(name: "json", value: nil, summary: "print JSON", help: L10n.mark("print one JSON object on stdout (errors too)"), manual: """
         Print JSON on stdout: for `scan` and `replay` one object (errors too, see `JSON OUTPUT`);
         for `verify` `{"status", "mismatches", "log", "card"}`;
         for `watch` one line per tap;
@@ -52,10 +52,10 @@ extension OptionSpec {
         for `plugins` an array;
         for `doctor` an array of `{"check", "ok", "detail", "fix"}`.
         """)
-    static let verbose = OptionSpec(name: "verbose", value: nil, summary: "log each plugin's steps on stderr", help: """
+    static let verbose = OptionSpec(name: "verbose", value: nil, summary: "log each plugin's steps on stderr", help: L10n.mark("""
         log each plugin's steps on stderr; the text shows regions, raw types
         and raw records too
-        """, manual: """
+        """), manual: """
         Log each plugin's steps on stderr, then each plugin's outcome in probe order (skipped, not this
         card, read), the dialect that worked, the exchanges with the reader and the time; the text output
         shows regions, raw types and raw records too.
@@ -63,12 +63,12 @@ extension OptionSpec {
         plugin's backtrace.
         """)
     static let card = OptionSpec(name: "card", value: "FILE", type: .file,
-                                 summary: "read a card file (image, Flipper, Metrodroid or FareBot export) instead of a reader", help: """
+                                 summary: "read a card file (image, Flipper, Metrodroid or FareBot export) instead of a reader", help: L10n.mark("""
         read a card file instead of a reader: the project's card image
         (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc), a Metrodroid
         JSON, XML or zip export, or a FareBot export; the format is recognised
         from the content
-        """, manual: """
+        """), manual: """
         Read a card file instead of a reader: the project's card image, a Flipper Zero “NFC device”
         file (version 4) of a FeliCa card (key versions kept), a Metrodroid JSON, XML or zip export, or a
         FareBot export; the format is recognised from the content.
@@ -83,21 +83,21 @@ extension OptionSpec {
         Blocks or records a dump does not hold answer as a card answers for an unreadable one.
         Flipper files may end their lines in LF or CRLF.
         """)
-    static let index = OptionSpec(name: "index", value: "N", type: .index, summary: "the card of a --card file that holds several", help: """
+    static let index = OptionSpec(name: "index", value: "N", type: .index, summary: "the card of a --card file that holds several", help: L10n.mark("""
         the card to read of a --card file that holds several (1 is the first;
         without it such a file names its cards)
-        """, manual: """
+        """), manual: """
         The card to read of a `--card` file that holds several (1 is the first); without it, such a file
         is a usage error that names its cards.
         """)
-    static let log = OptionSpec(name: "log", value: "FILE", type: .file, summary: "write a JSON log bundle of the read", help: """
+    static let log = OptionSpec(name: "log", value: "FILE", type: .file, summary: "write a JSON log bundle of the read", help: L10n.mark("""
         write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
         initial AID, each plugin's outcome, every exchange with its time, and the
         result. It holds the card's number and history: created 0600, never
         through a symlink; a folder on the way that another user owns or may
         write, or a link, is refused before the read; when it cannot be written
         the read is still printed.
-        """, manual: """
+        """), manual: """
         Write a JSON log bundle of the read: tool and ABI versions, reader, dialect (and
         `refusedDialects`, the ones the reader refused on the way), ATR, UID/IDm, the initial AID (the
         first AID whose SELECT succeeded), each plugin's outcome in probe order, every exchange (command,
@@ -109,10 +109,10 @@ extension OptionSpec {
         A log that cannot be written is said on stderr (`transit: cannot write the log` _FILE_: _reason_);
         the read is still printed, with its own exit status.
         """)
-    static let noSave = OptionSpec(name: "no-save", value: nil, summary: "do not keep this read in the history archive", help: """
+    static let noSave = OptionSpec(name: "no-save", value: nil, summary: "do not keep this read in the history archive", help: L10n.mark("""
         do not keep this read in the history archive
         ($XDG_DATA_HOME/transit/history.db; see transit history --help)
-        """, manual: """
+        """), manual: """
         Keep nothing of this read in the history archive; for `watch`, nothing of any tap.
         """)
     static let save = OptionSpec(name: "save", value: nil, summary: "keep the read in the history archive",
@@ -121,26 +121,26 @@ extension OptionSpec {
         `save = no` in _transit.conf_ wins over `--save`.
         """)
     static let exchangeTimeout = OptionSpec(name: "exchange-timeout", value: "SECONDS", type: .seconds(positive: true),
-                                            summary: "the longest one exchange may take (default 5)", help: """
+                                            summary: "the longest one exchange may take (default 5)", help: L10n.mark("""
         the longest one exchange with the reader may take (default 5); a reader
         that stops answering ends the read as communication (exit 5)
-        """, manual: """
+        """), manual: """
         The longest one exchange with the reader may take (default 5); a reader that stops answering
         ends the read as `communication` (exit 5).
         """)
     static let readTimeout = OptionSpec(name: "read-timeout", value: "SECONDS", type: .seconds(positive: true),
                                         summary: "the longest the whole read may take (default 20)",
-                                        help: "the longest the whole read may take, plugins included (default 20)", manual: """
+                                        help: L10n.mark("the longest the whole read may take, plugins included (default 20)"), manual: """
         The longest the whole read may take, plugins included (default 20); for `decode`, one file's read.
         A plugin still running at the deadline is stopped with its worker.
         """)
     static let stations = OptionSpec(name: "stations", value: "FILE", type: .file, repeatable: true,
-                                     summary: "a station table (CSV) for station names", help: """
+                                     summary: "a station table (CSV) for station names", help: L10n.mark("""
         a station table (CSV: area,line,station,operator,line_name,station_name
         [,station_name_en][,valid_from,valid_until], codes in hex), repeatable;
         also every *.csv in $XDG_DATA_HOME/transit/stations (~/.local/share) and
         <prefix>/share/transit/stations. transit ships none (README, "Station names")
-        """, manual: """
+        """), manual: """
         A station table (CSV:
         _area,line,station,operator,line_name,station_name_[_,station_name_en_][_,valid_from,valid_until_],
         codes in hex) that names Japan IC stations; repeatable, earlier files win.
@@ -153,12 +153,12 @@ extension OptionSpec {
         is Japanese, as `scan` prints them; `verify` takes reference stations by name with a table.
         """)
     static let keys = OptionSpec(name: "keys", value: "FILE", type: .file, repeatable: true,
-                                 summary: "a MIFARE Classic key file (one 12-hex-digit key a line)", help: """
+                                 summary: "a MIFARE Classic key file (one 12-hex-digit key a line)", help: L10n.mark("""
         a MIFARE Classic key dictionary (MCT, Proxmark3 .dic, Flipper
         mf_classic_dict: one 12-hex-digit key a line, # comments), mode 0600,
         repeatable; also every file in $XDG_CONFIG_HOME/transit/keys
         (~/.config). transit ships no key and never prints one
-        """, manual: """
+        """), manual: """
         A MIFARE Classic key dictionary, as MIFARE Classic Tool, Proxmark3 (_.dic_) and the Flipper Zero
         (_mf_classic_dict.nfc_) write them: one key a line as 12 hex digits, `#` comments, blank lines,
         LF or CRLF; repeatable, tried in the order given.
@@ -234,21 +234,21 @@ extension OptionSpec {
         whole number, IDm or id.
         """)
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
-    static let below = OptionSpec(name: "below", value: "AMOUNT", type: .amount, summary: "flag a balance under AMOUNT, in minor units", help: """
+    static let below = OptionSpec(name: "below", value: "AMOUNT", type: .amount, summary: "flag a balance under AMOUNT, in minor units", help: L10n.mark("""
         flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000;
         500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default:
         below = AMOUNT in transit.conf, else none)
-        """, manual: """
+        """), manual: """
         Flag a balance under _AMOUNT_ (the card's minor units: 1000 is ¥1,000, 500 is S$5.00): a
         `LOW BALANCE` line in the text, `"lowBalance": true` in the JSON (false when not under it), which
         `watch`'s `--exec` command gets too.
         Without it, `below = AMOUNT` in _transit.conf_.
         """)
     /// `scan`: show the holder's personal data (a Calypso card's name and birth date) too.
-    static let personal = OptionSpec(name: "personal", value: nil, summary: "show the holder's personal data too", help: """
+    static let personal = OptionSpec(name: "personal", value: nil, summary: "show the holder's personal data too", help: L10n.mark("""
         show the holder's personal data the card holds (name, birth date), which
         is otherwise left out; it is never kept in the history archive
-        """, manual: """
+        """), manual: """
         Show the holder's personal data a card holds (a Calypso card's name and birth date: metadata
         keys beginning `personal.`), which every output otherwise leaves out.
         It is never kept in the history archive.
@@ -331,9 +331,11 @@ struct CommandSpec {
                     group.append("  " + word)
                 }
             }
-            group[group.count - 1] += "   as for scan"
+            // TRANSLATORS: after a list of options a command takes as scan does.
+            group[group.count - 1] += "   " + L10n.tr("as for scan")
             lines += group
         }
+        let intro = L10n.translated(intro)
         return lines.isEmpty ? intro : intro + "\n\n" + lines.joined(separator: "\n")
     }
 

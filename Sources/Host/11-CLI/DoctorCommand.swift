@@ -27,7 +27,7 @@ extension TransitCommand {
         if usb.readers == 0, !pcsc.contains(where: { $0.check == "readers" && $0.ok }) {
             let none = NoReaderFound(pcscdRunning: pcscdDown == nil, unsupported: usb.unsupported)
             pcsc.removeAll { $0.check == "readers" }
-            pcsc.append(DoctorCheck(check: "readers", ok: false, detail: "none found: \(none.pcsc); \(none.usb)", fix: NoReaderFound.advice))
+            pcsc.append(DoctorCheck(check: "readers", ok: false, detail: "none found: \(none.pcsc.english); \(none.usb.english)", fix: NoReaderFound.advice.english))
         }
         checks += pcsc + usb.findings.map(DoctorCheck.init)
         checks += Self.pluginChecks(a.value(.config))

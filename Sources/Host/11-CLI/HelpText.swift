@@ -5,29 +5,28 @@ import TransitTransport
 enum HelpText {
     static let version = Version.banner
 
-    /// `transit --help`: the usage lines come from `CommandTable`.
+    /// `transit --help`: the usage lines come from `CommandTable`; the words from the catalog.
     static var main: String {
-        """
-    transit — read the balance and history of contactless transit and e-money cards.
-
-    Usage:
-    \(CommandTable.usage)
-
-    Exit codes: 0 read; 2 usage, configuration, or output that cannot be written; 3 no reader, no card or
-    pcscd unavailable; 4 card of no known family; 5 card refused, communication or malformed answer (and
-    plugin faults); 6 card removed during the read; 7 replay diverged from its log; 70 an internal error
-    (a bug: please report it); 130 cancelled; verify: 1 when the card was read but does not match the
-    reference; doctor: 1 when something a read needs is wrong.
-
-    Every read by scan, watch and verify is kept in $XDG_DATA_HOME/transit/history.db
-    (~/.local/share/transit/history.db): the card's number, balance and records. --no-save, or
-    `save = no` in ~/.config/transit/transit.conf, keeps nothing; transit forget CARD removes a card.
-    """
+        [L10n.tr("transit — read the balance and history of contactless transit and e-money cards."), "",
+         L10n.tr("Usage:"), CommandTable.usage, "",
+         L10n.tr("""
+             Exit codes: 0 read; 2 usage, configuration, or output that cannot be written; 3 no reader, no card or
+             pcscd unavailable; 4 card of no known family; 5 card refused, communication or malformed answer (and
+             plugin faults); 6 card removed during the read; 7 replay diverged from its log; 70 an internal error
+             (a bug: please report it); 130 cancelled; verify: 1 when the card was read but does not match the
+             reference; doctor: 1 when something a read needs is wrong.
+             """), "",
+         L10n.tr("""
+             Every read by scan, watch and verify is kept in $XDG_DATA_HOME/transit/history.db
+             (~/.local/share/transit/history.db): the card's number, balance and records. --no-save, or
+             `save = no` in ~/.config/transit/transit.conf, keeps nothing; transit forget CARD removes a card.
+             """)].joined(separator: "\n")
     }
 
-    static let scan = """
+    /// Each command's intro is translated where `--help` shows it (`CommandSpec.help`).
+    static let scan = L10n.mark("""
     transit scan — read the card on a reader (or a card image) and print it.
-    """
+    """)
 
     static let decode = """
     transit decode — read card files (as scan --card does), one JSON line a card:

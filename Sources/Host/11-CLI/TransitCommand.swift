@@ -66,15 +66,18 @@ struct TransitCommand {
     /// the nearest it does.
     static func unknownCommand(_ typed: String) -> TransitError {
         if typed.hasPrefix("-") {
-            return TransitError(.usage, "unknown option \(typed)\(Suggestion.phrase(typed, among: ["--help", "--version"])) (see transit --help)")
+            return TransitError(.usage, L10n.words("unknown option %1$s%2$s (see transit --help)", .init(typed),
+                                                   Suggestion.words(typed, among: ["--help", "--version"])))
         }
-        return TransitError(.usage, "unknown command \(typed)\(Suggestion.phrase(typed, among: CommandTable.commands.map(\.name) + ["help"])) (see transit --help)")
+        // TRANSLATORS: %2$s is empty or the nearest command (": did you mean scan?").
+        return TransitError(.usage, L10n.words("unknown command %1$s%2$s (see transit --help)", .init(typed),
+                                               Suggestion.words(typed, among: CommandTable.commands.map(\.name) + ["help"])))
     }
 
     func report(_ error: TransitError, json: Bool) {
         Termination.shared.disarm()
         // stderr first: the error is said even when stdout cannot take the JSON.
-        standardError("transit: " + (error.plugin.map { "\($0): " } ?? "") + error.message)
+        standardError("transit: " + (error.plugin.map { "\($0): " } ?? "") + error.text)
         if json { finalOutput(JSONOutput.error(error)) }
     }
 }

@@ -1,8 +1,12 @@
 import Foundation
+import TransitFiles
+import TransitModel
 import TransitTransport
 import TransitEngine
 import TransitWatch
 
+// The language gettext chose, before a word is said or the plugin worker forked (it inherits the catalog).
+L10n.start(catalogs: InstallLayout.catalogs())
 // A worker that died must not take the host with it through a write to its pipe.
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -79,7 +79,8 @@ final class DebianPackageTests: XCTestCase {
                   "./usr/include/transit/transit_reader.h", "./usr/share/pkgconfig/transit-plugin.pc",
                   "./usr/share/doc/transit/copyright", "./usr/share/doc/transit/changelog.Debian.gz",
                   "./usr/share/doc/transit/examples/suica.json", "./usr/lib/sysusers.d/transit.conf",
-                  "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-rcs380.rules"] {
+                  "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-rcs380.rules",
+                  "./usr/share/locale/ja/LC_MESSAGES/transit.mo"] {
             XCTAssertTrue(files.contains(f), "\(f) missing")
         }
         let control = dir.appendingPathComponent("control")

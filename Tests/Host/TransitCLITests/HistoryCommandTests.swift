@@ -156,7 +156,7 @@ extension HistoryCommandTests {
         let table = archive.directory.appendingPathComponent("stations.csv")
         try "area,line,station,operator,line_name,station_name,station_name_en\n2,E3,3B,Op,Line,新宿,Shinjuku\n1,E6,21,Op,Line,品川,Shinagawa\n"
             .write(to: table, atomically: true, encoding: .utf8)
-        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""], japanese = ["LANG": "ja_JP.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""], japanese = try Self.japanese()
         let history = try archive.transit(["history", "012E4CD8A1B2C3D4", "--stations", table.path], english)
         XCTAssertEqual(history.status, 0, history.stderr)
         XCTAssertTrue(history.stdout.contains("Shinjuku") && history.stdout.contains("Shinagawa"), history.stdout)
@@ -181,7 +181,7 @@ extension HistoryCommandTests {
             .write(to: table, atomically: true, encoding: .utf8)
         XCTAssertEqual(try other.scan(BuildProducts.sample("suica.json"), ["--stations", table.path]).status, 0)
         try FileManager.default.removeItem(at: table)
-        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""], japanese = ["LANG": "ja_JP.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""]
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""], japanese = try Self.japanese()
         XCTAssertTrue(try other.transit(["history"], english).stdout.contains("Shinjuku (Op Line) → Shinagawa"))
         XCTAssertTrue(try other.transit(["history"], japanese).stdout.contains("新宿 (Op Line) → 品川"))
         XCTAssertTrue(try other.transit(["export"], english).stdout.contains(",E33B,Shinjuku,E621,Shinagawa,"))
@@ -279,5 +279,12 @@ extension HistoryCommandTests {
         let wal = (try? Data(contentsOf: URL(fileURLWithPath: archive.database + "-wal"))) ?? Data()
         XCTAssertNil(wal.range(of: Data("012E4CD8A1B2C3D4".utf8)), "the log no longer holds the card")
         XCTAssertEqual(try archive.history().map { $0["family"] as? String }, ["cepas", "ksx6924"])
+    }
+}
+
+extension HistoryCommandTests {
+    /// LANG=ja_JP.UTF-8 with the locale installed (a private LOCPATH): what gettext takes for Japanese.
+    static func japanese() throws -> [String: String] {
+        do { return try JapaneseLocale.environment() } catch { throw XCTSkip("\(error)") }
     }
 }

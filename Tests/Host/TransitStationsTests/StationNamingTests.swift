@@ -59,10 +59,18 @@ final class StationNamingTests: XCTestCase {
         XCTAssertTrue(text.stdout.contains("2026-11-05        trip        -¥160   ¥2,010  Station E33B (Operator E3 Line E3) → Station E621 (Operator E6 Line E6)"), text.stdout)
         XCTAssertTrue(text.stdout.contains("0101 (region 1: not in your tables) → 0203 (region 0: not in your tables)"),
                       "the code when there is no name, and why: \(text.stdout)")
-        let japanese = try scan(BuildProducts.sample("suica.json"), ["--stations", stations], env: ["LANG": "ja_JP.UTF-8"])
+        // Japanese names when gettext chose Japanese: the locale installed (a private LOCPATH).
+        let ja: [String: String]
+        do { ja = try JapaneseLocale.environment() } catch { throw XCTSkip("\(error)") }
+        let japanese = try scan(BuildProducts.sample("suica.json"), ["--stations", stations], env: ja)
         XCTAssertTrue(japanese.stdout.contains("駅E33B (Operator E3 Line E3) → 駅E621"), japanese.stdout)
-        let lcAll = try scan(BuildProducts.sample("suica.json"), ["--stations", stations], env: ["LANG": "ja_JP.UTF-8", "LC_ALL": "en_US.UTF-8"])
-        XCTAssertTrue(lcAll.stdout.contains("Station E33B"), "LC_ALL wins over LANG")
+        var lcAll = ja
+        lcAll["LC_ALL"] = "C.UTF-8"
+        XCTAssertTrue(try scan(BuildProducts.sample("suica.json"), ["--stations", stations], env: lcAll).stdout.contains("Station E33B"), "LC_ALL wins over LANG")
+        var notInstalled = ja
+        notInstalled.removeValue(forKey: "LOCPATH")
+        XCTAssertTrue(try scan(BuildProducts.sample("suica.json"), ["--stations", stations], env: notInstalled).stdout.contains("Station E33B"),
+                      "LANG=ja_JP.UTF-8 without the locale installed is English, names too")
     }
 
     func testNoTableNeededForACardWithoutStationsAndABrokenTableNeverCostsTheRead() throws {

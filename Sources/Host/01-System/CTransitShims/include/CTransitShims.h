@@ -1,9 +1,13 @@
 #ifndef TRANSIT_CTRANSITSHIMS_H
 #define TRANSIT_CTRANSITSHIMS_H
-/* What Glibc has and Swift's Glibc module does not show (pipe2 and close_range need _GNU_SOURCE),
- * wrapped for Swift, as swift-nio's CNIOLinux does. */
+/* What Glibc has and Swift's Glibc module does not show (pipe2 and close_range need _GNU_SOURCE;
+ * libintl.h), wrapped for Swift, as swift-nio's CNIOLinux does. */
 #include <stdint.h>
 #include <spawn.h>
+/* GNU gettext as glibc has it (setlocale, bindtextdomain, gettext, ngettext): Swift's Glibc module
+ * shows locale.h but not libintl.h. TransitModel's L10n is the one caller. */
+#include <locale.h>
+#include <libintl.h>
 
 /* pipe2(2): a pipe with O_CLOEXEC and the other flags set at once. */
 int transit_pipe2(int fds[2], int flags);

@@ -1,0 +1,100 @@
+import CTransitShims
+import Glibc
+
+/// The words a person reads, in the language GNU gettext chose: the one place transit calls glibc's
+/// gettext (docs/translating.md). Text domain `transit`, catalogs `<dir>/<lang>/LC_MESSAGES/transit.mo`
+/// compiled from `po/` (scripts/build-locales.sh). The language follows LANGUAGE, LC_ALL,
+/// LC_MESSAGES and LANG as every Debian program's does; a locale that is not installed is English.
+///
+/// Only plain literals are translated (`StaticString`: no interpolation, so `scripts/extract-pot.py`
+/// finds every msgid); values go in as positional `%1$s`, `%2$s` (msgfmt --check holds a
+/// translation to the same ones); `// TRANSLATORS:` above a call speaks to the translator.
+/// Machine formats (JSON, CSV, ledger, OFX, SFCard) never go through here.
+public enum L10n {
+    public static let domain = "transit"
+
+    /// The catalog's language ("ja"), or nil when gettext chose none (English): what station names,
+    /// date style and `<html lang>` follow. Set once by `start`, before any thread or fork.
+    public nonisolated(unsafe) private(set) static var language: String?
+
+    /// Called once, first thing in each executable's main: the messages' locale from the
+    /// environment (LC_MESSAGES only: LC_ALL would fail as a whole when another category's locale
+    /// is missing, and LC_NUMERIC or LC_TIME must never reach a machine format), the catalogs'
+    /// folder, UTF-8 whatever LC_CTYPE says. The catalog is loaded here, so a forked plugin worker
+    /// (which may open no file) has it too.
+    public static func start(catalogs: String) {
+        setlocale(LC_MESSAGES, "")
+        bindtextdomain(domain, catalogs)
+        bind_textdomain_codeset(domain, "UTF-8")
+        textdomain(domain)
+        // The catalog's header (msgid ""), or "" itself when no catalog was found.
+        let header = String(cString: gettext(""))
+        language = header.split(separator: "\n").first { $0.hasPrefix("Language: ") }
+            .map { String($0.dropFirst("Language: ".count).filter { $0 != " " }) }
+            .flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `msgid` in the chosen language, its `%1$s`… replaced by `values`.
+    public static func tr(_ msgid: StaticString, _ values: String...) -> String {
+        fill(translated(msgid.description), values)
+    }
+
+    /// `singular` or `plural` as the language counts `n` (Japanese has one form), `%1$s`… replaced.
+    public static func trn(_ singular: StaticString, _ plural: StaticString, _ n: Int, _ values: String...) -> String {
+        let one = singular.description, many = plural.description
+        let said = one.withCString { s in many.withCString { p in String(cString: ngettext(s, p, UInt(clamping: n))) } }
+        return fill(said, values)
+    }
+
+    /// A message in English and in the chosen language at once: an error's `message` stays English
+    /// (JSON, logs and the worker's pipe carry it, as machine formats never change with the
+    /// locale) and its `said` is what stderr shows.
+    public struct Words: Sendable, Equatable {
+        public var english: String
+        public var said: String
+        /// Words that are the same in every language: a reader's name, a plugin's text.
+        public init(_ same: String) { english = same; said = same }
+        public init(english: String, said: String) { self.english = english; self.said = said }
+        public static func + (a: Words, b: Words) -> Words { Words(english: a.english + b.english, said: a.said + b.said) }
+    }
+
+    /// `msgid` filled with `values` in English and in the chosen language.
+    public static func words(_ msgid: StaticString, _ values: Words...) -> Words {
+        Words(english: fill(msgid.description, values.map(\.english)), said: fill(translated(msgid.description), values.map(\.said)))
+    }
+
+    /// A literal marked for the catalog where it is declared (an option's help), translated where
+    /// it is shown (`translated`); the declaration keeps English, which the man page is written from.
+    public static func mark(_ msgid: StaticString) -> String { msgid.description }
+
+    /// A string marked with `mark`, in the chosen language.
+    public static func translated(_ msgid: String) -> String {
+        guard !msgid.isEmpty else { return msgid }
+        return msgid.withCString { String(cString: gettext($0)) }
+    }
+
+    /// A marked string in the chosen language, `%1$s`… replaced by `values`.
+    public static func translated(_ msgid: String, _ values: [String]) -> String {
+        fill(translated(msgid), values)
+    }
+
+    /// `%1$s`, `%2$s`… replaced by the values, `%%` by `%`; anything else stays as written.
+    public static func fill(_ format: String, _ values: [String]) -> String {
+        guard !values.isEmpty else { return format }
+        var out = "", rest = Substring(format)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            let after = rest[rest.index(after: percent)...]
+            if after.first == "%" { out += "%"; rest = after.dropFirst(); continue }
+            let digits = after.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, after.dropFirst(digits.count).hasPrefix("$s"), let n = Int(digits), n >= 1, n <= values.count {
+                out += values[n - 1]
+                rest = after.dropFirst(digits.count + 2)
+            } else {
+                out += "%"
+                rest = after
+            }
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 44: a Japanese user (LANG=ja_JP.UTF-8, the locale installed) reads transit in Japanese —
+/// the words of the research note's vocabulary (残高, 種別, 乗車, チャージ, 物販), dates as ticket
+/// machines print them (2026/11/05), columns aligned by display width — and the language is the one
+/// gettext chose, by its rules. Machine formats never change with it.
+final class JapaneseInterfaceTests: XCTestCase {
+    private var archive = ArchiveFixture()
+    override func tearDown() { archive.remove() }
+
+    private func japanese(_ extra: [String: String] = [:]) throws -> [String: String] {
+        do { return try JapaneseLocale.environment(extra) } catch { throw XCTSkip("\(error)") }
+    }
+
+    private func run(_ arguments: [String], _ env: [String: String]) throws -> CommandRun {
+        try archive.transit(arguments, env)
+    }
+
+    /// Where each of `columns` starts, in terminal columns (a wide character takes two).
+    private func starts(_ line: String, _ cells: [String]) -> [Int] {
+        var out = [Int](), from = line.startIndex
+        for cell in cells {
+            guard let r = line.range(of: cell, range: from ..< line.endIndex) else { return [] }
+            out.append(line[..<r.lowerBound].reduce(0) { $0 + (($1.unicodeScalars.first.map { $0.value >= 0x1100 && ($0.value < 0xFF61 || $0.value > 0xFFDC) && !"→".unicodeScalars.contains($0) } ?? false) ? 2 : 1) })
+            from = r.upperBound
+        }
+        return out
+    }
+
+    func testScanSpeaksJapanese() throws {
+        let run = try run(["scan", "--card", BuildProducts.sample("suica.json"), "--no-save"], try japanese())
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = run.stdout.components(separatedBy: "\n")
+        XCTAssertEqual(lines.first, "Suica  IDm 012E4CD8A1B2C3D4 （カードのチップID）")
+        XCTAssertTrue(lines.contains("残高: ¥2,010"), run.stdout)
+        let header = try XCTUnwrap(lines.first { $0.hasPrefix("日付") }, run.stdout)
+        XCTAssertEqual(header.split(separator: " ", omittingEmptySubsequences: true), ["日付", "(UTC+09:00)", "種別", "金額", "残高", "詳細"])
+        // The sample's records (samples/suica.json): a ride, a shop purchase at 13:45, a bus ride, a top-up.
+        XCTAssertTrue(lines.contains { $0.hasPrefix("2026/11/05 ") && $0.contains(" 乗車 ") && $0.contains("-¥160") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("2026/11/04 13:45") && $0.contains(" 物販 ") && $0.contains("-¥120") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("2026/11/02 ") && $0.contains(" チャージ ") && $0.contains("+¥2,000") && $0.hasSuffix("0101 にて") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.contains("バス 系統 0A12、停留所 3456") }, run.stdout)
+        XCTAssertFalse(run.stdout.contains("Balance") || run.stdout.contains("top-up") || run.stdout.contains("purchase"), run.stdout)
+        // Every row's amount ends where the header's 金額 ends, its balance where 残高 ends (right-aligned,
+        // by display width: 種別 and チャージ are twice their character count).
+        let rows = lines.filter { $0.hasPrefix("2026/") }
+        XCTAssertEqual(rows.count, 5)
+        let headerEnds = starts(header, ["金額", "残高"]).enumerated().map { $0.element + 4 }
+        for row in rows {
+            let cells = row.split(separator: " ").map(String.init)
+            guard let amount = cells.first(where: { $0.contains("¥") || $0 == "?" }), let balance = cells.last(where: { $0.hasPrefix("¥") }) else {
+                return XCTFail("no amount and balance in \(row)")
+            }
+            let at = starts(row, [amount, balance])
+            XCTAssertEqual([at[0] + amount.count, at[1] + balance.count], headerEnds, "columns of \(row)\nunder \(header)")
+        }
+    }
+
+    func testHistorySpeaksJapanese() throws {
+        let env = try japanese()
+        XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample("suica.json")], env).status, 0)
+        let run = try run(["history"], env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("—  5 件の記録、読み取り 1 回、最終読み取り 20"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("2026/11/04 13:45  物販"), run.stdout)
+    }
+
+    func testHelpSpeaksJapanese() throws {
+        let env = try japanese()
+        let main = try run(["--help"], env)
+        XCTAssertEqual(main.status, 0, main.stderr)
+        XCTAssertTrue(main.stdout.hasPrefix("transit — 交通系ICカード・電子マネーの残高と利用履歴を読み取ります。\n\n使用法:\n  transit scan "), main.stdout)
+        XCTAssertTrue(main.stdout.contains("終了コード: 0 読み取り成功。"), main.stdout)
+        let scan = try run(["scan", "--help"], env)
+        XCTAssertTrue(scan.stdout.hasPrefix("transit scan — カードリーダーのカード（またはカードイメージ）を読み取って表示します。"), scan.stdout)
+        XCTAssertTrue(scan.stdout.contains("  --no-save         この読み取りを履歴アーカイブに保存しない\n"), scan.stdout)
+        XCTAssertTrue(scan.stdout.contains("  --card FILE       カードリーダーの代わりにカードファイルを読む"), scan.stdout)
+    }
+
+    func testErrorsSpeakJapaneseAndJSONKeepsEnglish() throws {
+        let env = try japanese()
+        let typo = try run(["scna"], env)
+        XCTAssertEqual(typo.status, 2)
+        XCTAssertEqual(typo.stderr, "transit: 不明なコマンド scna（もしかして scan ?）（transit --help を参照）\n")
+        // A card no plugin reads: tagNotSupported, its lead-in Japanese on stderr, English in the JSON.
+        let conf = archive.directory.appendingPathComponent("cepas.conf")
+        try "cepas \(BuildProducts.plugin("TransitCEPAS"))\n".write(to: conf, atomically: true, encoding: .utf8)
+        let unread = try run(["scan", "--card", BuildProducts.sample("suica.json"), "--config", conf.path, "--no-save", "--json"], env)
+        XCTAssertEqual(unread.status, 4, unread.stderr)
+        XCTAssertTrue(unread.stderr.hasPrefix("transit: この FeliCa カードに対応するプラグインがありません（"), unread.stderr)
+        let english = try run(["scan", "--card", BuildProducts.sample("suica.json"), "--config", conf.path, "--no-save", "--json"], try japanese(["LC_ALL": "C"]))
+        XCTAssertEqual(unread.stdout, english.stdout, "the JSON error is the same in every language")
+        XCTAssertTrue(english.stderr.hasPrefix("transit: no plugin recognised this FeliCa card ("), english.stderr)
+    }
+
+    /// gettext's precedence, as for every Debian program: LC_ALL over LANG, LANGUAGE for messages,
+    /// LC_MESSAGES alone, and a locale that is not installed is English.
+    func testTheLanguageIsWhatGettextChose() throws {
+        func balance(_ env: [String: String]) throws -> String? {
+            try run(["scan", "--card", BuildProducts.sample("suica.json"), "--no-save"], env).stdout.components(separatedBy: "\n").dropFirst().first
+        }
+        XCTAssertEqual(try balance(try japanese()), "残高: ¥2,010")
+        XCTAssertEqual(try balance(try japanese(["LC_ALL": "C"])), "Balance: ¥2,010", "LC_ALL=C wins over LANG")
+        XCTAssertEqual(try balance(try japanese(["LANGUAGE": "en"])), "Balance: ¥2,010", "LANGUAGE=en")
+        XCTAssertEqual(try balance(try japanese(["LANGUAGE": "fr:ja"])), "残高: ¥2,010", "LANGUAGE's first language with a catalog")
+        XCTAssertEqual(try balance(try japanese(["LANG": "C.UTF-8", "LC_MESSAGES": "ja_JP.UTF-8"])), "残高: ¥2,010", "LC_MESSAGES alone")
+        var missing = try japanese()
+        missing.removeValue(forKey: "LOCPATH")
+        missing["LANG"] = "ja_JP.UTF-8"
+        missing["LOCPATH"] = archive.directory.path // a folder without ja_JP.UTF-8: the locale is not installed
+        XCTAssertEqual(try balance(missing), "Balance: ¥2,010", "a locale not installed is English, as for ls")
+    }
+
+    /// Machine formats never change with the locale: scan and history JSON, decode, the CSV, ledger,
+    /// OFX and SFCard exports, byte for byte.
+    func testMachineFormatsAreTheSameInEveryLanguage() throws {
+        let ja = try japanese(), c = try japanese(["LANG": "C.UTF-8"])
+        for sample in ["suica.json", "ezlink.json"] {
+            XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample(sample)], ja).status, 0)
+        }
+        let commands: [[String]] = [
+            ["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"],
+            ["decode", BuildProducts.sample("suica.json"), BuildProducts.sample("ezlink.json")],
+            ["history", "--json"], ["cards", "--json"],
+            ["export", "--format", "csv"], ["export", "--format", "json"], ["export", "--format", "ledger"],
+            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json"],
+            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "ofx"],
+            ["report", "#1", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "sfcard"],
+        ]
+        for arguments in commands {
+            let japanese = try run(arguments, ja), plain = try run(arguments, c)
+            XCTAssertEqual(japanese.status, 0, "\(arguments): \(japanese.stderr)")
+            XCTAssertFalse(japanese.stdout.isEmpty, "\(arguments)")
+            XCTAssertEqual(japanese.stdout, plain.stdout, "transit \(arguments.joined(separator: " ")) differs between ja_JP.UTF-8 and C.UTF-8")
+        }
+        // The text is Japanese in the same environment: the comparison above is not of two English runs.
+        XCTAssertTrue(try run(["history"], ja).stdout.contains("物販"))
+    }
+
+    /// The catalog is complete and current: msgfmt --check passes (placeholders included), no entry
+    /// untranslated or fuzzy, ja.po has every msgid of the .pot, and the .pot is what the sources
+    /// give now (scripts/extract-pot.py).
+    func testTheCatalogIsCompleteAndCurrent() throws {
+        let root = BuildProducts.packageRoot, po = root.appendingPathComponent("po/ja.po").path, pot = root.appendingPathComponent("po/transit.pot").path
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") else { throw XCTSkip("no msgfmt: install gettext (scripts/setup.sh)") }
+        let check = try CommandRun.run("/usr/bin/msgfmt", ["--check", "--statistics", "-o", "/dev/null", po])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertFalse(check.stderr.contains("untranslated") || check.stderr.contains("fuzzy"), check.stderr)
+        for filter in ["--untranslated", "--only-fuzzy"] {
+            let left = try CommandRun.run("/usr/bin/msgattrib", [filter, "--no-obsolete", po])
+            XCTAssertEqual(left.status, 0, left.stderr)
+            XCTAssertEqual(left.stdout, "", "\(filter) entries of ja.po")
+        }
+        let cmp = try CommandRun.run("/usr/bin/msgcmp", [po, pot])
+        XCTAssertEqual(cmp.status, 0, "ja.po lacks msgids of transit.pot: \(cmp.stderr)")
+        let extracted = try CommandRun.run("/usr/bin/python3", [root.appendingPathComponent("scripts/extract-pot.py").path, "--stdout"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        XCTAssertEqual(extracted.stdout, try String(contentsOfFile: pot, encoding: .utf8), "po/transit.pot is not current: run scripts/extract-pot.py")
+    }
+}
