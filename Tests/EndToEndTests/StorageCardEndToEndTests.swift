@@ -192,21 +192,31 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(run.stderr.contains("--keys"), run.stderr)
     }
 
-    func testABlankClassicCardSaysItIsBlank() throws {
-        // Every sector opens with the factory key and holds zeros (sector 0's manufacturer block aside).
+    /// A 1K card of UID A1B2C3D4 whose sectors open with the factory key: sector 0's manufacturer
+    /// block, then each data block `data(sector, block)`.
+    private func factoryKeyed1K(_ description: String, data: (Int, Int) -> String) -> CardImage {
         let trailer = "FFFFFFFFFFFFFF078069FFFFFFFFFFFF"
         var blocks = [String]()
         for s in 0 ..< 16 {
-            blocks.append(s == 0 ? "A1B2C3D4DE0804006263646566676869" : String(repeating: "0", count: 32))
-            blocks += [String(repeating: "0", count: 32), String(repeating: "0", count: 32), trailer]
+            blocks += (0 ..< 3).map { b in s == 0 && b == 0 ? "A1B2C3D4DE0804006263646566676869" : data(s, b) } + [trailer]
         }
-        let image = CardImage(description: "blank 1K", mifareClassic: .init(uid: "A1B2C3D4", type: "1K", blocks: blocks))
+        return CardImage(description: description, mifareClassic: .init(uid: "A1B2C3D4", type: "1K", blocks: blocks))
+    }
+
+    /// `transit scan --json` of `image` held to `reader`, answered as `model` does.
+    private func scan(_ image: CardImage, on reader: VirtualReaderHarness.Reader, as model: String) throws -> CommandRun {
         let dir = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("blank.json").path
+        let path = dir.appendingPathComponent("card.json").path
         try JSONEncoder().encode(image).write(to: URL(fileURLWithPath: path))
-        try Self.harness.insert(card: path, ["--reader-model", "omnikey-5022"], port: Self.omnikey.port)
-        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.omnikey.name, "--wait", "5"])
+        try Self.harness.insert(card: path, ["--reader-model", model], port: reader.port)
+        defer { Self.harness.removeCard(port: reader.port) }
+        return try Self.harness.transit(["scan", "--json", "--no-save", "--reader", reader.name, "--wait", "5"])
+    }
+
+    func testABlankClassicCardSaysItIsBlank() throws {
+        // Every sector opens with the factory key and holds zeros (sector 0's manufacturer block aside).
+        let run = try scan(factoryKeyed1K("blank 1K") { _, _ in String(repeating: "0", count: 32) }, on: Self.omnikey, as: "omnikey-5022")
         XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("blank MIFARE Classic 1K"), run.stderr)
     }
@@ -214,20 +224,8 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
     /// A card of made-up data whose sectors open with the factory key, that no family's data or key
     /// digest names: exit 4, said as a Classic card of no known system (issue 42, item 5).
     func testAClassicCardOfNoKnownSystemSaysSo() throws {
-        let trailer = "FFFFFFFFFFFFFF078069FFFFFFFFFFFF"
-        var blocks = [String]()
-        for s in 0 ..< 16 {
-            blocks.append(s == 0 ? "A1B2C3D4DE0804006263646566676869" : String(repeating: "5A", count: 16))
-            blocks += [String(repeating: "A5", count: 16), String(repeating: "3C", count: 16), trailer]
-        }
-        let image = CardImage(description: "a 1K of no system", mifareClassic: .init(uid: "A1B2C3D4", type: "1K", blocks: blocks))
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("unknown.json").path
-        try JSONEncoder().encode(image).write(to: URL(fileURLWithPath: path))
-        try Self.harness.insert(card: path, ["--reader-model", "utrust-3700f"], port: Self.utrust.port)
-        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.utrust.name, "--wait", "5"])
-        Self.harness.removeCard(port: Self.utrust.port)
+        let image = factoryKeyed1K("a 1K of no system") { _, b in String(repeating: ["5A", "A5", "3C"][b], count: 16) }
+        let run = try scan(image, on: Self.utrust, as: "utrust-3700f")
         XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("a MIFARE Classic 1K card of no known system"), run.stderr)
         XCTAssertFalse(run.stderr.contains("blank"), run.stderr)
@@ -238,13 +236,7 @@ final class StorageCardEndToEndTests: EndToEndTestCase {
     func testABlankUltralightSaysItIsBlank() throws {
         let pages = ["04A1B29F", "D4E5F6A7", "60480000", "00000000"] + Array(repeating: "00000000", count: 12)
         let image = CardImage(description: "a blank Ultralight", mifareUltralight: .init(uid: "04A1B2D4E5F6A7", type: "Ultralight", pages: pages))
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("blank-ul.json").path
-        try JSONEncoder().encode(image).write(to: URL(fileURLWithPath: path))
-        try Self.harness.insert(card: path, ["--reader-model", "acr122u"], port: Self.acr122u.port)
-        let run = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", Self.acr122u.name, "--wait", "5"])
-        Self.harness.removeCard(port: Self.acr122u.port)
+        let run = try scan(image, on: Self.acr122u, as: "acr122u")
         XCTAssertEqual(run.status, 4, "\(run.stdout) \(run.stderr)")
         XCTAssertTrue(run.stderr.contains("a blank MIFARE Ultralight"), run.stderr)
     }
