@@ -111,7 +111,7 @@ package final class RCS380Reader: USBReader, @unchecked Sendable {
         self.device = nil
         self.driver = nil
         lock.unlock()
-        if let device { Self.forget(device) }
+        if let device { HeldUSBDevices.forget(device) }
         if let driver, !driver.port.silent { try? driver.close() }
         device?.close()
     }
@@ -128,23 +128,13 @@ package final class RCS380Reader: USBReader, @unchecked Sendable {
     /// Every reader held open, given back before the process ends on a signal (`HeldUSBDevices`).
     package static func giveBackAll() { HeldUSBDevices.giveBackAll() }
 
-    private static func keep(_ device: LibUSBDevice) { HeldUSBDevices.keep(device) }
-    private static func forget(_ device: LibUSBDevice) { HeldUSBDevices.forget(device) }
 
     private func opened(by deadline: Deadline) throws(TransitError) -> RCS380 {
         lock.lock()
         let current = driver
         lock.unlock()
         if let current { return current }
-        // Known before its driver is detached: a signal while the reader is set up gives it back too.
-        var kept: LibUSBDevice?
-        let device: LibUSBDevice
-        do throws(TransitError) {
-            device = try LibUSBDevice(opening: found) { kept = $0; Self.keep($0) }
-        } catch {
-            if let kept { Self.forget(kept) }
-            throw error
-        }
+        let device = try HeldUSBDevices.open(found)
         lock.lock()
         self.device = device
         lock.unlock()

@@ -69,14 +69,7 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
         let current = driver
         lock.unlock()
         if let current { return current }
-        var kept: LibUSBDevice?
-        let device: LibUSBDevice
-        do throws(TransitError) {
-            device = try LibUSBDevice(opening: found) { kept = $0; HeldUSBDevices.keep($0) }
-        } catch {
-            if let kept { HeldUSBDevices.forget(kept) }
-            throw error
-        }
+        let device = try HeldUSBDevices.open(found)
         lock.lock()
         self.device = device
         lock.unlock()

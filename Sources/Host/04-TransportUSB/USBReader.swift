@@ -70,6 +70,18 @@ package enum HeldUSBDevices {
         lock.lock(); held[ObjectIdentifier(device)] = nil; lock.unlock()
     }
 
+    /// Opens `found`, held from before its kernel driver is detached (a signal while the reader is
+    /// set up gives it back too), and forgotten again when the opening fails.
+    package static func open(_ found: LibUSBDevice.Found) throws(TransitError) -> LibUSBDevice {
+        var kept: LibUSBDevice?
+        do throws(TransitError) {
+            return try LibUSBDevice(opening: found) { kept = $0; keep($0) }
+        } catch {
+            if let kept { forget(kept) }
+            throw error
+        }
+    }
+
     /// Every device held, given back to the kernel without closing what a command's thread may use.
     package static func giveBackAll() {
         lock.lock()
