@@ -376,7 +376,9 @@ def main():
     ap.add_argument("--probes-only", action="store_true", help="print only the probe table (no pcscd)")
     args = ap.parse_args()
 
-    subprocess.run(["swift", "build", "-c", args.build], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    # A release build with the flags of what ships (scripts/reproducible-flags.sh), as `make` builds it.
+    flags = run([str(ROOT / "scripts" / "reproducible-flags.sh")]).stdout.splitlines() if args.build == "release" else []
+    subprocess.run(["swift", "build", "-c", args.build] + flags, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     bindir = pathlib.Path(run(["swift", "build", "-c", args.build, "--show-bin-path"], cwd=ROOT).stdout.strip())
     transit, sim = str(bindir / "transit"), str(bindir / "transit-sim")
     probe_table(transit)

@@ -95,4 +95,17 @@ final class ManifestTests: XCTestCase {
         XCTAssertGreaterThan(dynamic.count, 10)
         XCTAssertEqual(dynamic.sorted(), ShippedPlugins.lines.map(\.library).sorted())
     }
+
+    /// SwiftPM refuses a target with `unsafeFlags` in a package depended on by version
+    /// (`.package(url:from:)`): the PluginKit product's targets carry none (issue 48).
+    func testThePluginSDKCarriesNoUnsafeFlags() throws {
+        let json = try Self.dump()
+        let products = json["products"] as? [[String: Any]] ?? []
+        let sdk = try XCTUnwrap(products.first { $0["name"] as? String == "PluginKit" }?["targets"] as? [String])
+        XCTAssertEqual(Set(sdk), ["PluginKit", "CardProtocol", "ReaderABI"])
+        for target in json["targets"] as? [[String: Any]] ?? [] where sdk.contains(target["name"] as? String ?? "") {
+            let settings = try JSONSerialization.data(withJSONObject: target["settings"] ?? [], options: [.sortedKeys])
+            XCTAssertFalse(String(decoding: settings, as: UTF8.self).contains("unsafeFlags"), "\(target["name"] ?? "?"): \(String(decoding: settings, as: UTF8.self))")
+        }
+    }
 }
