@@ -15,12 +15,15 @@ SWIFT   ?= swift
 OUT     ?= build
 # The release build folder (SwiftPM links .build/release to it).
 BIN     ?= $(CURDIR)/.build/release
+# The reproducible-build flags (no build folder in what ships), passed here rather than in
+# Package.swift, where SwiftPM would refuse them to a package depending on PluginKit by version.
+REPRODUCIBLE := $(shell scripts/reproducible-flags.sh)
 
 .PHONY: all build install install-files release-built uninstall deb deb-files
 all: build
 
 build:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(REPRODUCIBLE)
 	scripts/build-locales.sh
 
 # `make install` never builds: run as root it would leave root-owned files in the checkout.

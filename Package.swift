@@ -23,15 +23,12 @@ let plugins: [(product: String, target: String)] = [
     ("TransitHSLUltralight", "HSLUltralight"),
 ]
 
-/// Shipped code names no build folder (README "Install", reproducible builds): paths in debug
-/// info and #file are written relative to the package. Tests keep theirs (they find files by it).
-/// Without incremental LLVM codegen no `.swift_modhash` section is written: its hash of each
-/// module's IR differs from one build folder to another (scripts/check-reproducible.sh).
-let here = Context.packageDirectory
-let v5: [SwiftSetting] = [.swiftLanguageMode(.v5),
-                          .unsafeFlags(["-file-prefix-map", "\(here)=.", "-Xfrontend", "-disable-incremental-llvm-codegen"])]
+/// Shipped code names no build folder (README "Install", reproducible builds): the Makefile's
+/// release build passes the prefix maps (`-file-prefix-map`) and turns incremental LLVM codegen
+/// off, not this manifest. A target with `unsafeFlags` cannot be used from a package that depends
+/// on this one by version (`.package(url:from:)`), and PluginKit is such a dependency (docs/plugins.md).
+let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-let cRelative: [CSetting] = [.unsafeFlags(["-ffile-prefix-map=\(here)=."])]
 
 /// One test target a host module, in Tests/Host/<name>, with the modules its files import (and no
 /// other: ManifestTests compares them with the imports).
@@ -76,16 +73,16 @@ let package = Package(
     targets: [
         // The contract: the plugin ABI's C header, and the protocol facts both sides compile in
         // (no Foundation: plugins use them too).
-        .target(name: "ReaderABI", path: "Sources/ReaderABI", exclude: ["CardProtocol"], cSettings: cRelative),
+        .target(name: "ReaderABI", path: "Sources/ReaderABI", exclude: ["CardProtocol"]),
         .target(name: "CardProtocol", dependencies: ["ReaderABI"], path: "Sources/ReaderABI/CardProtocol", swiftSettings: v5),
         // The plugins' SDK; each family is a target below.
         .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], path: "Sources/Plugins/PluginKit", swiftSettings: v5),
         // The host. 01: Debian's C libraries, and what Glibc hides.
-        .target(name: "CPCSCLite", path: "\(host)/01-System/CPCSCLite", cSettings: cRelative, linkerSettings: [.linkedLibrary("pcsclite")]),
+        .target(name: "CPCSCLite", path: "\(host)/01-System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CSQLite", path: "\(host)/01-System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "\(host)/01-System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
-        .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims", cSettings: cRelative),
+        .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims"),
         .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/02-Model", swiftSettings: v5),
         .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v5),
         // The project's own readers of XML and zip: small, bounded, in one place.

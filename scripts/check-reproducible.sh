@@ -24,7 +24,7 @@ for dir in "$work/a" "$work/build-two-longer-name"; do
     rm -rf "$dir" && mkdir -p "$dir"
     git archive "$tree" | tar -x -C "$dir"
     start=$(date +%s)
-    if ! (cd "$dir" && swift build -c release >"$work/build.log" 2>&1 && make -s deb-files BIN="$dir/.build/release" OUT="$dir/out" >>"$work/build.log" 2>&1); then
+    if ! (cd "$dir" && mapfile -t flags < <(scripts/reproducible-flags.sh) && swift build -c release "${flags[@]}" >"$work/build.log" 2>&1 && make -s deb-files BIN="$dir/.build/release" OUT="$dir/out" >>"$work/build.log" 2>&1); then
         tail -20 "$work/build.log" >&2
         echo "reproducible: the build in $dir failed" >&2
         exit 1

@@ -11,6 +11,7 @@ swift build
 # The build tree's message catalogs (.build/<triple>/share/locale), which its transit finds.
 scripts/build-locales.sh
 # The install tests stage `make install` and `make deb` from the release build (the suite cannot
-# start a build of its own package).
-swift build -c release
+# start a build of its own package), with the flags of what ships (scripts/reproducible-flags.sh).
+mapfile -t reproducible < <(scripts/reproducible-flags.sh)
+swift build -c release "${reproducible[@]}"
 swift test --disable-swift-testing

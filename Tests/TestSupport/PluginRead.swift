@@ -1,3 +1,4 @@
+import CardProtocol
 import CardSimulation
 import Foundation
 import TransitModel
@@ -39,10 +40,22 @@ public struct PluginRead {
         public static let bilheteUnico = Plugin("bilhete-unico", BuildProducts.plugin("TransitBilheteUnico"))
         public static let nextfareUltralight = Plugin("nextfare-ul", BuildProducts.plugin("TransitNextfareUltralight"))
         public static let hslUltralight = Plugin("hsl-ul", BuildProducts.plugin("TransitHSLUltralight"))
-        /// The MIFARE Classic and Ultralight families, in plugins.conf order.
-        public static let storageOrder: [Plugin] = [.easycard, .charliecard, .troika, .podorozhnik, .bilheteUnico, .nextfareUltralight, .hslUltralight]
-        /// The default plugins.conf order.
-        public static let defaultOrder: [Plugin] = [.japanIC, .edy, .waon, .nanaco, .octopus(), .cepas, .ksx6924, .tunion, .desfire, .chinaCity, .calypso] + storageOrder
+        /// Options the tests add to a plugins.conf line, as a deployment would: charliecard's digests of
+        /// the test cards' made-up keys.
+        static let testOptions: [String: [String: String]] = [charliecard.name: charliecard.options]
+        /// The default plugins.conf order: the repository's plugins.conf (`ShippedPlugins`), each
+        /// library the build's, each line's options kept, and `testOptions` added.
+        public static let defaultOrder: [Plugin] = ShippedPlugins.lines.map { line in
+            Plugin(line.name, BuildProducts.directory.appendingPathComponent(line.library).path,
+                   options: line.options.merging(testOptions[line.name] ?? [:]) { $1 })
+        }
+        /// The MIFARE Classic and Ultralight families, in plugins.conf order: those of `defaultOrder`
+        /// whose descriptor declares only these technologies.
+        public static let storageOrder: [Plugin] = defaultOrder.filter { plugin in
+            let entry = PluginConfig.Entry(name: plugin.name, library: plugin.library, options: plugin.options, line: 0)
+            let technologies = Set(PluginLoader.load(entry, path: plugin.library).technologies)
+            return !technologies.isEmpty && technologies.isSubset(of: [.mifareClassic, .mifareUltralight])
+        }
     }
 
     /// Where the plugins run.

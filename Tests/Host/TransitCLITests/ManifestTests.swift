@@ -10,13 +10,22 @@ import XCTest
 final class ManifestTests: XCTestCase {
     struct Target { let name: String, type: String, path: String, exclude: [String], dependencies: Set<String> }
 
-    private static func manifest() throws -> [Target] {
+    /// `swift package dump-package`'s JSON, read once for the class.
+    private static var dumped: [String: Any]?
+    private static func dump() throws -> [String: Any] {
+        if let dumped { return dumped }
         let scratch = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let run = try CommandRun.run("/usr/bin/env", ["swift", "package", "--package-path", BuildProducts.packageRoot.path,
                                                       "--scratch-path", scratch.path, "dump-package"], timeout: 240)
         guard run.status == 0 else { throw XCTSkip("swift package dump-package did not run: \(run.stderr.prefix(300))") }
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        dumped = json
+        return json
+    }
+
+    private static func manifest() throws -> [Target] {
+        let json = try dump()
         return (json["targets"] as? [[String: Any]] ?? []).compactMap { t in
             guard let name = t["name"] as? String, let type = t["type"] as? String else { return nil }
             let deps = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { d -> String? in
@@ -75,5 +84,28 @@ final class ManifestTests: XCTestCase {
             checked += 1
         }
         XCTAssertGreaterThan(checked, 15, "the table's rows were found")
+    }
+
+    /// A family is its folder, a line of Package.swift's plugin table and a line of plugins.conf
+    /// (issue 48): the manifest's dynamic libraries are exactly the libraries plugins.conf loads.
+    func testEveryPluginLibraryIsInPluginsConfAndNoOther() throws {
+        let products = try Self.dump()["products"] as? [[String: Any]] ?? []
+        let dynamic = products.filter { (($0["type"] as? [String: Any])?["library"] as? [String])?.first == "dynamic" }
+            .compactMap { $0["name"] as? String }.map { "lib\($0).so" }
+        XCTAssertGreaterThan(dynamic.count, 10)
+        XCTAssertEqual(dynamic.sorted(), ShippedPlugins.lines.map(\.library).sorted())
+    }
+
+    /// SwiftPM refuses a target with `unsafeFlags` in a package depended on by version
+    /// (`.package(url:from:)`): the PluginKit product's targets carry none (issue 48).
+    func testThePluginSDKCarriesNoUnsafeFlags() throws {
+        let json = try Self.dump()
+        let products = json["products"] as? [[String: Any]] ?? []
+        let sdk = try XCTUnwrap(products.first { $0["name"] as? String == "PluginKit" }?["targets"] as? [String])
+        XCTAssertEqual(Set(sdk), ["PluginKit", "CardProtocol", "ReaderABI"])
+        for target in json["targets"] as? [[String: Any]] ?? [] where sdk.contains(target["name"] as? String ?? "") {
+            let settings = try JSONSerialization.data(withJSONObject: target["settings"] ?? [], options: [.sortedKeys])
+            XCTAssertFalse(String(decoding: settings, as: UTF8.self).contains("unsafeFlags"), "\(target["name"] ?? "?"): \(String(decoding: settings, as: UTF8.self))")
+        }
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+import TransitPluginHost
+
+/// The repository's plugins.conf, the one list of the card families in probe order (issue 48):
+/// the tests' default order (`PluginRead.Plugin.defaultOrder`), the benchmark and the checks of
+/// the documents that list families read it, so a new family is one line there.
+public enum ShippedPlugins {
+    /// A line of plugins.conf: the plugin's name, its library as the line names it, its options.
+    public struct Line: Equatable {
+        public let name: String, library: String, options: [String: String]
+    }
+
+    public static let path = BuildProducts.packageRoot.appendingPathComponent("plugins.conf").path
+
+    /// The lines, parsed by the host's own parser.
+    public static let lines: [Line] = {
+        do {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            return try PluginConfig.parse(text, path: path).entries.map { Line(name: $0.name, library: $0.library, options: $0.options) }
+        } catch {
+            fatalError("the repository's plugins.conf cannot be read: \(error)")
+        }
+    }()
+
+    /// The plugins' names, in probe order.
+    public static var names: [String] { lines.map(\.name) }
+}
