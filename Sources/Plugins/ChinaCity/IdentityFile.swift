@@ -15,5 +15,5 @@ enum IdentityFile {
         return answer.data
     }
 
-    static func readBinary(_ length: UInt8) -> [UInt8] { [0x00, 0xB0, 0x95, 0x00, length] }
+    static func readBinary(_ length: UInt8) -> [UInt8] { APDU.readBinary(sfi: 0x15, length: length) }
 }

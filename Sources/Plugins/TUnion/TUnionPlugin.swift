@@ -15,8 +15,8 @@ enum TUnionPlugin: CardFamilyPlugin {
     static let negativeBalance: [UInt8] = [0x80, 0x5C, 0x01, 0x02, 0x04]
     /// File 0x15 from offset 10, 18 bytes: the card number (10 bytes) and validity (2 × 4 BCD bytes),
     /// as a public social-security card read does (docs/research/felica-iso.md §"T-Union card number"); cards that refuse that form get the whole file.
-    static let cardNumberRead: [UInt8] = [0x00, 0xB0, 0x95, 0x0A, 0x12]
-    static let wholeFile15: [UInt8] = [0x00, 0xB0, 0x95, 0x00, 0x00]
+    static let cardNumberRead = APDU.readBinary(sfi: 0x15, offset: 10, length: 18)
+    static let wholeFile15 = APDU.readBinary(sfi: 0x15)
     /// Tag of the FCI's copy of file 0x15 (card type, city, card number, validity), inside the
     /// proprietary template A5 (T-Union Master t_union_decode_app_meta, NFSee BasicInfoFile).
     static let fileCopyTag: [UInt8] = [0x9F, 0x0C]
