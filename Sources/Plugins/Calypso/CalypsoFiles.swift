@@ -7,6 +7,7 @@ import PluginKit
 /// - READ RECORD with P2 = SFI·8+5 reads every record from P1 (Keyple `CmdCardReadRecords`: each
 ///   record as number, length, data); a card that refuses it gets one record a command (P2 = SFI·8+4).
 /// - Some cards answer an empty 9000 to Le 00: the read then asks for the known length, 29 (1D).
+///   A card that names the length it wants (6C xx) is asked again by the host (`CardSession`).
 /// - An optional file the card lacks answers 6A82: absent, not an error.
 final class CalypsoFiles {
     let card: CardLink
@@ -82,7 +83,6 @@ final class CalypsoFiles {
             case 0x9000: return .record(answer.data)
             case 0x6A83: return .end
             case 0x6A82: return .absent
-            case let sw where sw >> 8 == 0x6C: le = UInt8(sw & 0xFF) // wrong Le: the card says the right one
             default: throw PluginError.cardRefused("READ RECORD \(n) of SFI \(Hex.string([sfi])) answered \(answer.swHex)")
             }
         }
