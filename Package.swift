@@ -134,6 +134,9 @@ let package = Package(
         .testTarget(name: "PluginKitTests", dependencies: ["PluginKit", "ReaderABI"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
         .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel"],
                     path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
+        // The MIFARE Classic and Ultralight families, read through the host's storage-card calls.
+        .testTarget(name: "StoragePluginTests", dependencies: ["CardSimulation", "TestSupport"],
+                    path: "Tests/Plugins/StoragePluginTests", swiftSettings: v5Tests),
         .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitWatch"],
                     swiftSettings: v5Tests),
         // The project's files beside the code: the manifest and the layering, the docs, the man page

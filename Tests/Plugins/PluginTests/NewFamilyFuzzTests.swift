@@ -67,7 +67,7 @@ final class NewFamilyFuzzTests: XCTestCase {
     func testClassicAndUltralightAnswersMutated() throws {
         let order = PluginRead.Plugin.storageOrder.map { p in
             p.name == "podorozhnik" ? PluginRead.Plugin("podorozhnik", BuildProducts.plugin("TransitPodorozhnik"),
-                                                        options: ["key-digests": PodorozhnikTests.madeUpKeyDigest]) : p
+                                                        options: ["key-digests": CardImages.podorozhnikKeyDigest]) : p
         }
         try mutate(["troika-e3.json", "troika-e5.json", "podorozhnik.json", "troika-ul.json", "compass.json", "ventra.json", "hsl-ul.json"],
                    order, seed: 0x5354_4F52_4147_45, exchanges: 40)
