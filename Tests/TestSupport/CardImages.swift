@@ -5,6 +5,10 @@ import Foundation
 public enum CardImages {
     public static func sample(_ name: String) throws -> CardImage { try CardImage.load(BuildProducts.sample(name)) }
 
+    /// The digest of the Podorozhnik samples' made-up sector 4 key 5A6B7C8D9E0F, by Python's hashlib:
+    /// `hashlib.md5(b"podorozhnik" + bytes.fromhex("5A6B7C8D9E0F") + b"podorozhnik").hexdigest()`.
+    public static let podorozhnikKeyDigest = "eb1db438b3662f3e4adede4120952d0a"
+
     /// A Japan IC card (system 0003) with the given 090F blocks (hex) and balance.
     public static func japanIC(history: [String], balance: Int = 0, maxBlocksPerRead: Int = 15,
                                extraSystems: [CardImage.FeliCaSystemImage] = [], locked: [String] = []) -> CardImage {

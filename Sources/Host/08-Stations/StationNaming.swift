@@ -10,9 +10,9 @@ package enum StationNaming {
     /// True when the reading has a station code with its region or network: only then is a table loaded.
     package static func needsTable(_ r: CardReading) -> Bool {
         r.transactions.contains { t in
-            (t.entryStation != nil || t.exitStation != nil) && t.metadata[MetadataKey.network] != nil
-                || (t.entryStation != nil && t.metadata[MetadataKey.entryRegion] != nil)
-                || (t.exitStation != nil && t.metadata[MetadataKey.exitRegion] != nil)
+            End.both.contains { end in
+                t[keyPath: end.station] != nil && (t.metadata[MetadataKey.network] != nil || t.metadata[end.region] != nil)
+            }
         }
     }
 
@@ -26,28 +26,38 @@ package enum StationNaming {
     package static func apply(_ table: StationTable, to reading: CardReading) -> CardReading {
         var r = reading
         for i in r.transactions.indices {
-            var t = r.transactions[i]
-            let date = t.date?.day
-            let network = t.metadata[MetadataKey.network]
-            if let s = station(t.entryStation, region: t.metadata[MetadataKey.entryRegion], network: network, on: date, table) {
-                t.entryStationName = s.name
-                t.entryStationNameEnglish = s.englishName
-                t.metadata["entryLine"] = s.line
-                t.metadata["entryOperator"] = s.operatorName
-            } else if t.entryStation != nil {
-                t.entryStationUnnamed = unnamed(region: t.metadata[MetadataKey.entryRegion], network: network)
-            }
-            if let s = station(t.exitStation, region: t.metadata[MetadataKey.exitRegion], network: network, on: date, table) {
-                t.exitStationName = s.name
-                t.exitStationNameEnglish = s.englishName
-                t.metadata["exitLine"] = s.line
-                t.metadata["exitOperator"] = s.operatorName
-            } else if t.exitStation != nil {
-                t.exitStationUnnamed = unnamed(region: t.metadata[MetadataKey.exitRegion], network: network)
-            }
-            r.transactions[i] = t
+            for end in End.both { name(end, of: &r.transactions[i], table) }
         }
         return r
+    }
+
+    /// One end of a record, entry or exit: where its code, its region and what naming it adds are kept.
+    private struct End {
+        let station: KeyPath<CardReading.TransactionRecord, String?>
+        let name: WritableKeyPath<CardReading.TransactionRecord, String?>
+        let englishName: WritableKeyPath<CardReading.TransactionRecord, String?>
+        let unnamed: WritableKeyPath<CardReading.TransactionRecord, String?>
+        /// Metadata keys: the code's region, and the line and operator a name comes with.
+        let region: String, line: String, operatorName: String
+
+        static var entry: End { End(station: \.entryStation, name: \.entryStationName, englishName: \.entryStationNameEnglish,
+                                      unnamed: \.entryStationUnnamed, region: MetadataKey.entryRegion, line: "entryLine", operatorName: "entryOperator") }
+        static var exit: End { End(station: \.exitStation, name: \.exitStationName, englishName: \.exitStationNameEnglish,
+                                     unnamed: \.exitStationUnnamed, region: MetadataKey.exitRegion, line: "exitLine", operatorName: "exitOperator") }
+        static var both: [End] { [entry, exit] }
+    }
+
+    /// Names one end of `t` from the table, or says why it stays unnamed when it has a code.
+    private static func name(_ end: End, of t: inout CardReading.TransactionRecord, _ table: StationTable) {
+        let network = t.metadata[MetadataKey.network]
+        if let s = station(t[keyPath: end.station], region: t.metadata[end.region], network: network, on: t.date?.day, table) {
+            t[keyPath: end.name] = s.name
+            t[keyPath: end.englishName] = s.englishName
+            t.metadata[end.line] = s.line
+            t.metadata[end.operatorName] = s.operatorName
+        } else if t[keyPath: end.station] != nil {
+            t[keyPath: end.unnamed] = unnamed(region: t.metadata[end.region], network: network)
+        }
     }
 
     /// Why the tables name no station for a code: the key is area + line + station, and the area

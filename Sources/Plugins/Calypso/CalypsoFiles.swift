@@ -7,6 +7,7 @@ import PluginKit
 /// - READ RECORD with P2 = SFI·8+5 reads every record from P1 (Keyple `CmdCardReadRecords`: each
 ///   record as number, length, data); a card that refuses it gets one record a command (P2 = SFI·8+4).
 /// - Some cards answer an empty 9000 to Le 00: the read then asks for the known length, 29 (1D).
+///   A card that names the length it wants (6C xx) is asked again by the host (`CardSession`).
 /// - An optional file the card lacks answers 6A82: absent, not an error.
 final class CalypsoFiles {
     let card: CardLink
@@ -28,22 +29,20 @@ final class CalypsoFiles {
     /// Selects the ticketing application; its FCI. notThisCard when no name is selectable.
     func select() throws -> Bytes {
         for aid in [Self.ticketingDF, Self.navigoRev3AID] {
-            var answer = try card.transmit(selectCommand(aid))
+            var answer = try card.transmit(APDU.selectAID(aid, cla: cla))
             if answer.sw == 0x6E00, cla == 0x00 {
                 cla = 0x94
-                answer = try card.transmit(selectCommand(aid))
+                answer = try card.transmit(APDU.selectAID(aid, cla: cla))
             }
             if answer.isSuccess { return answer.data }
         }
         throw PluginError.notThisCard
     }
 
-    private func selectCommand(_ aid: [UInt8]) -> [UInt8] { [cla, 0xA4, 0x04, 0x00, UInt8(aid.count)] + aid + [0x00] }
-
     /// The records of `sfi` from record 1 on (at most `limit`), or nil when the card lacks the file.
     func records(_ sfi: UInt8, limit: Int) throws -> [Bytes]? {
         if multipleRecords, !knownLength {
-            let answer = try card.transmit([cla, 0xB2, 0x01, sfi << 3 | 0x05, 0x00])
+            let answer = try card.transmit(APDU.readRecord(1, sfi: sfi, cla: cla, toLast: true))
             switch answer.sw {
             case 0x9000 where answer.data.isEmpty:
                 card.log("READ RECORD with Le 00 answered nothing: asking for 29 bytes a record")
@@ -75,7 +74,7 @@ final class CalypsoFiles {
     func record(_ n: UInt8, sfi: UInt8) throws -> Record {
         var le: UInt8 = knownLength ? Self.recordLength : 0x00
         for _ in 0 ..< 2 {
-            let answer = try card.transmit([cla, 0xB2, n, sfi << 3 | 0x04, le])
+            let answer = try card.transmit(APDU.readRecord(n, sfi: sfi, length: le, cla: cla))
             switch answer.sw {
             case 0x9000 where answer.data.isEmpty && le == 0:
                 card.log("READ RECORD with Le 00 answered nothing: asking for 29 bytes a record")
@@ -84,7 +83,6 @@ final class CalypsoFiles {
             case 0x9000: return .record(answer.data)
             case 0x6A83: return .end
             case 0x6A82: return .absent
-            case let sw where sw >> 8 == 0x6C: le = UInt8(sw & 0xFF) // wrong Le: the card says the right one
             default: throw PluginError.cardRefused("READ RECORD \(n) of SFI \(Hex.string([sfi])) answered \(answer.swHex)")
             }
         }

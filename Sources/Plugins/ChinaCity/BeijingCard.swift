@@ -5,7 +5,7 @@ import PluginKit
 /// BeijingTransitData). SFI 04: card number bytes 0–7 (hex digits as printed), issue date 24–27,
 /// expiry 28–31 (BCD). NFSee takes the card as Beijing's only when the file starts `10 00`.
 enum BeijingCard {
-    static let readMFFile04: [UInt8] = [0x00, 0xB0, 0x84, 0x00, 0x20]
+    static let readMFFile04 = APDU.readBinary(sfi: 0x04, length: 0x20)
     static let selectPurseDF = APDU.selectFile(0x1001)
     static let numberPrefix: [UInt8] = [0x10, 0x00]
     /// SELECT of the MF by its reserved identifier 3F00 (ISO/IEC 7816-4, 5.1.1 and 7.1.1).

@@ -17,7 +17,7 @@ struct CityCard {
 
     /// File 0x15 (from the FCI's copy or read), the purse and its log.
     func read(_ card: CardLink, fci: Bytes) throws -> CardResult {
-        let file = try IdentityFile.read(card, fci: fci)
+        let file = try PBOCIdentityFile.read(card, fci: fci)
         let (name, number, metadata) = try identity(file)
         if let purseAID {
             let answer = try card.transmit(APDU.selectAID(purseAID))

@@ -24,8 +24,6 @@ enum HSLCard: DESFireFamily {
     static let v2: [UInt8] = [0x14, 0x20, 0xEF]
     static let waltti: [UInt8] = [0x00, 0x10, 0xAB]
     static let aids: [[UInt8]] = [v2, waltti]
-    /// EN 1545's date epoch.
-    static let epoch = SummerTimeZone.localSeconds(year: 1997, month: 1, day: 1)
 
     static func read(_ card: DESFireCard, aid: [UInt8]) throws -> CardResult {
         let isWaltti = aid == waltti
@@ -59,13 +57,19 @@ enum HSLCard: DESFireFamily {
     /// A place in time for sorting: minutes since the epoch.
     static func order(_ day: UInt64, _ minute: UInt64) -> Int64 { Int64(day) * 1440 + Int64(minute) }
 
+    /// Local seconds since 1970 of an EN 1545 date (`EN1545.civilDay`) and `minutes` after its midnight.
+    static func localSeconds(_ days: UInt64, _ minutes: UInt64) -> Int64 {
+        let day = EN1545.civilDay(days)
+        return SummerTimeZone.localSeconds(year: day.year, month: day.month, day: day.day) + Int64(minutes) * 60
+    }
+
     static func date(_ days: UInt64) -> CivilTime? {
         guard days != 0 else { return nil }
-        return SummerTimeZone.helsinki.civilTime(localSeconds: epoch + Int64(days) * 86_400)?.dateOnly
+        return SummerTimeZone.helsinki.civilTime(localSeconds: localSeconds(days, 0))?.dateOnly
     }
 
     static func time(_ days: UInt64, _ minutes: UInt64) -> CivilTime? {
-        SummerTimeZone.helsinki.civilTime(localSeconds: epoch + Int64(days) * 86_400 + Int64(minutes) * 60)
+        SummerTimeZone.helsinki.civilTime(localSeconds: localSeconds(days, minutes))
     }
 
     /// The period pass file's products; an all-zero product is none.

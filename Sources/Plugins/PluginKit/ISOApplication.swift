@@ -4,9 +4,9 @@
 public enum ISOApplication {
     /// The first AID of `aids` the card selects, with its FCI; throws `notThisCard` when the card
     /// rejects every one with a status word (applicationNotFound). Transport failures are thrown.
-    public static func selectFirst(_ card: CardLink, _ aids: [[UInt8]]) throws -> (aid: [UInt8], fci: Bytes) {
+    public static func selectFirst(_ card: CardLink, _ aids: [[UInt8]], cla: UInt8 = 0x00) throws -> (aid: [UInt8], fci: Bytes) {
         for aid in aids {
-            let answer = try card.transmit(APDU.selectAID(aid))
+            let answer = try card.transmit(APDU.selectAID(aid, cla: cla))
             if answer.isSuccess { return (aid, answer.data) }
         }
         throw PluginError.notThisCard
@@ -15,10 +15,10 @@ public enum ISOApplication {
     /// READ RECORD 1, 2, … of `sfi` until the card answers 6A83 (record not found) or `limit` records;
     /// one command a record. Any other status word, 6A82 (no such file) included, is a refusal: once
     /// an application is selected, every failure ends the read (docs/specification.md §"Detection fallback").
-    public static func readRecords(_ card: CardLink, sfi: UInt8, limit: Int) throws -> [Bytes] {
+    public static func readRecords(_ card: CardLink, sfi: UInt8, limit: Int, cla: UInt8 = 0x00) throws -> [Bytes] {
         var out = [Bytes]()
         while out.count < limit {
-            let answer = try card.transmit(APDU.readRecord(UInt8(out.count + 1), sfi: sfi))
+            let answer = try card.transmit(APDU.readRecord(UInt8(out.count + 1), sfi: sfi, cla: cla))
             if answer.sw == 0x6A83 { break }
             out.append(try answer.require("READ RECORD \(out.count + 1) of SFI \(Hex.string([sfi]))"))
         }

@@ -13,13 +13,10 @@ enum TUnionPlugin: CardFamilyPlugin {
     /// of the answer is not part of the amount (Metrodroid TUnionTransitData).
     static let primaryBalance = ChinaPurse.getBalance
     static let negativeBalance: [UInt8] = [0x80, 0x5C, 0x01, 0x02, 0x04]
-    /// File 0x15 from offset 10, 18 bytes: the card number (10 bytes) and validity (2 × 4 BCD bytes),
-    /// as a public social-security card read does (docs/research/felica-iso.md §"T-Union card number"); cards that refuse that form get the whole file.
-    static let cardNumberRead: [UInt8] = [0x00, 0xB0, 0x95, 0x0A, 0x12]
-    static let wholeFile15: [UInt8] = [0x00, 0xB0, 0x95, 0x00, 0x00]
-    /// Tag of the FCI's copy of file 0x15 (card type, city, card number, validity), inside the
-    /// proprietary template A5 (T-Union Master t_union_decode_app_meta, NFSee BasicInfoFile).
-    static let fileCopyTag: [UInt8] = [0x9F, 0x0C]
+    /// File 0x15 (PBOCIdentityFile) from offset 10, 18 bytes: the card number (10 bytes) and validity
+    /// (2 × 4 BCD bytes), as a public social-security card read does (docs/research/felica-iso.md
+    /// §"T-Union card number"); cards that refuse that form get the whole file.
+    static let cardNumberRead = APDU.readBinary(sfi: PBOCIdentityFile.sfi, offset: 10, length: 18)
 
     static func read(_ card: CardLink) throws -> CardResult {
         let (_, fci) = try ISOApplication.selectFirst(card, [aid])
@@ -32,7 +29,7 @@ enum TUnionPlugin: CardFamilyPlugin {
         // The SELECT answer may carry file 0x15 already: then no READ BINARY is sent. An FCI that does
         // not parse (some cards' templates overrun) or lacks it gets the READ BINARY, as before.
         let file: Bytes
-        if let copy = try? TLV.find(fileCopyTag, in: fci), copy.count >= 28 {
+        if let copy = PBOCIdentityFile.copy(in: fci) {
             file = try copy.slice(10, 18)
         } else {
             file = try issuerFile(card)
@@ -51,10 +48,7 @@ enum TUnionPlugin: CardFamilyPlugin {
     static func issuerFile(_ card: CardLink) throws -> Bytes {
         let short = try card.transmit(cardNumberRead)
         if short.isSuccess, short.data.count >= 18 { return short.data }
-        let whole = try card.transmit(wholeFile15)
-        try whole.require("reading file 0x15")
-        guard whole.data.count >= 28 else { throw PluginError.malformedResponse("file 0x15 of \(whole.data.count) bytes") }
-        return try whole.data.slice(10, 18)
+        return try PBOCIdentityFile.readWhole(card).slice(10, 18)
     }
 }
 

@@ -32,4 +32,18 @@ final class StatusChainTests: XCTestCase {
             XCTAssertLessThanOrEqual(outcome.exchanges, 3, "\(sample): the UID, the command and its one re-send")
         }
     }
+
+    func testAWrongLeIsAskedAgainOnceByTheHostAndThePluginSeesTheFile() throws {
+        // ISO 7816-4: 6C xx names the Le the card wants. Shenzhen Tong's file 0x15 (28 bytes, 1C) is
+        // read whole with Le 00; a card that wants 1C is asked again by CardSession, once, and the
+        // plugin reads the file as it would have.
+        let wholeFile: [UInt8] = [0x00, 0xB0, 0x95, 0x00, 0x00]
+        let outcome = try PluginRead.read(CardImages.sample("shenzhen.json"), plugins: [.chinaCity]) { _, command, answer in
+            command == wholeFile ? [0x6C, 0x1C] : answer
+        }
+        XCTAssertEqual(outcome.reading?.serialNumber, "295176543(8)", "\(String(describing: outcome.error))")
+        let reads = outcome.bundle.exchanges.filter { $0.command.hasPrefix("00B095") }
+        XCTAssertEqual(reads.map(\.command), ["00B0950000", "00B095001C"])
+        XCTAssertEqual(reads.first?.response, "6C1C")
+    }
 }

@@ -108,4 +108,23 @@ final class ManifestTests: XCTestCase {
             XCTAssertFalse(String(decoding: settings, as: UTF8.self).contains("unsafeFlags"), "\(target["name"] ?? "?"): \(String(decoding: settings, as: UTF8.self))")
         }
     }
+
+    /// A test target a reader can take in (issue 48): its Swift sources, as `cat *.swift | wc -l`
+    /// counts them, at most 2,500 lines; past that it is split by what its files test.
+    func testNoTestTargetPassesTwoThousandFiveHundredLines() throws {
+        let tests = try Self.manifest().filter { $0.type == "test" }
+        XCTAssertGreaterThan(tests.count, 10)
+        var long = [String]()
+        for t in tests {
+            let root = BuildProducts.packageRoot.appendingPathComponent(t.path)
+            guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            var lines = 0
+            for case let url as URL in walk where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                lines += text.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            }
+            if lines > 2500 { long.append("\(t.name) (\(t.path)): \(lines) lines") }
+        }
+        XCTAssertEqual(long, [], long.joined(separator: "\n"))
+    }
 }

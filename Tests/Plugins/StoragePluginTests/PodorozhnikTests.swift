@@ -4,9 +4,8 @@ import XCTest
 
 /// Podorozhnik through its library (expected values laid out in scripts/make_troika_samples.py).
 final class PodorozhnikTests: XCTestCase {
-    /// The digest of the samples' made-up sector 4 key 5A6B7C8D9E0F, by Python's hashlib:
-    /// `hashlib.md5(b"podorozhnik" + bytes.fromhex("5A6B7C8D9E0F") + b"podorozhnik").hexdigest()`.
-    static let madeUpKeyDigest = "eb1db438b3662f3e4adede4120952d0a"
+    /// The digest of the samples' made-up sector 4 key (CardImages.podorozhnikKeyDigest).
+    static let madeUpKeyDigest = CardImages.podorozhnikKeyDigest
     static let withDigest = PluginRead.Plugin("podorozhnik", BuildProducts.plugin("TransitPodorozhnik"),
                                               options: ["key-digests": madeUpKeyDigest])
 
