@@ -6,7 +6,8 @@
 /// The stored JSON is the archive's, which a person may have edited: the scanner takes RFC 8259
 /// JSON only (nesting bounded), and a record whose JSON is not JSON gives nothing, as before.
 /// What it gives is what the queries gave: `metadata`'s members whose value is a string (the
-/// last of a repeated key), the first top-level `rawType` and `rawPayload` when they are strings.
+/// last of a repeated key), the first top-level `rawType` and `rawPayload` when they are strings,
+/// names matched as written (an escaped `met\u0061data` is not `metadata`, as for SQLite's paths).
 package struct StoredRecordFields {
     package var metadata: [String: String] = [:]
     package var rawType: String?
@@ -23,7 +24,12 @@ package struct StoredRecordFields {
         // Only the first of a repeated key counts (as SQLite's paths find it).
         var seenMetadata = false, seenType = false, seenPayload = false
         scanner.skipSpace()
-        guard scanner.take(UInt8(ascii: "{")) else { return nil }
+        // JSON that is not an object (SQLite's json_valid takes it) has none of the fields.
+        guard scanner.take(UInt8(ascii: "{")) else {
+            guard scanner.skipValue(depth: 1) else { return nil }
+            scanner.skipSpace()
+            return scanner.atEnd ? out : nil
+        }
         scanner.skipSpace()
         if !scanner.take(UInt8(ascii: "}")) {
             repeat {
@@ -114,8 +120,7 @@ package struct StoredRecordFields {
             return take(UInt8(ascii: "}"))
         }
 
-        /// A member's name, told from the three wanted by its bytes (no String made of it); one
-        /// with an escape is decoded first.
+        /// A member's name, told from the three wanted by its bytes as written (no String made of it).
         mutating func key() -> Key? {
             let start = i + 1
             var escaped = false
@@ -129,9 +134,9 @@ package struct StoredRecordFields {
                 guard take(UInt8(ascii: "\"")) else { return nil }
                 return Self.which(UnsafeBufferPointer(rebasing: bytes[start ..< i - 1]))
             }
+            // SQLite's paths compare a member's name as it is written: an escaped name is none of the three.
             i = start - 1
-            guard let text = string() else { return nil }
-            return Array(text.utf8).withUnsafeBufferPointer(Self.which)
+            return skipString() ? .other : nil
         }
 
         private static func which(_ b: UnsafeBufferPointer<UInt8>) -> Key {
