@@ -21,7 +21,9 @@ package enum JSONOutput {
     /// JSON stays valid and decodes to the same text. C0 is left as it is: the encoder has escaped it
     /// inside strings, and outside them it can only be whitespace. One pass, the output built once.
     package static func escapingUnsafeScalars(_ json: String) -> String {
-        TerminalText.rewriting(json, where: { $0.value >= 0x7F && TerminalText.needsEscape($0) }) { scalar, out in
+        // Only scalars from U+007F on are looked at: ASCII JSON is taken as it is, by its bytes.
+        guard json.utf8.contains(where: { $0 >= 0x7F }) else { return json }
+        return TerminalText.rewriting(json, where: { $0.value >= 0x7F && TerminalText.needsEscape($0) }) { scalar, out in
             let v = scalar.value
             if v > 0xFFFF { // a surrogate pair
                 out.append(0x5C); out.append(0x75) // \u

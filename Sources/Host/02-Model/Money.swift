@@ -6,14 +6,66 @@ package enum Money {
     ]
 
     package static func format(_ minor: Int64, _ currency: String) -> String {
-        let f = formats[currency] ?? (symbol: "", digits: 2)
-        let sign = minor < 0 ? "-" : ""
-        let magnitude = minor.magnitude
-        var scale: UInt64 = 1
-        for _ in 0 ..< f.digits { scale *= 10 }
-        let whole = grouped(magnitude / scale)
-        let fraction = f.digits == 0 ? "" : "." + padded(magnitude % scale, f.digits)
-        return f.symbol.isEmpty ? "\(sign)\(whole)\(fraction) \(currency)" : "\(sign)\(f.symbol)\(whole)\(fraction)"
+        Format(currency)(minor)
+    }
+
+    /// `format` for one currency, its symbol and digits looked up once (a table of 10,000 rows).
+    package struct Format {
+        private let currency: String, symbol: String, digits: Int, scale: UInt64, surplus: Int
+
+        package init(_ currency: String) {
+            let f = Money.formats[currency] ?? (symbol: "", digits: 2)
+            var scale: UInt64 = 1
+            for _ in 0 ..< f.digits { scale *= 10 }
+            self.currency = currency; symbol = f.symbol; digits = f.digits; self.scale = scale
+            surplus = f.symbol.utf8.count - f.symbol.count
+        }
+
+        /// How many characters `text`, which this format wrote (a sign before it or not), shows:
+        /// its bytes, less those of the symbol's that are not characters of their own (¥ is two
+        /// bytes, one character).
+        package func characters(_ text: String) -> Int { text.isEmpty ? 0 : text.utf8.count - surplus }
+
+        /// `¥1,234`, `-S$1.60`, `1.60 EUR`: written straight into the string's own storage (a
+        /// short one needs no allocation).
+        package func callAsFunction(_ minor: Int64) -> String {
+            let magnitude = minor.magnitude
+            var whole = magnitude / scale, fraction = magnitude % scale
+            var wholeDigits = 1
+            var probe = whole
+            while probe >= 10 { probe /= 10; wholeDigits += 1 }
+            let capacity = 1 + symbol.utf8.count + wholeDigits + wholeDigits / 3 + (digits > 0 ? 1 + digits : 0)
+                + (symbol.isEmpty ? 1 + currency.utf8.count : 0)
+            return String(unsafeUninitializedCapacity: capacity) { buffer in
+                var n = 0
+                func put(_ b: UInt8) { buffer[n] = b; n += 1 }
+                if minor < 0 { put(UInt8(ascii: "-")) }
+                for b in symbol.utf8 { put(b) }
+                // The whole part's digits, a comma before each group of three but the first.
+                var place: UInt64 = 1
+                for _ in 1 ..< wholeDigits { place *= 10 }
+                for i in 0 ..< wholeDigits {
+                    if i > 0, (wholeDigits - i) % 3 == 0 { put(UInt8(ascii: ",")) }
+                    put(UInt8(ascii: "0") + UInt8(whole / place))
+                    whole %= place
+                    place /= 10
+                }
+                if digits > 0 {
+                    put(UInt8(ascii: "."))
+                    var fractionPlace = scale / 10
+                    while fractionPlace > 0 {
+                        put(UInt8(ascii: "0") + UInt8(fraction / fractionPlace))
+                        fraction %= fractionPlace
+                        fractionPlace /= 10
+                    }
+                }
+                if symbol.isEmpty {
+                    put(UInt8(ascii: " "))
+                    for b in currency.utf8 { put(b) }
+                }
+                return n
+            }
+        }
     }
 
     /// A plain decimal in major units, as spreadsheets read it: `-1.60` (SGD), `160` (JPY).
@@ -28,10 +80,15 @@ package enum Money {
 
     /// `12,345`: the digits of `v` in groups of three.
     package static func grouped(_ v: UInt64) -> String {
-        var digits = Array(String(v))
-        var i = digits.count - 3
-        while i > 0 { digits.insert(",", at: i); i -= 3 }
-        return String(digits)
+        guard v >= 1000 else { return String(v) }
+        let digits = Array(String(v).utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(digits.count + digits.count / 3)
+        for (i, d) in digits.enumerated() {
+            if i > 0, (digits.count - i) % 3 == 0 { out.append(UInt8(ascii: ",")) }
+            out.append(d)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func padded(_ v: UInt64, _ width: Int) -> String {

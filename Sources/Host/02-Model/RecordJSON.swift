@@ -24,11 +24,11 @@ package enum RecordJSON {
         if let s = r.exitStationName { key("exitStationName"); string(s, to: &out) }
         key("metadata")
         out.append(UInt8(ascii: "{"))
-        for (i, k) in r.metadata.keys.sorted().enumerated() {
+        for (i, member) in r.metadata.sorted(by: { $0.key < $1.key }).enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            string(k, to: &out)
+            string(member.key, to: &out)
             out.append(UInt8(ascii: ":"))
-            string(r.metadata[k] ?? "", to: &out)
+            string(member.value, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         if let s = r.rawPayload { key("rawPayload"); string(s, to: &out) }
@@ -43,6 +43,15 @@ package enum RecordJSON {
     /// for the whole output, by `JSONOutput.escapingUnsafeScalars`).
     package static func string(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings hold nothing to escape: appended whole.
+        let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+        } ?? false
+        guard !plain else {
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])

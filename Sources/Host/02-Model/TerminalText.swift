@@ -10,7 +10,9 @@
 package enum TerminalText {
     /// `text` with what `needsEscape` matches escaped; one pass, the output built once.
     package static func escape(_ text: String) -> String {
-        rewriting(text, where: needsEscape) { scalar, out in
+        // Printable ASCII, most of what is printed, needs no escape: one look at its bytes.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
+        return rewriting(text, where: needsEscape) { scalar, out in
             out.append(0x5C) // a backslash, then n, t, r, or x, u or U and the code in hex
             switch scalar {
             case "\n": out.append(0x6E)

@@ -49,8 +49,13 @@ extension Archive {
         }
     }
 
-    package func cards() throws -> [Card] {
-        let q = try db.prepare("""
+    package func cards() throws -> [Card] { try cards(id: nil, counted: true) }
+
+    /// Every card (or the one of `id`); `counted`: with its last read, balance, records and reads
+    /// counted and its passes, else with its names only (what `cards(matching:)` compares: the
+    /// counts of every card were a tenth of a 10,000-record `history`, issue 47).
+    private func cards(id: Int64?, counted: Bool) throws -> [Card] {
+        let q = try db.prepare(counted ? """
             SELECT c.id, c.family, c.serial, c.idm, c.name, c.currency,
                 (SELECT balance FROM reads WHERE card = c.id ORDER BY id DESC LIMIT 1),
                 (SELECT read_at FROM reads WHERE card = c.id ORDER BY id DESC LIMIT 1),
@@ -58,8 +63,13 @@ extension Archive {
                 (SELECT COUNT(*) FROM reads WHERE card = c.id),
                 (SELECT COUNT(*) FROM reads WHERE card = c.id AND merged = 0),
                 \(schemaVersion >= 4 ? "c.nickname" : "NULL")
-            FROM cards c ORDER BY c.id
+            FROM cards c WHERE ?1 IS NULL OR c.id = ?1 ORDER BY c.id
+            """ : """
+            SELECT c.id, c.family, c.serial, c.idm, c.name, c.currency, NULL, NULL, 0, 0, 0,
+                \(schemaVersion >= 4 ? "c.nickname" : "NULL")
+            FROM cards c WHERE ?1 IS NULL OR c.id = ?1 ORDER BY c.id
             """)
+        try q.bind([.init(id)])
         var cards = [Card]()
         while try q.step() {
             cards.append(Card(id: q.integer(0) ?? 0, family: q.text(1) ?? "", serial: q.text(2) ?? "", idm: q.text(3) ?? "",
@@ -67,6 +77,7 @@ extension Archive {
                               records: Int(q.integer(8) ?? 0), reads: Int(q.integer(9) ?? 0), readsApart: Int(q.integer(10) ?? 0),
                               nickname: q.text(11)))
         }
+        guard counted else { return cards }
         let passes = try currentPasses()
         for i in cards.indices { cards[i].passes = passes[cards[i].id] ?? [] }
         return cards
@@ -81,8 +92,14 @@ extension Archive {
     /// dashes), else — when `prefix` — the one card whose number starts with it. Throws a usage
     /// error, naming the ids to choose from, when none or several match.
     package func cards(matching name: String, prefix: Bool = true) throws -> Card {
+        let found = try uncountedCard(matching: name, prefix: prefix)
+        return try cards(id: found.id, counted: true).first ?? found
+    }
+
+    /// `cards(matching:)`'s card, with its names only.
+    private func uncountedCard(matching name: String, prefix: Bool) throws -> Card {
         let normal = Self.normalNumber
-        let all = try cards()
+        let all = try cards(id: nil, counted: false)
         if name.hasPrefix("#") {
             guard let id = Int64(name.dropFirst()), let card = all.first(where: { $0.id == id }) else {
                 throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)")
@@ -123,38 +140,48 @@ extension Archive {
 
     /// The card's timeline, oldest first; with `metadata`, each record's metadata too (bus lines,
     /// stops, regions: what a row's details show), with `raw` its raw type and bytes (all a JSON
-    /// listing writes), both taken from its stored JSON by SQLite; with `period`, only the records dated in it
-    /// (by their day in the card's zone; undated records are in no period).
-    package func timeline(card: Int64, metadata: Bool = false, raw withRaw: Bool = false, period: ReportPeriod? = nil) throws -> [TimelineRecord] {
+    /// listing writes), both taken from its stored JSON in the same pass (`StoredRecordFields`);
+    /// with `period`, only the records dated in it (by their day in the card's zone; undated
+    /// records are in no period).
+    /// `listing` leaves each record's `json` and `identity` empty (`stored()` then gives the
+    /// columns' transaction): a listing that prints neither does not copy 10,000 of each.
+    package func timeline(card: Int64, metadata: Bool = false, raw withRaw: Bool = false, period: ReportPeriod? = nil,
+                          listing: Bool = false) throws -> [TimelineRecord] {
         let (within, days) = Self.dated(period, column: "date")
-        let details = metadata ? try self.metadata(card: card, period: period) : [:]
-        let raw = withRaw ? "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawType') END, "
-            + "CASE WHEN json_valid(record) THEN json_extract(record, '$.rawPayload') END" : "NULL, NULL"
         let q = try db.prepare("""
             SELECT date, type, amount, balance, entry_station, entry_name, exit_station, exit_name, record, entry_name_en, exit_name_en,
-                position, identity, \(raw)
+                position, identity
             FROM records WHERE card = ?\(within) ORDER BY position
             """)
         try q.bind([.integer(card)] + days)
         var rows = [TimelineRecord]()
+        // Its size once (from the index), not the array grown and copied a dozen times.
+        if period == nil { rows.reserveCapacity(Int(try db.integer("SELECT COUNT(*) FROM records WHERE card = ?", [.integer(card)]) ?? 0)) }
+        // Dates repeat (a day's trips), and parsing one is most of a row's typing: the last one kept.
+        var lastDateText: String?, lastDate: CardDate?
         while try q.step() {
+            let dateText = q.text(0)
+            if dateText != lastDateText { lastDate = dateText.flatMap(CardDate.init); lastDateText = dateText }
             var t = CardReading.TransactionRecord(type: q.text(1).flatMap(TransactionKind.init(rawValue:)) ?? .unknown,
-                                                  amount: q.integer(2).map { UInt64(clamping: $0) }, date: q.text(0).flatMap(CardDate.init),
+                                                  amount: q.integer(2).map { UInt64(clamping: $0) }, date: lastDate,
                                                   entryStation: q.text(4), exitStation: q.text(6), balance: q.integer(3))
             t.entryStationName = q.text(5)
             t.exitStationName = q.text(7)
             t.entryStationNameEnglish = q.text(9)
             t.exitStationNameEnglish = q.text(10)
-            if let position = q.integer(11), let m = details[position] { t.metadata = m }
-            t.rawType = q.text(13)
-            t.rawPayload = q.text(14)
-            let identity = q.text(12) ?? ""
+            if metadata || withRaw, let fields = q.withBytes(8, { StoredRecordFields.parse($0, metadata: metadata, raw: withRaw) }) ?? nil {
+                t.metadata = fields.metadata
+                t.rawType = fields.rawType
+                t.rawPayload = fields.rawPayload
+            }
+            let unnamed = t.rawType == nil && t.type == .unknown
+            let identity = !listing || unnamed ? q.text(12) ?? "" : ""
             // Without the stored JSON read, the raw type of a record of a type no plugin names
             // still comes from its identity (rawType/rawPayload).
-            if t.rawType == nil, t.type == .unknown, let slash = identity.firstIndex(of: "/"), slash != identity.startIndex, !identity.hasPrefix("{") {
+            if unnamed, let slash = identity.firstIndex(of: "/"), slash != identity.startIndex, !identity.hasPrefix("{") {
                 t.rawType = String(identity[..<slash])
             }
-            rows.append(TimelineRecord(transaction: t, json: q.text(8) ?? "{}", identity: identity))
+            rows.append(TimelineRecord(transaction: t, json: listing ? "" : q.text(8) ?? "{}", identity: listing ? "" : identity))
         }
         return rows
     }
@@ -170,25 +197,6 @@ extension Archive {
             SELECT r.balance FROM records c JOIN reads r ON r.id = c.last_read
             WHERE c.card = ? ORDER BY c.position DESC LIMIT 1
             """, [.integer(card)])
-    }
-
-    /// Each record's metadata by position, taken from its stored JSON by SQLite's json_each (in
-    /// C, one query: a 10,000-record history without a JSON decoder run per record). A record
-    /// whose JSON is not JSON has none.
-    private func metadata(card: Int64, period: ReportPeriod?) throws -> [Int64: [String: String]] {
-        let (within, days) = Self.dated(period, column: "r.date")
-        let q = try db.prepare("""
-            SELECT r.position, m.key, m.value FROM records r, json_each(CASE WHEN json_valid(r.record) THEN r.record ELSE '{}' END,
-                '$.metadata') m
-            WHERE r.card = ?\(within) AND m.type = 'text'
-            """)
-        try q.bind([.integer(card)] + days)
-        var out = [Int64: [String: String]]()
-        while try q.step() {
-            guard let position = q.integer(0), let key = q.text(1), let value = q.text(2) else { continue }
-            out[position, default: [:]][key] = value
-        }
-        return out
     }
 
     /// The SQL condition and its values that keep the records dated in `period`: the stored

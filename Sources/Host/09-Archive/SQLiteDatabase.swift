@@ -194,5 +194,12 @@ package final class SQLiteDatabase {
             // By length, not up to a NUL; bytes that are not UTF-8 (a corrupt file) are repaired.
             return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
         }
+
+        /// The column's text as SQLite holds it (valid until the next step or reset), without a
+        /// String made of it; nil for NULL.
+        package func withBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+            guard let p = sqlite3_column_text(statement, column) else { return nil }
+            return body(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, column))))
+        }
     }
 }

@@ -137,6 +137,8 @@ package enum HistoryOutput {
             package let passes: [CardPass]?
         }
         var out = [UInt8](arrayLiteral: UInt8(ascii: "["))
+        // About 250 bytes a record: the output grown once, not doubled a dozen times.
+        out.reserveCapacity(histories.reduce(0) { $0 + $1.records.count } * 256 + 1024)
         for (i, h) in histories.enumerated() {
             let c = h.card
             var head = JSONOutput.encode(Head(id: c.handle, family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
@@ -151,7 +153,9 @@ package enum HistoryOutput {
             out.append(contentsOf: "]}".utf8)
         }
         out.append(UInt8(ascii: "]"))
-        return JSONOutput.escapingUnsafeScalars(String(decoding: out, as: UTF8.self))
+        // ASCII output has nothing for escapingUnsafeScalars to escape: told from the bytes at hand.
+        let text = String(decoding: out, as: UTF8.self)
+        return out.contains(where: { $0 >= 0x7F }) ? JSONOutput.escapingUnsafeScalars(text) : text
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
@@ -169,9 +173,18 @@ package enum HistoryOutput {
             let safe = spreadsheetSafe(s)
             return quoted(shown(safe), always: safe != s)
         }
-        var out = csvHeader.joined(separator: ",") + end
+        // Built by its bytes, a field at a time (a 100,000-record export).
+        var out = [UInt8]()
+        out.reserveCapacity(histories.reduce(0) { $0 + $1.records.count } * 64 + 256)
+        out.append(contentsOf: (csvHeader.joined(separator: ",") + end).utf8)
+        func field(_ s: String, comma: Bool = true) {
+            out.append(contentsOf: s.utf8)
+            if comma { out.append(UInt8(ascii: ",")) }
+        }
         for h in histories {
             let c = h.card
+            // The card's own fields are the same on each of its rows: made once.
+            let serial = text(c.serial), currency = text(c.currency), nickname = text(c.nickname ?? "")
             for record in h.records {
                 let r = record.transaction
                 let (entryName, exitName) = names.lookup(c, record)
@@ -179,14 +192,23 @@ package enum HistoryOutput {
                 let amount = r.amount.map { (r.type.direction == .deducted ? "-" : "") + Money.decimal(Int64(clamping: $0), c.currency) } ?? ""
                 // The date's text is `YYYY-MM-DD`, then `THH:MM:SS±HH:MM` when it has a time (CardDate).
                 let date = r.date?.description ?? ""
-                let fields = [text(c.serial), String(date.prefix(10)), r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)),
-                              r.type.rawValue, amount, r.balance.map { Money.decimal($0, c.currency) } ?? "",
-                              text(r.entryStation ?? ""), text(entryName ?? ""), text(r.exitStation ?? ""), text(exitName ?? ""), text(c.currency),
-                              text(c.nickname ?? ""), text(TransactionDetails.text(r, style: .init(), stations: false))]
-                out += fields.joined(separator: ",") + end
+                field(serial)
+                field(String(date.prefix(10)))
+                field(r.date?.clock == nil ? "" : String(date.dropFirst(11).prefix(8)))
+                field(r.type.rawValue)
+                field(amount)
+                field(r.balance.map { Money.decimal($0, c.currency) } ?? "")
+                field(text(r.entryStation ?? ""))
+                field(text(entryName ?? ""))
+                field(text(r.exitStation ?? ""))
+                field(text(exitName ?? ""))
+                field(currency)
+                field(nickname)
+                field(text(TransactionDetails.text(r, style: .init(), stations: false)), comma: false)
+                out.append(contentsOf: end.utf8)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// RFC 4180: a field holding a comma, quote or line break (or any, when `always`) quoted, its
@@ -210,9 +232,49 @@ package enum HistoryOutput {
 
     /// A stored UTC time shown in local time, to the minute.
     package static func localTime(_ iso: String) -> String {
+        // The archive's own form by the C library (Foundation's formatters load ICU's calendars,
+        // a few milliseconds of every `history`); any other form as before.
+        if let seconds = utcSeconds(iso) {
+            var t = time_t(seconds), parts = tm()
+            if localtime_r(&t, &parts) != nil {
+                var out = [UInt8]()
+                func digits(_ v: Int32, _ width: Int) {
+                    var v = Int(v), place = 1
+                    for _ in 1 ..< width { place *= 10 }
+                    if v >= place * 10 { out.append(contentsOf: String(v).utf8); return }
+                    while place > 0 { out.append(0x30 + UInt8(v / place)); v %= place; place /= 10 }
+                }
+                digits(parts.tm_year + 1900, 4); out.append(0x2D)
+                digits(parts.tm_mon + 1, 2); out.append(0x2D)
+                digits(parts.tm_mday, 2); out.append(0x20)
+                digits(parts.tm_hour, 2); out.append(0x3A)
+                digits(parts.tm_min, 2)
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
         guard let date = readAtParser.date(from: iso) else { return iso }
         let text = localMinute.string(from: date)
         return L10n.language == "ja" ? text.replacingOccurrences(of: "-", with: "/") : text
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.fffZ` (the archive's read times, any number of fraction digits) as
+    /// seconds since 1970 (the fraction dropped: a minute is shown); nil for any other text.
+    static func utcSeconds(_ iso: String) -> Int64? {
+        let b = Array(iso.utf8)
+        guard b.count >= 22, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x2E, b.last == 0x5A else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for i in from ..< from + count {
+                guard (0x30 ... 0x39).contains(b[i]) else { return nil }
+                v = v * 10 + Int64(b[i] - 0x30)
+            }
+            return v
+        }
+        guard number(20, b.count - 21) != nil, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              year >= 1970, (1 ... 12).contains(month), (1 ... Int64(Gregorian.daysIn(month: Int(month), year: Int(year)))).contains(day),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        return Int64(Gregorian.daysFromUnixEpoch(year: Int(year), month: Int(month), day: Int(day))) * 86400 + hour * 3600 + minute * 60 + second
     }
 
     /// The archive's read times (`2026-11-05T07:30:00.123Z`), made once for every line that shows one.

@@ -139,28 +139,77 @@ package enum TextOutput {
         var header = [dates.title, L10n.tr("Type"), L10n.tr("Amount")] + (withBalance ? [L10n.tr("Balance")] : [])
         header.append(L10n.tr("Details"))
         let kinds = Dictionary(uniqueKeysWithValues: TransactionKind.allCases.map { ($0, kind($0)) })
-        let rows = transactions.map { t -> (cells: [String], topUp: Bool) in
-            // `?`: the card stored the balance after the record but not its amount (notes says why).
-            let unknown = t.balance != nil ? "?" : ""
-            var cells = [dates.text(t.date), kinds[t.type] ?? t.type.words, t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? unknown]
-            if withBalance { cells.append(t.balance.map { Money.format($0, currency) } ?? "") }
-            cells.append(TransactionDetails.text(t, style: style))
-            return (cells, t.type.direction == .added)
-        }
         let columns = header.count - 1 // the last (details) is not padded
-        // Each cell's width once (a history may have 10,000 rows), in terminal columns: 乗車 is 4.
-        let lengths = ([header] + rows.map(\.cells)).map { cells in cells.prefix(columns).map(DisplayWidth.of) }
-        let widths = (0 ..< columns).map { c in lengths.map { $0[c] }.max() ?? 0 }
-        func line(_ cells: [String], _ length: [Int], _ decorate: (Int, String) -> String) -> String {
-            var out = ""
-            for c in 0 ..< columns {
-                let fill = String(repeating: " ", count: max(0, widths[c] - length[c]))
-                out += decorate(c, c >= 2 ? fill + cells[c] : cells[c] + fill) + "  "
+        let width = header.count
+        let money = Money.Format(currency)
+        // Every cell in one array, a row after another, and each padded cell's width once (a
+        // history may have 10,000 rows), in terminal columns (乗車 is 4): its bytes when it is ASCII.
+        func length(_ s: String) -> Int { s.utf8.allSatisfy { $0 < 0x80 } ? s.utf8.count : DisplayWidth.of(s) }
+        var cells = [String](), lengths = [Int](), topUps = [Bool]()
+        cells.reserveCapacity((transactions.count + 1) * width)
+        lengths.reserveCapacity((transactions.count + 1) * columns)
+        topUps.reserveCapacity(transactions.count + 1)
+        cells += header
+        lengths += header.prefix(columns).map(length)
+        topUps.append(false)
+        // A day's records share their date's text: made once for each run of equal dates.
+        var lastDate: CardDate??, lastDateText = ""
+        for t in transactions {
+            if lastDate != .some(t.date) { lastDate = .some(t.date); lastDateText = dates.text(t.date) }
+            // `?`: the card stored the balance after the record but not its amount (notes says why).
+            func add(_ cell: String, _ count: Int? = nil) { cells.append(cell); lengths.append(count ?? length(cell)) }
+            add(lastDateText)
+            add(kinds[t.type] ?? t.type.words)
+            if let amount = t.amount {
+                let text = t.type.sign + money(Int64(clamping: amount))
+                add(text, money.characters(text))
+            } else {
+                add(t.balance != nil ? "?" : "")
             }
-            return (out + cells[columns]).trimmingTrailingSpaces()
+            if withBalance { let text = t.balance.map { money($0) } ?? ""; add(text, money.characters(text)) }
+            cells.append(TransactionDetails.text(t, style: style))
+            topUps.append(t.type.direction == .added)
         }
-        return [line(header, lengths[0]) { _, s in paint.bold(s) }]
-            + rows.enumerated().map { i, row in line(row.cells, lengths[i + 1]) { c, s in c == 2 && row.topUp ? paint.green(s) : s } }
+        var widths = [Int](repeating: 0, count: columns)
+        for (i, n) in lengths.enumerated() where n > widths[i % columns] { widths[i % columns] = n }
+        // Constants from here on (a closure that captured the vars would check each access).
+        let (cellsMade, lengthsMade) = (cells, lengths)
+        /// Row `r`'s line, built by its bytes; a cell `painted` says is coloured (only with colour on).
+        func line(_ r: Int, painted: (Int) -> Bool, _ decorate: (String) -> String) -> String {
+            if paint.on {
+                var out = ""
+                for c in 0 ..< columns {
+                    let cell = cellsMade[r * width + c], spaces = String(repeating: " ", count: max(0, widths[c] - lengthsMade[r * columns + c]))
+                    let padded = c >= 2 ? spaces + cell : cell + spaces
+                    out += (painted(c) ? decorate(padded) : padded) + "  "
+                }
+                out += cellsMade[r * width + columns]
+                while out.utf8.last == UInt8(ascii: " ") { out.removeLast() }
+                return out
+            }
+            // Without colour: written straight into the line's own storage, its size known.
+            var capacity = 0
+            for c in 0 ... columns { capacity += cellsMade[r * width + c].utf8.count }
+            for c in 0 ..< columns { capacity += max(0, widths[c] - lengthsMade[r * columns + c]) + 2 }
+            return String(unsafeUninitializedCapacity: capacity) { buffer in
+                var n = 0
+                for c in 0 ... columns {
+                    var cell = cellsMade[r * width + c]
+                    let fill = c == columns ? 0 : max(0, widths[c] - lengthsMade[r * columns + c])
+                    if c >= 2 { for k in 0 ..< fill { buffer[n + k] = UInt8(ascii: " ") }; n += fill }
+                    n += cell.withUTF8 { bytes in
+                        for k in 0 ..< bytes.count { buffer[n + k] = bytes[k] }
+                        return bytes.count
+                    }
+                    if c < 2 { for k in 0 ..< fill { buffer[n + k] = UInt8(ascii: " ") }; n += fill }
+                    if c < columns { buffer[n] = UInt8(ascii: " "); buffer[n + 1] = UInt8(ascii: " "); n += 2 }
+                }
+                while n > 0, buffer[n - 1] == UInt8(ascii: " ") { n -= 1 }
+                return n
+            }
+        }
+        return [line(0, painted: { _ in true }, paint.bold)]
+            + (1 ..< topUps.count).map { r in line(r, painted: { c in c == 2 && topUps[r] }, paint.green) }
     }
 
     /// A record's kind as a person reads it: `top-up`, チャージ (the ledger and CSV keep the
@@ -191,13 +240,5 @@ package enum TextOutput {
         if key == MetadataKey.idm { return "IDm" }
         let words = TransactionDetails.words(key)
         return (words.first.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? "") + words.dropFirst().map { " " + $0 }.joined()
-    }
-}
-
-private extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

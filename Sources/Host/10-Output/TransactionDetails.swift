@@ -4,54 +4,76 @@ import TransitModel
 /// and stop, events, points; regions, raw amounts, raw types and payloads only when verbose.
 /// Plugin strings are escaped.
 package enum TransactionDetails {
-    /// Metadata said elsewhere (stations) or only when verbose.
-    private static let stationKeys: Set<String> = ["entryLine", "exitLine", "entryOperator", "exitOperator"]
+    /// Metadata said only when verbose.
     private static let verboseKeys: Set<String> = [MetadataKey.entryRegion, MetadataKey.exitRegion, MetadataKey.usageAmount, MetadataKey.chargeAmount, MetadataKey.sequence,
                                                     MetadataKey.network]
 
     /// `stations` false leaves the stations out (the CSV export has columns of its own for them).
     package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style, stations: Bool = true) -> String {
         let e = TerminalText.escape
-        var parts = [String]()
-        let entry = (stations ? t.entryStation : nil).map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
-                                                 unnamed: t.entryStationUnnamed, line: t.metadata["entryLine"], operator: t.metadata["entryOperator"], style) }
-        if let entry {
-            if let exitCode = t.exitStation {
-                let sameLine = t.metadata["exitLine"] == t.metadata["entryLine"] && t.metadata["exitOperator"] == t.metadata["entryOperator"]
-                parts.append("\(entry) → " + station(code: exitCode, name: t.exitStationName, english: t.exitStationNameEnglish,
-                                                     unnamed: t.exitStationUnnamed, line: sameLine ? nil : t.metadata["exitLine"],
-                                                     operator: sameLine ? nil : t.metadata["exitOperator"], style))
-            } else {
-                // TRANSLATORS: a record at one station or terminal (a top-up at 0101).
-                parts.append(style.say("at %1$s", entry))
+        // The metadata looked through once (a history has 10,000 rows): the keys said in words of
+        // their own picked out, the rest kept in key order.
+        var entryLine: String?, entryOperator: String?, exitLine: String?, exitOperator: String?
+        var busLine: String?, busStop: String?, event: String?, userData: String?, entryRegion: String?, exitRegion: String?
+        var rest = [(key: String, value: String)]()
+        for (key, value) in t.metadata {
+            switch key {
+            case "entryLine": entryLine = value
+            case "entryOperator": entryOperator = value
+            case "exitLine": exitLine = value
+            case "exitOperator": exitOperator = value
+            case MetadataKey.busLineCode: busLine = value
+            case MetadataKey.busStopCode: busStop = value
+            case MetadataKey.event: event = value
+            case MetadataKey.userData: userData = value
+            // Regions are said (with --verbose) before the rest, or not at all.
+            case MetadataKey.entryRegion: entryRegion = value
+            case MetadataKey.exitRegion: exitRegion = value
+            default: if style.verbose || !verboseKeys.contains(key) { rest.append((key, value)) }
             }
         }
-        var metadata = t.metadata
-        if let line = metadata.removeValue(forKey: MetadataKey.busLineCode) {
-            parts.append(metadata.removeValue(forKey: MetadataKey.busStopCode).map { style.say("bus line %1$s, stop %2$s", e(line), e($0)) }
-                ?? style.say("bus line %1$s", e(line)))
+        // The parts joined by ", " as they come (a short text stays in the string itself: no array a row).
+        var text = ""
+        func add(_ part: String) {
+            if !text.isEmpty { text += ", " }
+            text += part
         }
-        if let stop = metadata.removeValue(forKey: MetadataKey.busStopCode) { parts.append(style.say("bus stop %1$s", e(stop))) }
-        if let event = metadata.removeValue(forKey: MetadataKey.event) { parts.append(e(event)) }
-        if let data = metadata.removeValue(forKey: MetadataKey.userData) { parts.append(e(data)) }
+        let entry = (stations ? t.entryStation : nil).map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
+                                                 unnamed: t.entryStationUnnamed, line: entryLine, operator: entryOperator, style) }
+        if let entry {
+            if let exitCode = t.exitStation {
+                let sameLine = exitLine == entryLine && exitOperator == entryOperator
+                add("\(entry) → " + station(code: exitCode, name: t.exitStationName, english: t.exitStationNameEnglish,
+                                                     unnamed: t.exitStationUnnamed, line: sameLine ? nil : exitLine,
+                                                     operator: sameLine ? nil : exitOperator, style))
+            } else {
+                // TRANSLATORS: a record at one station or terminal (a top-up at 0101).
+                add(style.say("at %1$s", entry))
+            }
+        }
+        if let busLine {
+            add(busStop.map { style.say("bus line %1$s, stop %2$s", e(busLine), e($0)) } ?? style.say("bus line %1$s", e(busLine)))
+        } else if let busStop {
+            add(style.say("bus stop %1$s", e(busStop)))
+        }
+        if let event { add(e(event)) }
+        if let userData { add(e(userData)) }
         // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
         if t.type == .unknown, let raw = t.rawType, !style.verbose {
             let said = style.say("(record type %1$s, not one transit knows)", e(raw))
-            if parts.isEmpty { parts.append(said) } else { parts[parts.count - 1] += " " + said }
+            if text.isEmpty { text = said } else { text += " " + said }
         }
-        for key in stationKeys { metadata.removeValue(forKey: key) }
-        if style.verbose {
-            let entryRegion = metadata.removeValue(forKey: MetadataKey.entryRegion), exitRegion = metadata.removeValue(forKey: MetadataKey.exitRegion)
-            if let entryRegion { parts.append("region \(e(entryRegion))" + (exitRegion.map { " → \(e($0))" } ?? "")) }
+        if style.verbose, let entryRegion {
+            add("region \(e(entryRegion))" + (exitRegion.map { " → \(e($0))" } ?? ""))
         }
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where style.verbose || !verboseKeys.contains(key) {
-            parts.append("\(e(words(key).joined(separator: " "))) \(e(value))")
+        for (key, value) in rest.sorted(by: { $0.key < $1.key }) {
+            add("\(e(words(key).joined(separator: " "))) \(e(value))")
         }
         if style.verbose {
-            if let raw = t.rawType { parts.append("raw type \(e(raw))") }
-            if let payload = t.rawPayload { parts.append("raw \(e(payload))") }
+            if let raw = t.rawType { add("raw type \(e(raw))") }
+            if let payload = t.rawPayload { add("raw \(e(payload))") }
         }
-        return parts.joined(separator: ", ")
+        return text
     }
 
     /// `Shinjuku (JR East Yamanote)`, or the code when the table has no name for it, with why when
@@ -67,6 +89,16 @@ package enum TransactionDetails {
 
     /// A camelCase key as lowercase words: `busLineCode` → `bus`, `line`, `code`.
     package static func words(_ key: String) -> [String] {
+        // ASCII keys (every plugin's): split and lowered by their bytes.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            var out = [String](), current = [UInt8]()
+            for b in key.utf8 {
+                if (0x41 ... 0x5A).contains(b), !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)); current = [] }
+                current.append((0x41 ... 0x5A).contains(b) ? b + 0x20 : b)
+            }
+            if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)) }
+            return out
+        }
         var out = [String](), current = ""
         for ch in key {
             if ch.isUppercase, !current.isEmpty { out.append(current); current = "" }

@@ -27,7 +27,7 @@ extension TransitCommand {
     /// without CARD), oldest first.
     func history(_ a: Arguments) throws {
         // The text's details and the JSON need each record's metadata.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: a.has(.json))
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: a.has(.json), listing: true)
         if a.has(.json) { finalOutput(HistoryOutput.historyJSON(histories)); return }
         // The rows scan prints, with the names of the station tables there are now (as scan names them).
         let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
@@ -45,11 +45,14 @@ extension TransitCommand {
         try Self.refuseUnwritable(out)
         // Both need each record's metadata: the JSON writes each record whole, the CSV's details
         // column says bus lines, stops and CEPAS locations.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json")
-        // Station names: those the reads carried, and those of the tables there are now.
+        // Station names: those the reads carried, and those of the tables there are now (looked up
+        // from each record's stored JSON: read only then).
         let library = stationLibrary(a)
+        let tables = try !library.paths().isEmpty
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json",
+                                          listing: !tables)
         let english = TextOutput.Style.forOutput(verbose: false).englishNames
-        let names = try library.paths().isEmpty ? HistoryOutput.StationNames.stored(english: english) : .from(try library.table(), english: english)
+        let names = tables ? .from(try library.table(), english: english) : HistoryOutput.StationNames.stored(english: english)
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
         let onTerminal = out == nil && isatty(1) != 0
@@ -95,14 +98,15 @@ extension TransitCommand {
     }
 
     /// The timelines of the card named (every card without a name), from `since` on.
-    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false) throws -> [HistoryOutput.CardHistory] {
+    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false,
+                               listing: Bool = false) throws -> [HistoryOutput.CardHistory] {
         guard let archive = try openArchive(reading: true) else {
             if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
             return []
         }
         let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
         return try cards.map { card in
-            var records = try archive.timeline(card: card.id, metadata: metadata, raw: raw)
+            var records = try archive.timeline(card: card.id, metadata: metadata, raw: raw, listing: listing)
             let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }
             // The closing balance follows the timeline's newest record: kept unless --since drops that record.
             let keepsNewest = records.last.map { r in since.map { s in day(r).map { $0 >= s } ?? true } ?? true } ?? false

@@ -1,0 +1,60 @@
+import Foundation
+import TransitArchive
+import XCTest
+
+/// Issue 47: a listing takes each record's metadata, raw type and raw payload from its stored JSON
+/// in one pass of its own (`StoredRecordFields`) instead of SQLite's JSON functions. SQLite is the
+/// reference: for each stored text, what json_valid, json_each('$.metadata') (text values) and
+/// json_extract('$.rawType' / '$.rawPayload', when text) give is what the pass must give.
+final class StoredRecordFieldsTests: XCTestCase {
+    private static let texts = [
+        #"{"balance":19990,"date":"2010-01-01","metadata":{"entryRegion":"2","exitRegion":"1","sequence":"1"},"rawPayload":"1601","rawType":"16","type":"trip"}"#,
+        #"{}"#, #"  { "metadata" : { } }  "#, #"{"metadata":{"a":1,"b":null,"c":true,"d":{"x":"y"},"e":["f"],"g":"h"}}"#,
+        #"{"metadata":{"k":"first","k":"second"}}"#, #"{"metadata":{"a":"1"},"metadata":{"b":"2"}}"#,
+        #"{"rawType":"A","rawType":"B","rawPayload":"C"}"#, #"{"rawType":7,"rawPayload":{"x":1}}"#,
+        #"{"metadata":["zero",1,"two"]}"#, #"{"metadata":"text"}"#, #"{"metadata":5}"#,
+        #"{"met\u0061data":{"escaped key":"v"}}"#, #"{"metadata":{"line\nbreak":"tab\there","quote\"":"back\\slash\/"}}"#,
+        #"{"metadata":{"kana":"\u30b7\u30f3\u30b8\u30e5\u30af","emoji":"\ud83d\ude83","raw":"新宿"}}"#,
+        #"{"metadata":{"n":-0.5e+10,"m":0,"o":12.25E-3}}"#, #"{"nested":[[[{"a":[1,2,{"b":"c"}]}]]],"metadata":{"x":"y"}}"#,
+        // Not JSON: nothing is taken.
+        "", "[]", "\"metadata\"", #"{"metadata":{"a":"1"}"#, #"{"metadata":{"a":"1"}}}"#, #"{"metadata":{"a":01}}"#,
+        #"{"metadata":{"a":"raw"#, "{\"metadata\":{\"a\":\"control\u{01}\"}}", #"{"metadata":{"a":"\x"}}"#, #"{'metadata':{}}"#,
+        #"{"metadata":{"a":"1",}}"#, #"{"a":tru}"#, #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"1"} x"#,
+    ]
+
+    func testEachStoredTextGivesWhatSQLitesJSONFunctionsGive() throws {
+        let db = try SQLiteDatabase(path: ":memory:", name: "test", flags: 0x2 | 0x4, busyTimeoutMilliseconds: 100)
+        for text in Self.texts {
+            let valid = try db.integer("SELECT json_valid(?)", [.text(text)]) == 1
+            let parsed = Array(text.utf8).withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: true, raw: true) }
+            XCTAssertEqual(parsed != nil, valid, "json_valid of \(text)")
+            guard valid, let parsed else { continue }
+            let members = try db.prepare("SELECT key, value FROM json_each(?, '$.metadata') WHERE type = 'text'")
+            try members.bind([.text(text)])
+            var expected = [String: String]()
+            while try members.step() { if let k = members.text(0), let v = members.text(1) { expected[k] = v } }
+            XCTAssertEqual(parsed.metadata, expected, "metadata of \(text)")
+            for (path, got) in [("$.rawType", parsed.rawType), ("$.rawPayload", parsed.rawPayload)] {
+                let q = try db.prepare("SELECT CASE WHEN json_type(?1, ?2) = 'text' THEN json_extract(?1, ?2) END")
+                try q.bind([.text(text), .text(path)])
+                XCTAssertTrue(try q.step())
+                XCTAssertEqual(got, q.text(0), "\(path) of \(text)")
+            }
+        }
+    }
+
+    func testOnlyWhatIsAskedIsTaken() {
+        let text = Array(#"{"metadata":{"a":"b"},"rawType":"16","rawPayload":"00"}"#.utf8)
+        let none = text.withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: false, raw: false) }
+        XCTAssertEqual(none?.metadata, [:])
+        XCTAssertNil(none?.rawType)
+        let raw = text.withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: false, raw: true) }
+        XCTAssertEqual(raw?.rawType, "16")
+        XCTAssertEqual(raw?.rawPayload, "00")
+    }
+
+    func testNestingDeeperThanSQLiteTakesIsRefused() {
+        let deep = Array(("{\"a\":" + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}").utf8)
+        XCTAssertNil(deep.withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: true, raw: true) })
+    }
+}
