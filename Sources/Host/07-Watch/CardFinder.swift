@@ -78,13 +78,15 @@ package struct CardFinder {
             return TransitError(.noReader, "only SAM interfaces are connected (\(all.joined(separator: ", "))); name one with --reader")
         }
         var notes = looks.compactMap(\.note).map { " (\($0))" }.joined()
+        // The readers looked at without a note of their own, each with its table line.
+        let profiled = looks.filter { $0.note == nil }.flatMap(\.candidates).map { (name: $0, profile: ReaderProfile.matching($0)) }
         // A reader whose line says it reads no type B card: a Calypso card on it is never seen.
-        let noTypeB = looks.filter { $0.note == nil }.flatMap(\.candidates).filter { ReaderProfile.matching($0).readsTypeB == false }
+        let noTypeB = profiled.filter { $0.profile.readsTypeB == false }.map(\.name)
         if !noTypeB.isEmpty {
             notes += " (\(noTypeB.joined(separator: ", ")) \(noTypeB.count == 1 ? "reads" : "read") no ISO 14443 type B card: Navigo, MOBIB and most Calypso cards are not seen there)"
         }
         // A reader that never hands over a MIFARE Classic or Ultralight card (a phone): said once.
-        let unseen = Set(looks.filter { $0.note == nil }.flatMap(\.candidates).compactMap { ReaderProfile.matching($0).storageCardsUnseen })
+        let unseen = Set(profiled.compactMap(\.profile.storageCardsUnseen))
         notes += unseen.sorted().map { " (\($0))" }.joined()
         let lead = candidates.count == 1 ? L10n.words("no card on %1$s", .init(candidates[0])) : L10n.words("no card on any reader")
         return TransitError(.noCard, lead + .init(notes)
