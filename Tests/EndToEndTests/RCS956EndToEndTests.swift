@@ -73,25 +73,228 @@ final class RCS956EndToEndTests: RCS380TestCase {
         }
     }
 
+    /// The Suica's reading from its image (`transit scan --card`): what a read on the reader must give.
+    private func suicaReference() throws -> [String: Any] {
+        try XCTUnwrap(try CommandRun.transit(["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"]).json)
+    }
+
+    /// A log bundle's JSON.
+    private func bundle(_ path: String) -> [String: Any]? {
+        (try? Data(contentsOf: URL(fileURLWithPath: path))).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    /// The events of the emulator's log (`# …` lines).
+    private func events(_ usbLog: String) -> [String] {
+        ((try? String(contentsOfFile: usbLog, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("#") }.map(String.init)
+    }
+
+    /// The emulator's log says pn533_usb was unbound, then bound again: given back `when`.
+    private func assertPn533GivenBack(_ usbLog: String, _ when: String, file: StaticString = #filePath, line: UInt = #line) {
+        let events = events(usbLog)
+        let unbound = events.firstIndex { $0.contains("pn533_usb unbound") }, bound = events.lastIndex { $0.contains("pn533_usb bound") }
+        XCTAssertNotNil(unbound, "\(when): detached: \(events.joined(separator: "\n"))", file: file, line: line)
+        XCTAssertNotNil(bound, "\(when): given back: \(events.joined(separator: "\n"))", file: file, line: line)
+        if let unbound, let bound { XCTAssertLessThan(unbound, bound, when, file: file, line: line) }
+    }
+
+    // MARK: damaged, lost and unanswered answers (issue 46 §3)
+
     func testCRCErrorsOnTwoAnswersInARowAndTheSuicaIsReadRight() throws {
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--damage", "2,3"], ["scan", "--json", "--no-save", "--verbose"])
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path, log = dir.appendingPathComponent("read.json").path
+        // The card's answers to InCommunicateThru: 1 Request System Code, 2 the first read, damaged (status 02) twice.
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--damage", "2,3"], ["scan", "--json", "--no-save", "--verbose", "--log", log],
+                                  usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.json?["balance"] as? Int, 2010)
-        XCTAssertTrue(run.stderr.contains("came back damaged (CRC error)"), run.stderr)
+        XCTAssertEqual(run.json?["transactions"] as? NSArray, try suicaReference()["transactions"] as? NSArray, "the whole history")
+        XCTAssertEqual(run.stderr.split(separator: "\n").filter { $0.contains("came back damaged (CRC error)") }.count, 2, run.stderr)
+        XCTAssertEqual(bundle(log)?["retries"] as? Int, 2, "counted in the log bundle")
+        XCTAssertEqual(codes(usb).filter { $0 == "d442" }.count, 6, "the four frames and the read twice more")
     }
 
-    func testAnswersThatStayDamagedEndTheReadAsCommunication() throws {
-        let started = Date()
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--damage", "1-"], ["scan", "--json", "--no-save"])
-        XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
-        XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "communication", run.stdout)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+    func testALostAnswerIsSentAgainAndTheSuicaIsReadRight() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path, log = dir.appendingPathComponent("read.json").path
+        // The first read's answer lost on the air: status 01 once the chip's timeout ran out.
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "2"], ["scan", "--json", "--no-save", "--verbose", "--log", log],
+                                  usbLog: usb)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(events(usb).contains { $0.contains("lost: InCommunicateThru 2") }, "the fault was injected")
+        let reference = try suicaReference()
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010)
+        XCTAssertEqual(run.json?["serialNumber"] as? String, reference["serialNumber"] as? String)
+        XCTAssertEqual(run.json?["transactions"] as? NSArray, reference["transactions"] as? NSArray, "the whole history")
+        XCTAssertTrue(run.stderr.contains("the card did not answer command 06 though it is still there; sending it again (try 2 of 2)"), run.stderr)
+        XCTAssertEqual(bundle(log)?["retries"] as? Int, 1)
+        let sent = codes(usb)
+        XCTAssertEqual(sent.filter { $0 == "d442" }.count, 5, "the read once more: \(sent)")
+        XCTAssertEqual(sent.filter { $0 == "d44a" }.count, 2, "the sense, and the Polling that found the card still there: \(sent)")
     }
+
+    func testAnInCommunicateThruTheChipNeverAnswersIsCancelledAndSentAgain() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--unanswered", "2"], ["scan", "--json", "--no-save"], usbLog: usb)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010)
+        XCTAssertEqual(run.json?["transactions"] as? NSArray, try suicaReference()["transactions"] as? NSArray)
+        // OUT transfers: the second InCommunicateThru (the first read), then the ACK that cancels it.
+        let outs = ((try? String(contentsOfFile: usb, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.hasPrefix("OUT ") }.map { String($0.dropFirst(4)) }
+        let reads = outs.indices.filter { outs[$0].dropFirst(10).hasPrefix("d442") }
+        XCTAssertGreaterThanOrEqual(reads.count, 5, "\(outs)")
+        if reads.count >= 2, reads[1] + 1 < outs.count { XCTAssertEqual(outs[reads[1] + 1], "0000ff00ff00", "cancelled with an ACK: \(outs)") }
+    }
+
+    func testAnswersThatStayDamagedEndTheReadAsCommunicationInTime() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let started = Date()
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--damage", "1-"], ["scan", "--json", "--no-save", "--read-timeout", "3"],
+                                  usbLog: usb)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start)")
+        XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertEqual(error?["kind"] as? String, "communication", "never sessionLost: the card never left: \(run.stdout)")
+        XCTAssertTrue((error?["message"] as? String ?? "").contains("CRC error"), run.stdout)
+        XCTAssertNil(run.json?["balance"], "no partial result")
+        XCTAssertEqual(codes(usb).filter { $0 == "d442" }.count, 3, "the damaged command tried three times in all, then no more")
+    }
+
+    func testACardWhoseAnswersAreAllLostEndsAsCommunicationInTime() throws {
+        // Request System Code answered (the card's systems known), every later answer lost.
+        let started = Date()
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "2-"], ["scan", "--json", "--no-save", "--read-timeout", "3"])
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start)")
+        XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
+        XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "communication",
+                       "the card answers every Polling: never sessionLost: \(run.stdout)")
+        XCTAssertNil(run.json?["balance"], "no partial result")
+    }
+
+    /// A card silent to every frame but the sense's Polling looks like a card of no family that
+    /// takes no Request System Code (exit 4); never like a reader that passes no FeliCa frame:
+    /// transit's own driver handed every frame to the card (`ReaderProfile.ownDriver`).
+    func testACardSilentToEveryFrameIsNeverBlamedOnTheReader() throws {
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "1-"], ["scan", "--json", "--no-save"])
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertNotEqual(error?["kind"] as? String, "readerUnsupported", run.stdout)
+        XCTAssertFalse((error?["message"] as? String ?? "").contains("passes no FeliCa commands"), run.stdout)
+        XCTAssertEqual(run.status, 4, "no family's system answered: \(run.stdout) \(run.stderr)")
+    }
+
+    // MARK: InListPassiveTarget's faults
+
+    func testADamagedPollingAnswerIsPolledAgainByTheChipItself() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--list-fault", "1"], ["scan", "--json", "--no-save"], usbLog: usb)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010)
+        XCTAssertTrue(events(usb).contains { $0.contains("damaged on try 1") }, "the fault was injected")
+        XCTAssertEqual(codes(usb).count, 10, "the chip's second try (RFConfiguration 05, as nfcpy sets it) costs no USB command")
+    }
+
+    func testAPollTheChipRefusesOrLeavesUnansweredIsSentOnceMore() throws {
+        for kind in ["silent", "error"] {
+            let dir = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let usb = dir.appendingPathComponent("usb.log").path
+            let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--list-fault", "1", "--list-fault-kind", kind],
+                                      ["scan", "--json", "--no-save", "--verbose"], usbLog: usb)
+            XCTAssertEqual(run.status, 0, "\(kind): \(run.stderr)")
+            XCTAssertEqual(run.json?["balance"] as? Int, 2010, kind)
+            XCTAssertTrue(run.stderr.contains("InListPassiveTarget") && run.stderr.contains("polling once more"), "\(kind): \(run.stderr)")
+            XCTAssertEqual(codes(usb).filter { $0 == "d44a" }.count, 2, "\(kind): \(codes(usb))")
+        }
+    }
+
+    func testAPresenceCheckWhosePollingAnswerCameBackDamagedIsNoRemoval() throws {
+        // The first read's answer lost, then the presence check's Polling answer damaged on the chip's first try.
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "2", "--list-fault", "2"], ["scan", "--json", "--no-save"])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(run.json?["balance"] as? Int, 2010)
+    }
+
+    func testAReaderThatNeverAnswersAPollEndsAsCommunicationAndIsGivenBack() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let started = Date()
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--list-fault", "1-", "--list-fault-kind", "silent", "--kernel-driver", "pn533_usb"],
+                                  ["scan", "--json", "--no-save"], usbLog: usb)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "two polls, each cancelled by its deadline")
+        XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertEqual(error?["kind"] as? String, "communication", run.stdout)
+        XCTAssertTrue((error?["message"] as? String ?? "").contains("\(Self.name956) stopped answering"), run.stdout)
+        assertPn533GivenBack(usb, "after a reader that stopped answering")
+    }
+
+    // MARK: the card or the reader gone
 
     func testACardTakenAwayMidReadIsSessionLost() throws {
+        // transit-sim pulls the card after 3 frames: the sense's Polling, Request System Code, the first read.
         let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--sim-args", "--remove-after", "3"], ["scan", "--json", "--no-save"])
         XCTAssertEqual(run.status, 6, run.stdout + run.stderr)
-        XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "sessionLost", run.stdout)
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertEqual(error?["kind"] as? String, "sessionLost", run.stdout)
+        XCTAssertEqual(error?["message"] as? String, "the card was removed during the read", run.stdout)
+        XCTAssertNil(run.json?["balance"], "no partial result")
+    }
+
+    func testAReaderUnpluggedMidReadEndsAsSessionLostNamingIt() throws {
+        let dir = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let usb = dir.appendingPathComponent("usb.log").path
+        let started = Date()
+        // OUT transfers: the ACK, three to open, the field, the sense, Request System Code, the first read: unplugged there.
+        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--kernel-driver", "pn533_usb", "--unplug-after", "8"],
+                                  ["scan", "--json", "--no-save"], usbLog: usb)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertTrue(events(usb).contains { $0.contains("device unplugged") }, "the fault was injected")
+        XCTAssertEqual(run.status, 6, run.stdout + run.stderr)
+        let error = run.json?["error"] as? [String: Any]
+        XCTAssertEqual(error?["kind"] as? String, "sessionLost", run.stdout)
+        XCTAssertEqual(error?["message"] as? String, "\(Self.name956) was unplugged during the read", run.stdout)
+        XCTAssertNil(run.json?["balance"], "no partial result")
+    }
+
+    // MARK: pn533_usb given back
+
+    /// Every way a command ends gives the kernel's pn533_usb back: a read, each error, Ctrl-C in
+    /// the middle of a read (each card frame 60 ms late, SIGINT once the first InCommunicateThru
+    /// is out), SIGTERM while it waits for a card.
+    func testPn533USBIsGivenBackOnEveryExit() throws {
+        let suica = ["--card", BuildProducts.sample("suica.json")]
+        let scan = ["scan", "--json", "--no-save"]
+        let sigint = "\"$0\" scan --no-save --json & p=$!; n=0; until grep -q '^OUT 0000ff....d442' \"$1\" || [ $n -ge 500 ]; do sleep 0.01; n=$((n+1)); done; "
+            + "kill -INT $p; wait $p"
+        let cases: [(name: String, options: [String], arguments: [String], command: ((String) -> [String])?, status: Int32)] = [
+            ("a read", suica, scan, nil, 0),
+            ("communication", suica + ["--damage", "1-"], scan, nil, 5),
+            ("the card removed", suica + ["--sim-args", "--remove-after", "3"], scan, nil, 6),
+            ("no card", [], scan, nil, 3),
+            ("Ctrl-C during the read", suica + ["--sim-args", "--latency-ms", "60"], [], { ["/bin/sh", "-c", sigint, BuildProducts.transit, $0] }, 130),
+            ("SIGTERM during --wait", [], [], { _ in ["/usr/bin/timeout", "--preserve-status", "--signal=TERM", "1", BuildProducts.transit, "scan", "--no-save", "--wait", "30"] }, 130),
+        ]
+        for c in cases {
+            let dir = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let usb = dir.appendingPathComponent("usb.log").path
+            // --sim-args takes the rest of the emulator's options: --kernel-driver goes first.
+            let run = try emulated956(["--kernel-driver", "pn533_usb"] + c.options, c.arguments, usbLog: usb, command: c.command?(usb))
+            XCTAssertEqual(run.status, c.status, "\(c.name): \(run.stdout) \(run.stderr)")
+            if c.name.hasPrefix("Ctrl-C") {
+                XCTAssertFalse(events(usb).contains { $0.contains("card: power off") }, "cut short, not a read to its end: \(events(usb))")
+            }
+            assertPn533GivenBack(usb, c.name)
+        }
     }
 
     func testPn533USBIsDetachedForTheReadAndGivenBack() throws {
