@@ -63,16 +63,6 @@ final class RCS956EndToEndTests: RCS380TestCase {
         XCTAssertEqual(sent.count, 10, "\(sent)")
     }
 
-    func testEveryFeliCaFamilyReadsAt212And424() throws {
-        for (file, balance) in [("edy.json", 1234), ("waon.json", 239), ("nanaco.json", 1500), ("octopus.json", 8500)] {
-            for rate in [[], ["--bitrate-424-only"]] {
-                let run = try emulated956(["--card", BuildProducts.sample(file)] + rate, ["scan", "--json", "--no-save"])
-                XCTAssertEqual(run.status, 0, "\(file) \(rate): \(run.stderr)")
-                XCTAssertEqual(run.json?["balance"] as? Int, balance, "\(file) \(rate)")
-            }
-        }
-    }
-
     /// The Suica's reading from its image (`transit scan --card`): what a read on the reader must give.
     private func suicaReference() throws -> [String: Any] {
         try XCTUnwrap(try CommandRun.transit(["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"]).json)
@@ -343,5 +333,79 @@ final class RCS956EndToEndTests: RCS380TestCase {
         let lines = watch.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         XCTAssertEqual(lines.count, 1, "one tap, read once: \(watch.stdout) \(watch.stderr)")
         XCTAssertEqual((lines.first?["card"] as? [String: Any])?["balance"] as? Int, 2010, watch.stdout)
+    }
+}
+
+/// Issue 46 §5: every FeliCa family on the emulated RC-S370 with the values the same card gives
+/// through PC/SC (vpcd on this class's own pcscd, as ReaderEndToEndTests reads it), field by field.
+final class RCS956BesidePCSCEndToEndTests: RCS380TestCase {
+    /// The sample cards, with the values ReaderEndToEndTests and TextOutputTests state for them.
+    let cards: [(file: String, family: String, balance: Int, serial: String)] = [
+        ("suica.json", "japan-ic", 2010, "012E4CD8A1B2C3D4"), ("edy.json", "edy", 1234, "1234567890123456"),
+        ("waon.json", "waon", 239, "6900123456789012"), ("nanaco.json", "nanaco", 1500, "7100001234567890"),
+        ("octopus.json", "octopus", 8500, "0116D0E1F2031425"),
+    ]
+
+    /// `arguments` to the built `transit` under the emulated RC-S370, outside this class's pcscd.
+    private func onRCS370(_ options: [String], _ arguments: [String]) throws -> CommandRun {
+        let run = Self.withoutTheMachinesPCSCD(["/usr/bin/python3", RCS956EndToEndTests.emulator956, "--model", "RC-S370", "--card-sim", BuildProducts.simulator]
+                                               + options + ["--", BuildProducts.transit] + arguments)
+        return try CommandRun.run(run.command[0], Array(run.command.dropFirst()), currentDirectory: BuildProducts.packageRoot,
+                                  environment: run.environment, timeout: 70)
+    }
+
+    /// The two readings agree on every field a user reads: the card's, then each record's date,
+    /// amount, type and balance, then the whole record and the whole reading.
+    private func assertSameReading(_ usb: [String: Any]?, _ pcsc: [String: Any]?, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for key in ["family", "cardName", "serialNumber", "balance", "currency", "validFrom"] {
+            XCTAssertEqual(usb?[key] as? NSObject, pcsc?[key] as? NSObject, "\(what): \(key)", file: file, line: line)
+        }
+        XCTAssertEqual(usb?["metadata"] as? NSDictionary, pcsc?["metadata"] as? NSDictionary, "\(what): metadata", file: file, line: line)
+        let mine = usb?["transactions"] as? [[String: Any]] ?? [], theirs = pcsc?["transactions"] as? [[String: Any]] ?? []
+        XCTAssertEqual(mine.count, theirs.count, "\(what): records", file: file, line: line)
+        for (i, (a, b)) in zip(mine, theirs).enumerated() {
+            for key in ["date", "amount", "type", "balance"] {
+                XCTAssertEqual(a[key] as? NSObject, b[key] as? NSObject, "\(what): record \(i + 1), \(key)", file: file, line: line)
+            }
+            XCTAssertEqual(a as NSDictionary, b as NSDictionary, "\(what): record \(i + 1)", file: file, line: line)
+        }
+        XCTAssertEqual(usb as NSDictionary?, pcsc as NSDictionary?, "\(what): the whole reading", file: file, line: line)
+    }
+
+    func testEveryFeliCaFamilyReadsOnAnRCS370WithThePCSCValuesFieldByField() throws {
+        for card in cards {
+            try Self.harness.insert(card: BuildProducts.sample(card.file), ["--dialect", "pn532"])
+            let pcsc = try Self.harness.transit(["scan", "--json", "--no-save", "--reader", VirtualReaderHarness.readerName, "--wait", "5", "--dialect", "pn532"])
+            XCTAssertEqual(pcsc.status, 0, "\(card.file) through PC/SC: \(pcsc.stderr)")
+            XCTAssertEqual(pcsc.json?["family"] as? String, card.family, card.file)
+            XCTAssertEqual(pcsc.json?["balance"] as? Int, card.balance, card.file)
+            XCTAssertEqual(pcsc.json?["serialNumber"] as? String, card.serial, card.file)
+            if card.family != "octopus" {
+                XCTAssertFalse((pcsc.json?["transactions"] as? [Any] ?? []).isEmpty, "\(card.file): records to compare")
+            }
+            for rate in [[], ["--bitrate-424-only"]] {
+                let usb = try onRCS370(["--card", BuildProducts.sample(card.file)] + rate, ["scan", "--json", "--no-save"])
+                XCTAssertEqual(usb.status, 0, "\(card.file) \(rate): \(usb.stderr)")
+                assertSameReading(usb.json, pcsc.json, "\(card.file) \(rate.first ?? "212 kbit/s")")
+            }
+        }
+    }
+
+    /// The values other tests state for these samples, read on the RC-S370: Edy's newest record
+    /// (TextOutputTests: 2026-11-10 12:34:56, purchase, ¥330, balance ¥1,234), nanaco's 150 points,
+    /// WAON's newest usage amount 100 (raw type 04).
+    func testTheSamplesStatedValuesReadOnAnRCS370() throws {
+        let edy = try onRCS370(["--card", BuildProducts.sample("edy.json")], ["scan", "--json", "--no-save"])
+        let newest = (edy.json?["transactions"] as? [[String: Any]])?.first
+        XCTAssertEqual(newest?["date"] as? String, "2026-11-10T12:34:56+09:00", edy.stdout)
+        XCTAssertEqual(newest?["type"] as? String, "purchase")
+        XCTAssertEqual(newest?["amount"] as? Int, 330)
+        XCTAssertEqual(newest?["balance"] as? Int, 1234)
+        let nanaco = try onRCS370(["--card", BuildProducts.sample("nanaco.json")], ["scan", "--json", "--no-save"])
+        XCTAssertEqual((nanaco.json?["metadata"] as? [String: Any])?["points"] as? String, "150", nanaco.stdout)
+        let waon = try onRCS370(["--card", BuildProducts.sample("waon.json")], ["scan", "--json", "--no-save"])
+        let last = (waon.json?["transactions"] as? [[String: Any]])?.first
+        XCTAssertEqual((last?["metadata"] as? [String: Any])?["usageAmount"] as? String, "100", waon.stdout)
+        XCTAssertEqual(last?["rawType"] as? String, "04")
     }
 }
