@@ -306,7 +306,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
         let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--node-mode", "0600", "--as-nobody"], ["scan", "--json", "--no-save"])
         XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
         let message = (run.json?["error"] as? [String: Any])?["message"] as? String ?? ""
-        for words in [Self.name956, "/dev/bus/usb/001/013", "60-transit-rcs380.rules", "group transit", "pn533_usb"] {
+        for words in [Self.name956, "/dev/bus/usb/001/013", "60-transit-pasori.rules", "group transit", "pn533_usb"] {
             XCTAssertTrue(message.contains(words), "\(message) lacks \(words)")
         }
         let doctor = try emulated956(["--node-mode", "0600", "--as-nobody"], ["doctor", "--json"])
