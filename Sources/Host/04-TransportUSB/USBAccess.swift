@@ -6,8 +6,8 @@ import Foundation
 package struct USBAccess: Equatable, Sendable {
     /// The rule's file name (packaging/udev): Sony's PaSoRi readers, the RC-S380 and RC-S330/360/370.
     package static let ruleName = "60-transit-pasori.rules"
-    /// Its name until it covered the RC-S330/360/370 too (issue 46): a machine not upgraded yet
-    /// may still have it, with the same lines for the RC-S380.
+    /// Its name until issue 46 (it already had the RC-S330/360/370's line): a machine not upgraded
+    /// yet has it, and it gives the same access.
     package static let formerRuleName = "60-transit-rcs380.rules"
     /// Where udev reads rules, in its order: make install puts the rule in /etc/udev/rules.d (or
     /// /usr/lib/udev/rules.d for PREFIX=/usr), the .deb in /usr/lib/udev/rules.d (udev(7)).
@@ -62,12 +62,10 @@ package struct USBAccess: Equatable, Sendable {
         return nil
     }
 
-    /// "installed: /etc/udev/rules.d/60-transit-pasori.rules" or "not installed".
+    /// "installed: /etc/udev/rules.d/60-transit-pasori.rules" (or the former name's path) or "not installed".
     package var ruleDetail: String {
-        guard let rulePath else { return "\(Self.ruleName) not installed (looked in \(Self.ruleFolders.joined(separator: ", ")))" }
-        let former = rulePath.hasSuffix("/" + Self.formerRuleName)
-            ? "; its former name: make install or the .deb of this version replaces it with \(Self.ruleName)" : ""
-        return "installed: \(rulePath) (group \(group ?? "none") and the person at the desktop's seat get the reader)\(former)"
+        rulePath.map { "installed: \($0) (group \(group ?? "none") and the person at the desktop's seat get the reader)" }
+            ?? "\(Self.ruleName) not installed (looked in \(Self.ruleFolders.joined(separator: ", ")))"
     }
 
     /// "group transit exists; root is in it".
