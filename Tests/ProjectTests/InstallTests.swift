@@ -114,8 +114,8 @@ final class InstallTests: XCTestCase {
             .filter { !(((try? FileManager.default.attributesOfItem(atPath: stage.appendingPathComponent($0).path))?[.type] as? FileAttributeType) == .typeDirectory) }
             .map { "/" + $0 }
         XCTAssertEqual(Set(installed), Set(manifest))
-        // The RC-S380's udev rule, where udev reads it (udev reads no rules under /usr/local).
-        let rule = try String(contentsOf: stage.appendingPathComponent("etc/udev/rules.d/60-transit-rcs380.rules"), encoding: .utf8)
+        // The udev rule of Sony's readers, where udev reads it (udev reads no rules under /usr/local).
+        let rule = try String(contentsOf: stage.appendingPathComponent("etc/udev/rules.d/60-transit-pasori.rules"), encoding: .utf8)
         for words in [#"ATTR{idVendor}=="054c", ATTR{idProduct}=="06c1""#, #"ATTR{idProduct}=="06c3""#, #"TAG+="uaccess""#, #"GROUP="transit""#] {
             XCTAssertTrue(rule.contains(words), "the rule lacks \(words)")
         }
@@ -131,6 +131,31 @@ final class InstallTests: XCTestCase {
         for own in ["usr/local/lib/transit", "usr/local/include/transit", "usr/local/share/doc/transit"] {
             XCTAssertFalse(left.contains(own), "\(own) is removed")
         }
+    }
+
+    /// The rule was 60-transit-rcs380.rules until it covered the RC-S330/360/370 too (issue 46): an
+    /// install over an earlier one leaves the one rule, and an uninstall by an earlier manifest,
+    /// which names the former file, removes it.
+    func testAnInstallOverOneWithTheFormerRuleNameLeavesOneRule() throws {
+        try requireRelease()
+        let stage = dir.appendingPathComponent("stage")
+        let rules = stage.appendingPathComponent("etc/udev/rules.d")
+        let former = rules.appendingPathComponent("60-transit-rcs380.rules")
+        try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+        try "SUBSYSTEM==\"usb\", ATTR{idVendor}==\"054c\", ATTR{idProduct}==\"06c1\", GROUP=\"transit\"\n".write(to: former, atomically: true, encoding: .utf8)
+        let run = try make("install-files", ["DESTDIR": stage.path, "PREFIX": prefix])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: rules.path).sorted()
+        XCTAssertEqual(left, ["60-transit-pasori.rules"], "one rule, not both")
+        XCTAssertTrue(run.stdout.contains("60-transit-pasori.rules replaces it"), run.stdout)
+        // An earlier install's manifest names the former file: uninstall removes it.
+        let root = stage.appendingPathComponent(String(prefix.dropFirst()))
+        try "x\n".write(to: former, atomically: true, encoding: .utf8)
+        let manifest = root.appendingPathComponent("lib/transit/install-manifest")
+        try ((try String(contentsOf: manifest, encoding: .utf8)) + "/etc/udev/rules.d/60-transit-rcs380.rules\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let gone = try make("uninstall", ["DESTDIR": stage.path, "PREFIX": prefix])
+        XCTAssertEqual(gone.status, 0, gone.stdout + gone.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: rules.path), [], "both names removed: \(gone.stderr)")
     }
 
     /// `make install` never builds (as root it would leave root-owned files in the checkout):
