@@ -8,7 +8,8 @@
 #   udev reads it: /usr/lib/udev/rules.d when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads
 #   no rules under /usr/local), replacing 60-transit-rcs380.rules, its former name, there; and
 #   the group it names, transit, as the .deb creates it (not for a staged install: DESTDIR)
-#   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
+#   share/man (and share/man/LANG: the translated pages of docs/man/LANG), share/bash-completion,
+#   share/zsh, share/fish, share/doc/transit
 #   share/locale/LANG/LC_MESSAGES/transit.mo       the message catalogs of po/ (msgfmt --check)
 #   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
 #   the plugin example of ABI.md)
@@ -84,6 +85,13 @@ put 0644 packaging/plugins.conf.d.README "$SYSCONFDIR/transit/plugins.conf.d/REA
 for page in docs/man/*.1 docs/man/*.5; do
     [ -f "$page" ] || continue
     put 0644 "$page" "$PREFIX/share/man/man${page##*.}/$(basename "$page")"
+done
+# The translated pages (docs/man/LANG/, from po/man by scripts/translate-man.sh), where man-db
+# looks for LANG's: share/man/LANG/manN (Debian Policy 12.1; UTF-8).
+for page in docs/man/*/*.1 docs/man/*/*.5; do
+    [ -f "$page" ] || continue
+    lang=$(basename "$(dirname "$page")")
+    put 0644 "$page" "$PREFIX/share/man/$lang/man${page##*.}/$(basename "$page")"
 done
 [ -f packaging/completions/transit.bash ] && put 0644 packaging/completions/transit.bash "$PREFIX/share/bash-completion/completions/transit"
 [ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"

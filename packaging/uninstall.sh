@@ -23,7 +23,14 @@ for f in "${files[@]}"; do
     esac
 done
 # transit's own folders, deepest first, when nothing else is in them; shared ones (bin, share/man,
-# share/pkgconfig…) stay whatever they hold.
+# share/pkgconfig…) stay whatever they hold. A translated page's share/man/LANG/manN and
+# share/man/LANG go too when left empty (install.sh may have made them for transit's pages alone).
+for f in "${files[@]}"; do
+    case "$f" in
+        *..*) ;;
+        "$PREFIX"/share/man/*/man*/*) rmdir -- "$DESTDIR${f%/*}" "$DESTDIR${f%/*/*}" 2>/dev/null || true ;;
+    esac
+done
 for d in "$PREFIX/lib/transit/plugins" "$PREFIX/lib/transit" "$PREFIX/include/transit" "$PREFIX/share/doc/transit/examples" "$PREFIX/share/doc/transit" \
          "$SYSCONFDIR/transit/plugins.conf.d" "$SYSCONFDIR/transit"; do
     rmdir -- "$DESTDIR$d" 2>/dev/null || true

@@ -76,12 +76,20 @@ final class DebianPackageTests: XCTestCase {
         for f in ["./usr/bin/transit", "./usr/bin/transit-sim", "./usr/lib/transit/plugins/libTransitJapanIC.so",
                   "./usr/lib/transit/libswiftCore.so", "./etc/transit/plugins.conf", "./lib/systemd/system/transit-watch.service",
                   "./usr/share/man/man1/transit.1.gz", "./usr/share/man/man1/transit-sim.1.gz", "./usr/share/man/man5/plugins.conf.5.gz",
+                  "./usr/share/man/ja/man1/transit.1.gz", "./usr/share/man/ja/man1/transit-sim.1.gz", "./usr/share/man/ja/man5/plugins.conf.5.gz",
                   "./usr/include/transit/transit_reader.h", "./usr/share/pkgconfig/transit-plugin.pc",
                   "./usr/share/doc/transit/copyright", "./usr/share/doc/transit/changelog.Debian.gz",
                   "./usr/share/doc/transit/examples/suica.json", "./usr/lib/sysusers.d/transit.conf",
                   "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-pasori.rules",
                   "./usr/share/locale/ja/LC_MESSAGES/transit.mo"] {
             XCTAssertTrue(files.contains(f), "\(f) missing")
+        }
+        // The Japanese pages are the committed ones, gzip'd as Debian wants (UTF-8: Policy 12.1).
+        for page in ["man1/transit.1", "man1/transit-sim.1", "man5/plugins.conf.5"] {
+            let name = (page as NSString).lastPathComponent
+            let packed = try CommandRun.run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xO ./usr/share/man/ja/\(page).gz | gzip -d"])
+            XCTAssertEqual(packed.status, 0, packed.stderr)
+            XCTAssertEqual(packed.stdout, try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/man/ja/\(name)"), encoding: .utf8), page)
         }
         let control = dir.appendingPathComponent("control")
         XCTAssertEqual(try CommandRun.run("/usr/bin/dpkg-deb", ["-e", deb, control.path]).status, 0)
