@@ -28,6 +28,8 @@ let plugins: [(product: String, target: String)] = [
 /// off, not this manifest. A target with `unsafeFlags` cannot be used from a package that depends
 /// on this one by version (`.package(url:from:)`), and PluginKit is such a dependency (docs/plugins.md).
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+/// Swift 6 language mode: complete data-race checking (issue 48), a module at a time.
+let v6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 /// One test target a host module, in Tests/Host/<name>, with the modules its files import (and no
@@ -76,16 +78,16 @@ let package = Package(
         // The contract: the plugin ABI's C header, and the protocol facts both sides compile in
         // (no Foundation: plugins use them too).
         .target(name: "ReaderABI", path: "Sources/ReaderABI", exclude: ["CardProtocol"]),
-        .target(name: "CardProtocol", dependencies: ["ReaderABI"], path: "Sources/ReaderABI/CardProtocol", swiftSettings: v5),
+        .target(name: "CardProtocol", dependencies: ["ReaderABI"], path: "Sources/ReaderABI/CardProtocol", swiftSettings: v6),
         // The plugins' SDK; each family is a target below.
-        .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], path: "Sources/Plugins/PluginKit", swiftSettings: v5),
+        .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], path: "Sources/Plugins/PluginKit", swiftSettings: v6),
         // The host. 01: Debian's C libraries, and what Glibc hides.
         .target(name: "CPCSCLite", path: "\(host)/01-System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
         .systemLibrary(name: "CSQLite", path: "\(host)/01-System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "\(host)/01-System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims"),
-        .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/02-Model", swiftSettings: v5),
+        .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/02-Model", swiftSettings: v6),
         .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v5),
         // The project's own readers of XML and zip: small, bounded, in one place.
         .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v5),

@@ -15,6 +15,7 @@ public enum L10n {
 
     /// The catalog's language ("ja"), or nil when gettext chose none (English): what station names,
     /// date style and `<html lang>` follow. Set once by `start`, before any thread or fork.
+    // Safe: written once by `start`, first thing in main, before any other thread exists.
     public nonisolated(unsafe) private(set) static var language: String?
 
     /// Called once, first thing in each executable's main: the messages' locale from the

@@ -9,7 +9,7 @@ package enum MarkupText {
     /// them, and OFX readers such as ofxtools unescape only `&amp;`, `&lt;`, `&gt;`, `&quot;`,
     /// `&apos;` and `&nbsp;`: a `&#39;` would reach the importer as five characters).
     package static func escape(_ text: String, quotes: Bool = true) -> String {
-        let markup: (Unicode.Scalar) -> Bool = quotes ? isMarkup : { $0 == "&" || $0 == "<" || $0 == ">" }
+        let markup: (Unicode.Scalar) -> Bool = quotes ? { isMarkup($0) } : { $0 == "&" || $0 == "<" || $0 == ">" }
         return TerminalText.rewriting(xmlCharacters(TerminalText.escape(text)), where: markup) { scalar, out in
             let reference = switch scalar {
             case "&": "&amp;"

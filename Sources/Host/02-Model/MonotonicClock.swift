@@ -22,7 +22,7 @@ extension MonotonicClock {
 }
 
 /// The machine's monotonic clock (`DispatchTime`'s uptime), on which `Deadline`s pass.
-package final class SystemClock: MonotonicClock {
+package final class SystemClock: MonotonicClock, Sendable {
     package static let shared = SystemClock()
 
     package init() {}

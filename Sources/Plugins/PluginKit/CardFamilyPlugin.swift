@@ -41,8 +41,8 @@ extension CardTechnology {
 }
 
 /// A plugins.conf option a plugin takes, and the kind of value it must have.
-public struct PluginOption {
-    public enum Kind { case text, integer, boolean }
+public struct PluginOption: Sendable {
+    public enum Kind: Sendable { case text, integer, boolean }
     public let name: String
     public let kind: Kind
     public init(_ name: String, _ kind: Kind) { self.name = name; self.kind = kind }

@@ -20,6 +20,7 @@ public enum PluginExport {
     static func accepts(_ hostVersion: UInt32) -> Bool { hostVersion == UInt32(TRANSIT_ABI_VERSION) }
 
     /// The library's descriptor and the read its C thunk calls.
+    // Safe: written once, by the host's first `entry` call (one thread, at load), before any read.
     nonisolated(unsafe) private static var exported: (descriptor: UnsafePointer<transit_plugin_descriptor>,
                                                       run: (UnsafePointer<transit_host_api>?) -> transit_status)?
     /// The C function the descriptor names: the exported plugin's read.
