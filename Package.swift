@@ -88,9 +88,9 @@ let package = Package(
         .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims"),
         .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/02-Model", swiftSettings: v6),
-        .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v5),
+        .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v6),
         // The project's own readers of XML and zip: small, bounded, in one place.
-        .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v5),
+        .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v6),
         // The transport's core: a card on a reader as APDUs (ReaderChannel), the card session and
         // FeliCa pass-through, the reader table, recording and replay. No reader library.
         .target(name: "TransitTransport", dependencies: ["CardProtocol", "TransitModel"],

@@ -141,7 +141,7 @@ package enum PrivateFile {
     private static func currentFolder() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let cwd = String(cString: buffer)
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return cwd.hasPrefix("/") ? cwd : nil // glibc's "(unreachable)": outside this root
     }
 
