@@ -94,7 +94,7 @@ let package = Package(
         // The transport's core: a card on a reader as APDUs (ReaderChannel), the card session and
         // FeliCa pass-through, the reader table, recording and replay. No reader library.
         .target(name: "TransitTransport", dependencies: ["CardProtocol", "TransitModel"],
-                path: "\(host)/04-Transport", swiftSettings: v5),
+                path: "\(host)/04-Transport", swiftSettings: v6),
         // pcscd's readers (libpcsclite).
         .target(name: "TransitPCSC", dependencies: ["CPCSCLite", "TransitModel", "TransitTransport"],
                 path: "\(host)/04-TransportPCSC", swiftSettings: v5),

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import TransitModel
 
 /// The one thread a pcscd context's calls run on, fed by a queue, so a read starts the same threads
@@ -7,6 +8,8 @@ import TransitModel
 /// answering) is waited on with a deadline; a call past it is abandoned on that thread: it holds
 /// its context's lock for ever, so that context and its card handles are never used or released
 /// again (`Abandonment`), and the thread ends when the call returns, if ever.
+// Unchecked: `jobs` and `closed` are used only with `condition` held; a job's captures are used by
+// the call thread alone until its caller has the value, or by nobody else once it is abandoned.
 package final class CallThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs = [() -> Void]()
@@ -64,6 +67,8 @@ package final class CallThread: @unchecked Sendable {
 }
 
 /// The value a call on another thread hands back.
+// Unchecked: `value` and `abandoned` are used only with `lock` held; the value passes from the
+// call thread to its one caller, which waits for it, or to `late` once the caller has gone.
 private final class CallResult<T>: @unchecked Sendable {
     var value: T?
     var abandoned = false
@@ -74,9 +79,8 @@ private final class CallResult<T>: @unchecked Sendable {
 /// Whether this process left a call blocked inside libpcsclite. Such a process ends with `_exit`:
 /// an orderly exit could wait on the lock the blocked call holds.
 package enum Abandonment {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var flag = false
+    private static let flag = Mutex(false)
 
-    package static var happened: Bool { lock.lock(); defer { lock.unlock() }; return flag }
-    package static func mark() { lock.lock(); flag = true; lock.unlock() }
+    package static var happened: Bool { flag.withLock { $0 } }
+    package static func mark() { flag.withLock { $0 = true } }
 }

@@ -1,5 +1,6 @@
 import CardProtocol
 import Foundation
+import Synchronization
 import TransitModel
 
 /// A MIFARE Classic or Ultralight card through a PC/SC reader's storage-card commands (PC/SC Part 3
@@ -257,10 +258,9 @@ package final class StorageCardReader {
     /// for the rest of the process (a watch probes a reader once).
     private static let learned = LearnedForms()
 
-    private final class LearnedForms: @unchecked Sendable {
-        private var forms = [String: LoadKeysForm]()
-        private let lock = NSLock()
-        func form(for reader: String) -> LoadKeysForm? { lock.lock(); defer { lock.unlock() }; return forms[reader] }
-        func learn(_ form: LoadKeysForm, for reader: String) { lock.lock(); forms[reader] = form; lock.unlock() }
+    private final class LearnedForms: Sendable {
+        private let forms = Mutex([String: LoadKeysForm]())
+        func form(for reader: String) -> LoadKeysForm? { forms.withLock { $0[reader] } }
+        func learn(_ form: LoadKeysForm, for reader: String) { forms.withLock { $0[reader] = form } }
     }
 }
