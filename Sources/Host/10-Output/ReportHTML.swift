@@ -9,7 +9,7 @@ package enum ReportHTML {
     package static func render(_ reports: [CardReport], style: TextOutput.Style) -> String {
         let body = reports.isEmpty ? "<p>No cards kept yet.</p>\n" : reports.map { section($0, style: style) }.joined()
         let lang = language(of: body, families: reports.map(\.card.family))
-        var out = """
+        let out = """
             <!DOCTYPE html>
             <html lang="\(lang)">
             <head>
