@@ -97,10 +97,10 @@ let package = Package(
                 path: "\(host)/04-Transport", swiftSettings: v6),
         // pcscd's readers (libpcsclite).
         .target(name: "TransitPCSC", dependencies: ["CPCSCLite", "TransitModel", "TransitTransport"],
-                path: "\(host)/04-TransportPCSC", swiftSettings: v5),
+                path: "\(host)/04-TransportPCSC", swiftSettings: v6),
         // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
         .target(name: "TransitUSB", dependencies: ["CLibUSB", "CardProtocol", "TransitModel", "TransitTransport"],
-                path: "\(host)/04-TransportUSB", swiftSettings: v5),
+                path: "\(host)/04-TransportUSB", swiftSettings: v6),
         .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
                 path: "\(host)/05-PluginHost", swiftSettings: v5),
         .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/06-CardSimulation", swiftSettings: v5),

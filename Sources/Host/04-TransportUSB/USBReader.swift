@@ -59,6 +59,7 @@ package enum USBReaders {
 /// in `transit`'s main, through `ReaderSources.giveBackAll`).
 package enum HeldUSBDevices {
     private static let lock = NSLock()
+    // Safe: used only with `lock` held; its devices' `giveBackBeforeExit` takes their own lock.
     nonisolated(unsafe) private static var held = [ObjectIdentifier: LibUSBDevice]()
 
     /// Known from before its kernel driver is detached, so that a signal from then on gives it back.

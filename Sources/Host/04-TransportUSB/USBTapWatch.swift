@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TransitModel
 import TransitTransport
 
@@ -57,24 +58,24 @@ package final class USBTapWatch: TapWatch {
     }
 
     /// One RC-S380 polled on a thread of its own until it is unplugged.
+    // Unchecked for `reader` alone, which is not Sendable: once started, only the poll's thread uses it.
     private final class Poll: @unchecked Sendable {
-        let reader: any USBReader
+        private let reader: any USBReader
         private let exchangeTimeout: Double
         private let handler: TapHandler
-        private let lock = NSLock()
-        private var alive = true
+        private let alive = Mutex(true)
 
         init(reader: any USBReader, exchangeTimeout: Double, handler: TapHandler) {
             self.reader = reader; self.exchangeTimeout = exchangeTimeout; self.handler = handler
         }
 
         /// False once the poll has ended (its reader unplugged).
-        var running: Bool { lock.lock(); defer { lock.unlock() }; return alive }
+        var running: Bool { alive.withLock { $0 } }
 
         func start() {
             Thread.detachNewThread { [self] in
                 serve()
-                lock.lock(); alive = false; lock.unlock()
+                alive.withLock { $0 = false }
             }
         }
 
