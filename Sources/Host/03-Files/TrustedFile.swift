@@ -9,7 +9,7 @@ import Foundation
 /// owner's own private group), and every folder from `/` down to it — along the path as written and
 /// along the file's real path — owned by root or that user and not writable by others, unless it is
 /// sticky (as /tmp is: others cannot rename or remove what is not theirs).
-package final class TrustedFile {
+package final class TrustedFile: Sendable {
     package let fd: Int32
     /// The path as named.
     package let path: String

@@ -5,7 +5,9 @@ import Foundation
 /// nothing and is refused: a plugin that kept the table can never reach another card's read.
 package enum InvocationRegistry {
     private static let lock = NSLock()
+    // Safe: used only with `lock` held; an invocation is handed back only to the thread reading it.
     nonisolated(unsafe) private static var reads = [UInt: (invocation: PluginInvocation, thread: pthread_t)]()
+    // Safe: used only with `lock` held.
     nonisolated(unsafe) private static var nextToken: UInt = 1
 
     package static func register(_ invocation: PluginInvocation) -> UInt {
@@ -33,6 +35,7 @@ package enum InvocationRegistry {
 /// process: a pointer a plugin kept past its read still reads its own option, never freed memory.
 package enum OptionStrings {
     private static let lock = NSLock()
+    // Safe: used only with `lock` held; a string is never written again once copied.
     nonisolated(unsafe) private static var strings = [String: UnsafeMutablePointer<CChar>]()
 
     package static func cString(plugin: String, key: String, value: String) -> UnsafePointer<CChar>? {

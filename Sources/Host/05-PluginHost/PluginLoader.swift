@@ -1,6 +1,7 @@
 import CardProtocol
 import Foundation
 import ReaderABI
+import Synchronization
 import TransitFiles
 
 /// Loads the plugins a conf names, in its order. A library that cannot be used is refused with the
@@ -17,7 +18,7 @@ package enum PluginLoader {
 
     /// The open descriptors of loaded libraries, kept for the life of the process: the loader knows a
     /// library by the path it was opened with, so `/proc/self/fd/N` must never name another file.
-    nonisolated(unsafe) private static var libraries = [TrustedFile]()
+    private static let libraries = Mutex([TrustedFile]())
 
     package static func load(_ config: PluginConfig) -> [LoadedPlugin] {
         config.entries.map { load($0, path: config.resolve($0), searched: config.places($0)) }
@@ -44,7 +45,7 @@ package enum PluginLoader {
         guard let handle = dlopen(file.descriptorPath, RTLD_NOW | RTLD_LOCAL) else {
             return refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
         }
-        libraries.append(file)
+        libraries.withLock { $0.append(file) }
         guard let symbol = dlsym(handle, TRANSIT_PLUGIN_ENTRY_SYMBOL) else {
             return refuse("exports no \(TRANSIT_PLUGIN_ENTRY_SYMBOL): not a transit plugin, or one built for another ABI")
         }
