@@ -106,11 +106,11 @@ let package = Package(
         .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/06-CardSimulation", swiftSettings: v6),
         .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",
                                                       "TransitTransport", "TransitPluginHost", "CardSimulation"],
-                path: "\(host)/07-Engine", swiftSettings: v5),
+                path: "\(host)/07-Engine", swiftSettings: v6),
         // Finding the card a command reads on any reader, and watching readers for taps.
         .target(name: "TransitWatch", dependencies: ["CTransitShims", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC", "TransitUSB",
                                                      "TransitEngine"],
-                path: "\(host)/07-Watch", swiftSettings: v5),
+                path: "\(host)/07-Watch", swiftSettings: v6),
         .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v5),
         .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles"],
                 path: "\(host)/09-Archive", swiftSettings: v5),

@@ -8,6 +8,8 @@ import TransitModel
 /// here, one whole line at a time, so the report never interleaves with a line. Output that cannot
 /// be written to stdout (a full disk, a closed pipe) ends the command as well: one line on stderr
 /// and exit 2, the code of every file `transit` cannot write (`config`).
+// Unchecked: its variables are used with `lock` or `workersLock` held (a signal that cannot take
+// `lock` ends the process reading only `signalCode`, which `arm` set before catching signals).
 package final class Termination: @unchecked Sendable {
     package static let shared = Termination()
 
@@ -56,7 +58,7 @@ package final class Termination: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if final { onSignal = nil }
         let written = fputs(text, stream) >= 0 && (!line || fputc(0x0A, stream) != EOF) && fflush(stream) == 0
-        if !written, stream == stdout { outputFailed() }
+        if !written, stream == StandardStream.output { outputFailed() }
     }
 
     /// Writes `bytes` whole (output in another encoding than UTF-8: the Shift_JIS of
@@ -66,7 +68,7 @@ package final class Termination: @unchecked Sendable {
         if final { onSignal = nil }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stream) == $0.count }
             && (!line || fputc(0x0A, stream) != EOF) && fflush(stream) == 0
-        if !written, stream == stdout { outputFailed() }
+        if !written, stream == StandardStream.output { outputFailed() }
     }
 
     /// The command's final output begins: a signal from now on leaves it to end the process.
@@ -105,8 +107,8 @@ package final class Termination: @unchecked Sendable {
     private func outputFailed() -> Never {
         let reason = String(cString: strerror(errno))
         killWorkers()
-        fputs("transit: cannot write the output: \(reason)\n", stderr)
-        fflush(stderr)
+        fputs("transit: cannot write the output: \(reason)\n", StandardStream.error)
+        fflush(StandardStream.error)
         _exit(TransitError.Kind.config.exitCode)
     }
 
@@ -120,8 +122,8 @@ package final class Termination: @unchecked Sendable {
         guard locked else { _exit(signalCode) }
         guard let onSignal else { lock.unlock(); return }
         onSignal()
-        fflush(stdout)
-        fflush(stderr)
+        fflush(StandardStream.output)
+        fflush(StandardStream.error)
         _exit(signalCode)
     }
 }

@@ -5,6 +5,8 @@ import TransitEngine
 /// A tap that comes while the reader is busy waits for the read before it (one waits at most: a
 /// newer tap replaces it, since the card of the older one has gone, and the older one's `dropped`
 /// runs, so whoever waits for its read is not left waiting).
+// Unchecked: `busy`, `waiting` and `next` are used only with `lock` held; a body, once taken from
+// `next`, and `engine` are used only on the lane's serial queue.
 package final class ReaderLane: @unchecked Sendable {
     package let reader: String
     private let engine: ReadEngine
@@ -12,6 +14,8 @@ package final class ReaderLane: @unchecked Sendable {
     private let lock = NSLock()
     private var busy = false
     private var waiting: (body: (ReadEngine) -> Void, dropped: () -> Void)?
+    /// The body handed to the queue, until the queue takes it.
+    private var next: ((ReadEngine) -> Void)?
 
     package init(reader: String, engine: ReadEngine) {
         self.reader = reader
@@ -31,18 +35,25 @@ package final class ReaderLane: @unchecked Sendable {
             return
         }
         busy = true
-        lock.unlock()
         run(body)
+        lock.unlock()
     }
 
+    /// With `lock` held: `body` runs next on the queue, handed over through `next` (the queue's
+    /// closure takes only the lane).
     private func run(_ body: @escaping (ReadEngine) -> Void) {
+        next = body
         queue.async { [self] in
-            body(engine)
+            lock.lock()
+            let body = next
+            next = nil
+            lock.unlock()
+            body?(engine)
             lock.lock()
             defer { lock.unlock() }
-            if let next = waiting {
+            if let queued = waiting {
                 waiting = nil
-                run(next.body)
+                run(queued.body)
             } else {
                 busy = false
             }

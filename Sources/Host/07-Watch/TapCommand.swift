@@ -15,6 +15,8 @@ import TransitEngine
 /// Its environment is the watch's with `TRANSIT_READER` set to the tap's reader. A command still
 /// running after `timeout` seconds, or when the watch ends, is ended with its whole group:
 /// SIGTERM, then SIGKILL two seconds later.
+// Unchecked: `waiting` is used only with `lock` held; `problem` is called from the queue as from
+// the taps' threads, as its caller is told (the CLI's writes take Termination's lock).
 package final class TapCommand: @unchecked Sendable {
     package let command: String
     package let timeout: Double

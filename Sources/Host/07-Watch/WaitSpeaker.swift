@@ -24,13 +24,13 @@ package final class WaitSpeaker {
         let line = "transit: waiting up to \(ReadLimits.seconds(seconds)) \(TerminalText.escape(what))… \(left) s left; Ctrl-C stops"
         guard line != shown else { return }
         shown = line
-        Termination.shared.write("\r" + line + "\u{1B}[K", to: stderr)
+        Termination.shared.write("\r" + line + "\u{1B}[K", to: StandardStream.error)
     }
 
     /// Clears the line once the wait is over.
     package func done() {
         guard !shown.isEmpty else { return }
         shown = ""
-        Termination.shared.write("\r\u{1B}[K", to: stderr)
+        Termination.shared.write("\r\u{1B}[K", to: StandardStream.error)
     }
 }

@@ -4,7 +4,7 @@ import TransitModel
 
 /// One end of the pipes between the host and its plugin worker. A message is a type byte, a 32-bit
 /// big-endian length and that many bytes.
-package final class WorkerLink {
+package final class WorkerLink: Sendable {
     package enum Kind: UInt8 {
         // host → worker
         case start = 0x01, answer = 0x02, failure = 0x03

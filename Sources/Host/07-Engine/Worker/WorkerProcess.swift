@@ -1,5 +1,6 @@
 import CTransitShims
 import Foundation
+import Synchronization
 import TransitPluginHost
 
 /// `transit __plugin-worker`: the process in which plugins run. It loads the plugins the host names,
@@ -8,7 +9,7 @@ import TransitPluginHost
 package enum WorkerProcess {
     package static let command = "__plugin-worker"
     /// Set once `WorkerConfinement` applied: the process stays confined (a later load would fail).
-    nonisolated(unsafe) private static var confined = false
+    private static let confined = Mutex(false)
     package static let inputFD: Int32 = 3, outputFD: Int32 = 4
 
     package static func run() -> Int32 {
@@ -41,12 +42,12 @@ package enum WorkerProcess {
         }
         link.send(.plugin)
         // The plugins are loaded: what a read needs is the link, memory and clocks.
-        if !confined {
+        if !confined.withLock({ $0 }) {
             if let why = WorkerConfinement.apply() {
                 link.send(.refused, Array("the plugin worker could not be confined (\(why)): no plugin runs".utf8))
                 return InProcessRunner(plugins: [])
             }
-            confined = true
+            confined.withLock { $0 = true }
         }
         let runner = InProcessRunner(plugins: plugins)
         runner.log = { link.send(.log, Array($0.utf8)) }

@@ -1,5 +1,6 @@
 import CTransitShims
 import Foundation
+import Synchronization
 import TransitModel
 
 /// Starts plugin workers: processes with their link on fds 3 and 4 and stdin from /dev/null. What a
@@ -8,8 +9,7 @@ import TransitModel
 package enum WorkerSpawn {
     package typealias Worker = (pid: pid_t, link: WorkerLink)
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var prewarmed: Worker?
+    private static let prewarmed = Mutex<Worker?>(nil)
 
     /// Forks the first worker at start-up, while the host is still one thread (so the copy is
     /// safe) and before it has done anything: the worker costs a fork, not a second start of the
@@ -36,16 +36,15 @@ package enum WorkerSpawn {
             return
         }
         Termination.shared.track(pid)
-        lock.lock()
-        prewarmed = (pid, WorkerLink(input: fromWorker.read, output: toWorker.write))
-        lock.unlock()
+        prewarmed.withLock { $0 = (pid, WorkerLink(input: fromWorker.read, output: toWorker.write)) }
     }
 
     /// The worker forked at start-up, once.
     package static func takePrewarmed() -> Worker? {
-        lock.lock(); defer { lock.unlock() }
-        defer { prewarmed = nil }
-        return prewarmed
+        prewarmed.withLock { worker in
+            defer { worker = nil }
+            return worker
+        }
     }
 
     /// Starts `executable __plugin-worker` (a new worker after one was ended, or in tests).

@@ -8,6 +8,12 @@
  * shows locale.h but not libintl.h. TransitModel's L10n is the one caller. */
 #include <locale.h>
 #include <libintl.h>
+#include <stdio.h>
+
+/* stdout and stderr, which Swift sees as mutable globals and Swift 6 will not read from any
+ * thread; glibc sets them once and transit never assigns them (TransitModel's StandardStream). */
+FILE *transit_stdout(void);
+FILE *transit_stderr(void);
 
 /* pipe2(2): a pipe with O_CLOEXEC and the other flags set at once. */
 int transit_pipe2(int fds[2], int flags);
