@@ -116,7 +116,7 @@ let package = Package(
                 path: "\(host)/09-Archive", swiftSettings: v6),
         .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitStations",
                                                       "TransitArchive"],
-                path: "\(host)/10-Output", swiftSettings: v5),
+                path: "\(host)/10-Output", swiftSettings: v6),
         .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",
                                                             "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive",
                                                             "TransitOutput"],

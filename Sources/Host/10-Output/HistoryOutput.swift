@@ -1,5 +1,6 @@
 import CardProtocol
 import Foundation
+import Synchronization
 import TransitArchive
 import TransitModel
 import TransitStations
@@ -215,7 +216,7 @@ package enum HistoryOutput {
     /// field would otherwise start a line of its own on the screen) and ends lines with "\n".
     package static func csv(_ histories: [CardHistory], names: StationNames = .stored(english: false), forTerminal: Bool = false) -> String {
         let end = forTerminal ? "\n" : "\r\n"
-        let shown: (String) -> String = forTerminal ? TerminalText.escape : { $0 }
+        let shown: (String) -> String = forTerminal ? { TerminalText.escape($0) } : { $0 }
         func text(_ s: String) -> String {
             let safe = spreadsheetSafe(s)
             return quoted(shown(safe), always: safe != s)
@@ -299,7 +300,7 @@ package enum HistoryOutput {
                 return String(decoding: out, as: UTF8.self)
             }
         }
-        guard let date = readAtParser.date(from: iso) else { return iso }
+        guard let date = readAtParser.withLock({ $0.date(from: iso) }) else { return iso }
         let text = localMinute.string(from: date)
         return L10n.language == "ja" ? text.replacingOccurrences(of: "-", with: "/") : text
     }
@@ -324,12 +325,13 @@ package enum HistoryOutput {
         return Int64(Gregorian.daysFromUnixEpoch(year: Int(year), month: Int(month), day: Int(day))) * 86400 + hour * 3600 + minute * 60 + second
     }
 
-    /// The archive's read times (`2026-11-05T07:30:00.123Z`), made once for every line that shows one.
-    private static let readAtParser: ISO8601DateFormatter = {
+    /// The archive's read times (`2026-11-05T07:30:00.123Z`), made once for every line that shows
+    /// one; in a Mutex, as an ISO8601DateFormatter is not Sendable.
+    private static let readAtParser = Mutex({
         let parser = ISO8601DateFormatter()
         parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return parser
-    }()
+    }())
 
     private static let localMinute: DateFormatter = {
         let f = DateFormatter()
