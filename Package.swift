@@ -120,9 +120,9 @@ let package = Package(
         .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",
                                                             "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive",
                                                             "TransitOutput"],
-                          path: "\(host)/11-CLI", swiftSettings: v5),
+                          path: "\(host)/11-CLI", swiftSettings: v6),
         .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",
-                          swiftSettings: v5),
+                          swiftSettings: v6),
         // Tests mirror Sources. Plugins are tested through the ABI: the tests load the built
         // libraries, as the host does (two plugins cannot be linked into one test binary: each
         // exports the same entry symbol).

@@ -66,7 +66,7 @@ extension TransitCommand {
             : format == "ledger" ? LedgerJournal.journal(histories, names: names)
             : HistoryOutput.historyJSON(histories) + "\n"
         guard let out else {
-            Termination.shared.write(text, to: stdout, final: true)
+            Termination.shared.write(text, to: StandardStream.output, final: true)
             return
         }
         do {
@@ -137,7 +137,7 @@ extension TransitCommand {
         let cards = kept?.cards ?? []
         let apart = try cards.map { card in try kept?.archive.readsApart(card: card.id) ?? [] }
         Termination.shared.disarm()
-        var listing = HistoryOutput.JSONListing { Termination.shared.write(bytes: $0, to: stdout) }
+        var listing = HistoryOutput.JSONListing { Termination.shared.write(bytes: $0, to: StandardStream.output) }
         for (card, apart) in zip(cards, apart) {
             listing.card(card, apart: apart)
             var from = SinceFilter(since)
@@ -146,7 +146,7 @@ extension TransitCommand {
             }
         }
         listing.finish()
-        Termination.shared.write(bytes: [0x0A], to: stdout, final: true)
+        Termination.shared.write(bytes: [0x0A], to: StandardStream.output, final: true)
     }
 
     /// `--since YYYY-MM-DD`.

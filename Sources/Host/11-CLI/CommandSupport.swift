@@ -68,7 +68,7 @@ extension TransitCommand {
         do {
             return try StationNaming.named(r, stations)
         } catch {
-            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: stderr)
+            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: StandardStream.error)
             return r
         }
     }
@@ -76,7 +76,7 @@ extension TransitCommand {
     /// The station tables of `--stations` and the data folders, loaded when a reading needs names.
     func stationLibrary(_ a: Arguments) -> StationLibrary {
         let library = StationLibrary(explicit: a.all(.stations))
-        library.report = { Termination.shared.write(TerminalText.escape("transit: \($0)") + "\n", to: stderr) }
+        library.report = { Termination.shared.write(TerminalText.escape("transit: \($0)") + "\n", to: StandardStream.error) }
         return library
     }
 

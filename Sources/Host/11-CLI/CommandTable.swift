@@ -301,7 +301,7 @@ extension OptionSpec {
 }
 
 /// One command: what it takes, its `--help`, and what runs it.
-struct CommandSpec {
+struct CommandSpec: Sendable {
     typealias Operands = CommandArguments.Operands
 
     let name: String
@@ -313,7 +313,7 @@ struct CommandSpec {
     var reads = false
     /// What `transit NAME --help` says before its options (`HelpText`).
     let intro: String
-    let run: (TransitCommand, Arguments) throws -> Void
+    let run: @Sendable (TransitCommand, Arguments) throws -> Void
 
     /// `transit NAME --help`: the intro, then each option the command means its own way, then
     /// those it takes as scan does, in one line "as for scan".

@@ -63,7 +63,7 @@ extension TransitCommand {
             for card in cards { if let note = notes[card.id] { standardError(TerminalText.escape("transit: \(card.handle) \(card.displayName): \(note)")) } }
         }
         guard let out else {
-            Termination.shared.write(bytes: bytes, to: stdout, final: true)
+            Termination.shared.write(bytes: bytes, to: StandardStream.output, final: true)
             return
         }
         do {

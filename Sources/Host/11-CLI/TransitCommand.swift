@@ -8,12 +8,12 @@ import TransitEngine
 
 /// `transit`: dispatches a command line and turns every failure into one line, a kind and an exit code.
 struct TransitCommand {
-    var standardOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout) }
+    var standardOutput: @Sendable (String) -> Void = { Termination.shared.write($0 + "\n", to: StandardStream.output) }
     /// One line on stderr. Messages carry plugin strings, log lines, file and reader names: control
     /// characters in them are escaped (`TerminalText`), so the line stays one line.
-    var standardError: (String) -> Void = { Termination.shared.write(TerminalText.escape($0) + "\n", to: stderr) }
+    var standardError: @Sendable (String) -> Void = { Termination.shared.write(TerminalText.escape($0) + "\n", to: StandardStream.error) }
     /// The command's last output: a signal after it begins no longer prints a cancellation.
-    var finalOutput: (String) -> Void = { Termination.shared.write($0, to: stdout, final: true, line: true) }
+    var finalOutput: @Sendable (String) -> Void = { Termination.shared.write($0, to: StandardStream.output, final: true, line: true) }
 
     /// Runs `args` (without the program name) and returns the exit code.
     func run(_ args: [String]) -> Int32 {

@@ -16,8 +16,8 @@ if let command = arguments.first, CommandTable.readingCommands.contains(command)
 // Ctrl-C, SIGTERM or a failed write ends the process at once: an RC-S380 it holds is given back first.
 Termination.shared.onEnd { ReaderSources.giveBackAll() }
 let code = TransitCommand().run(arguments)
-fflush(stdout)
-fflush(stderr)
+fflush(StandardStream.output)
+fflush(StandardStream.error)
 // A reader call that never returned holds a libpcsclite lock an orderly exit could wait on.
 if Abandonment.happened { _exit(code) }
 exit(code)
