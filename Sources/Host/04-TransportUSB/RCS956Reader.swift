@@ -6,9 +6,7 @@ import TransitTransport
 /// the RC-S380: found on the bus without opening it, opened (the kernel's pn533_usb driver
 /// detached) at the first look for a card, and given back — field off, interface released, driver
 /// re-attached — when the command is done with it. FeliCa only: a type A card is no card here.
-// Unchecked: `device` and `driver` are used only with `lock` held; `log` is set before the
-// reader is shared (USBCardSearch, USBTapWatch); every other use is on the one thread using it.
-package final class RCS956Reader: USBReader, @unchecked Sendable {
+package final class RCS956Reader: USBReader, @unchecked Sendable { // Unchecked: `lock` guards the rest; `log` is set before it is shared.
     package let found: LibUSBDevice.Found
     /// Guards `device` and `driver`: `giveBackBeforeExit` reads them on a signal's thread.
     private let lock = NSLock()

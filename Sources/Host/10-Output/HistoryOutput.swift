@@ -1,6 +1,5 @@
 import CardProtocol
 import Foundation
-import Synchronization
 import TransitArchive
 import TransitModel
 import TransitStations
@@ -324,14 +323,6 @@ package enum HistoryOutput {
               hour < 24, minute < 60, second < 60 else { return nil }
         return Int64(Gregorian.daysFromUnixEpoch(year: Int(year), month: Int(month), day: Int(day))) * 86400 + hour * 3600 + minute * 60 + second
     }
-
-    /// The archive's read times (`2026-11-05T07:30:00.123Z`), made once for every line that shows
-    /// one; in a Mutex, as an ISO8601DateFormatter is not Sendable.
-    private static let readAtParser = Mutex({
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return parser
-    }())
 
     private static let localMinute: DateFormatter = {
         let f = DateFormatter()
