@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: $0.name, dependencies: $0.dependencies, path: "Tests/Host/\($0.name)", swiftSettings: v5Tests)
     } + plugins.map {
         .target(name: $0.target, dependencies: ["PluginKit"],
-                path: "Sources/Plugins/\($0.target)", swiftSettings: v5,
+                path: "Sources/Plugins/\($0.target)", swiftSettings: v6,
                 // Without a soname the linker names the library's version definition after its
                 // path in the build folder.
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=lib\($0.product).so"])])

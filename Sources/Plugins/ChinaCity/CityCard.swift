@@ -1,17 +1,17 @@
 import PluginKit
 
 /// A city card found by its AID: where file 0x15 keeps its number and validity, and how its purse counts.
-struct CityCard {
+struct CityCard: Sendable {
     let aid: [UInt8]
     /// The card name and printed number from file 0x15.
-    let identity: (Bytes) throws -> (name: String, number: String, metadata: [String: String])
+    let identity: @Sendable (Bytes) throws -> (name: String, number: String, metadata: [String: String])
     /// Offset of the issue and expiry dates (BCD YYYYMMDD) in file 0x15, when the card keeps them there.
     var validityAt: Int? = 20
     /// The purse's own application, selected after file 0x15 is read (Lingnan Pass).
     var purseAID: [UInt8]?
     var currency = "CNY"
     /// The card's purse value to the balance in minor units.
-    var balanceRule: (Int64) -> Int64 = { $0 }
+    var balanceRule: @Sendable (Int64) -> Int64 = { $0 }
     /// The log's amount unit in minor units.
     var amountScale: UInt64 = 1
 

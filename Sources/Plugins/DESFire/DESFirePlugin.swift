@@ -39,7 +39,7 @@ enum DESFirePlugin: CardFamilyPlugin {
 }
 
 /// One card family of the desfire library.
-protocol DESFireFamily {
+protocol DESFireFamily: Sendable {
     /// Its applications' AIDs, in the order tried.
     static var aids: [[UInt8]] { get }
     /// Reads the card, its application `aid` selected.
