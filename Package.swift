@@ -27,10 +27,10 @@ let plugins: [(product: String, target: String)] = [
 /// release build passes the prefix maps (`-file-prefix-map`) and turns incremental LLVM codegen
 /// off, not this manifest. A target with `unsafeFlags` cannot be used from a package that depends
 /// on this one by version (`.package(url:from:)`), and PluginKit is such a dependency (docs/plugins.md).
-let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-/// Swift 6 language mode: complete data-race checking (issue 48), a module at a time.
+///
+/// Every target is in Swift 6 language mode, with complete data-race checking (issue 48); the
+/// setting is a target's own, so a target can be held back alone (`.swiftLanguageMode(.v5)`).
 let v6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-let v5Tests: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 /// One test target a host module, in Tests/Host/<name>, with the modules its files import (and no
 /// other: ManifestTests compares them with the imports); the CLI's has a second, its reports and
@@ -128,21 +128,21 @@ let package = Package(
         // exports the same entry symbol).
         .target(name: "TestSupport", dependencies: ["CardProtocol", "CardSimulation", "TransitArchive", "TransitEngine", "TransitFiles", "TransitModel",
                                                     "TransitOutput", "TransitPluginHost", "TransitStations", "TransitTransport"],
-                path: "Tests/TestSupport", swiftSettings: v5Tests),
-        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], path: "Tests/ReaderABI/CardProtocolTests", swiftSettings: v5Tests),
-        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit", "ReaderABI"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v5Tests),
+                path: "Tests/TestSupport", swiftSettings: v6),
+        .testTarget(name: "CardProtocolTests", dependencies: ["CardProtocol"], path: "Tests/ReaderABI/CardProtocolTests", swiftSettings: v6),
+        .testTarget(name: "PluginKitTests", dependencies: ["PluginKit", "ReaderABI"], path: "Tests/Plugins/PluginKitTests", swiftSettings: v6),
         .testTarget(name: "PluginTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitModel"],
-                    path: "Tests/Plugins/PluginTests", swiftSettings: v5Tests),
+                    path: "Tests/Plugins/PluginTests", swiftSettings: v6),
         // The MIFARE Classic and Ultralight families, read through the host's storage-card calls.
         .testTarget(name: "StoragePluginTests", dependencies: ["CardSimulation", "TestSupport"],
-                    path: "Tests/Plugins/StoragePluginTests", swiftSettings: v5Tests),
+                    path: "Tests/Plugins/StoragePluginTests", swiftSettings: v6),
         .testTarget(name: "EndToEndTests", dependencies: ["CardProtocol", "CardSimulation", "TestSupport", "TransitWatch"],
-                    swiftSettings: v5Tests),
+                    swiftSettings: v6),
         // The project's files beside the code: the manifest and the layering, the docs, the man page
         // and completions written from the command table, the install, the package, the scripts.
-        .testTarget(name: "ProjectTests", dependencies: ["TestSupport"], swiftSettings: v5Tests),
+        .testTarget(name: "ProjectTests", dependencies: ["TestSupport"], swiftSettings: v6),
     ] + hostTests.map {
-        .testTarget(name: $0.name, dependencies: $0.dependencies, path: "Tests/Host/\($0.name)", swiftSettings: v5Tests)
+        .testTarget(name: $0.name, dependencies: $0.dependencies, path: "Tests/Host/\($0.name)", swiftSettings: v6)
     } + plugins.map {
         .target(name: $0.target, dependencies: ["PluginKit"],
                 path: "Sources/Plugins/\($0.target)", swiftSettings: v6,

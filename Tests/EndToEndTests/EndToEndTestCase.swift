@@ -9,8 +9,10 @@ class EndToEndTestCase: XCTestCase {
     /// The readers this class's pcscd has: vpcd's own name by default.
     class var readers: [VirtualReaderHarness.Reader] { VirtualReaderHarness.defaultReaders }
 
-    private static var harnesses = [ObjectIdentifier: VirtualReaderHarness]()
-    private static var availability = [ObjectIdentifier: Bool]()
+    // Safe: XCTest runs the classes one at a time, each class's setUp, tests and tearDown on one thread.
+    nonisolated(unsafe) private static var harnesses = [ObjectIdentifier: VirtualReaderHarness]()
+    // Safe: as `harnesses`.
+    nonisolated(unsafe) private static var availability = [ObjectIdentifier: Bool]()
 
     /// This class's pcscd and simulators.
     static var harness: VirtualReaderHarness {

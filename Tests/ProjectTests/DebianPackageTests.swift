@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -15,7 +16,7 @@ final class DebianPackageTests: XCTestCase {
     private var unitPath: String { BuildProducts.packageRoot.appendingPathComponent("packaging/transit-watch.service").path }
 
     /// The package, built once for the class (stripping the runtime takes most of half a minute).
-    private static var builtDeb: String?
+    private static let builtDeb = Mutex<String?>(nil)
     private static let debFolder = temporaryDirectory()
     override class func tearDown() { try? FileManager.default.removeItem(at: debFolder) }
 
@@ -24,7 +25,7 @@ final class DebianPackageTests: XCTestCase {
         let built = FileManager.default.fileExists(atPath: releaseBin + "/transit")
         if !built, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("no release build: scripts/test.sh makes it first") }
         try XCTSkipUnless(built, "no release build (swift build -c release)")
-        if let deb = Self.builtDeb { return deb }
+        if let deb = Self.builtDeb.withLock({ $0 }) { return deb }
         var environment = ProcessInfo.processInfo.environment
         environment.merge(["BIN": releaseBin, "DEBFULLNAME": "Test Maintainer", "DEBEMAIL": "maintainer@example.org",
                            "SOURCE_DATE_EPOCH": "1796083200"]) { $1 }
@@ -32,7 +33,7 @@ final class DebianPackageTests: XCTestCase {
                                      environment: environment, timeout: 300)
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         let deb = try XCTUnwrap(run.stdout.split(separator: "\n").last.map(String.init), run.stdout)
-        Self.builtDeb = deb
+        Self.builtDeb.withLock { $0 = deb }
         return deb
     }
 

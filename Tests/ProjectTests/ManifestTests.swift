@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -10,18 +11,22 @@ import XCTest
 final class ManifestTests: XCTestCase {
     struct Target { let name: String, type: String, path: String, exclude: [String], dependencies: Set<String> }
 
-    /// `swift package dump-package`'s JSON, read once for the class.
-    private static var dumped: [String: Any]?
+    /// `swift package dump-package`'s JSON, run once for the class.
+    private static let dumped = Mutex<Data?>(nil)
     private static func dump() throws -> [String: Any] {
-        if let dumped { return dumped }
-        let scratch = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let run = try CommandRun.run("/usr/bin/env", ["swift", "package", "--package-path", BuildProducts.packageRoot.path,
-                                                      "--scratch-path", scratch.path, "dump-package"], timeout: 240)
-        guard run.status == 0 else { throw XCTSkip("swift package dump-package did not run: \(run.stderr.prefix(300))") }
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        dumped = json
-        return json
+        let data: Data
+        if let kept = dumped.withLock({ $0 }) {
+            data = kept
+        } else {
+            let scratch = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let run = try CommandRun.run("/usr/bin/env", ["swift", "package", "--package-path", BuildProducts.packageRoot.path,
+                                                          "--scratch-path", scratch.path, "dump-package"], timeout: 240)
+            guard run.status == 0 else { throw XCTSkip("swift package dump-package did not run: \(run.stderr.prefix(300))") }
+            data = Data(run.stdout.utf8)
+            dumped.withLock { $0 = data }
+        }
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
     private static func manifest() throws -> [Target] {

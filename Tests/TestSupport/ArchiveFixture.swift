@@ -3,7 +3,7 @@ import Foundation
 
 /// A private history archive for one test: its own XDG_DATA_HOME and XDG_CONFIG_HOME in a
 /// temporary folder, so no test touches the developer's archive or transit.conf.
-public struct ArchiveFixture {
+public struct ArchiveFixture: Sendable {
     public let directory: URL
     public var dataHome: URL { directory.appendingPathComponent("data") }
     public var configHome: URL { directory.appendingPathComponent("config") }

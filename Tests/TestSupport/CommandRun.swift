@@ -59,6 +59,7 @@ public struct CommandRun {
 }
 
 /// A stream's bytes, written by one reader thread and read after the group has waited for it.
+// Unchecked: `data` is written once, on the reader thread, and read only after `group.wait()`.
 private final class Collected: @unchecked Sendable {
     var data = Data()
 }

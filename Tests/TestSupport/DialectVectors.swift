@@ -11,7 +11,7 @@ public enum DialectVectors {
 
     /// A pass-through command: the frame and the exact APDU a reader of that dialect expects
     /// (nil where the frame cannot travel in one short APDU).
-    public struct Command {
+    public struct Command: Sendable {
         public let dialect: String
         public let frame: [UInt8]
         public let apdu: [UInt8]?
@@ -35,11 +35,11 @@ public enum DialectVectors {
 
     /// What an answer means: the card's frame, its silence, the reader refusing the pseudo-APDU
     /// (another dialect may work), a reader or radio failure, or bytes that do not parse.
-    public enum Meaning: Equatable {
+    public enum Meaning: Equatable, Sendable {
         case frame([UInt8]), silent, refused, failure, malformed
     }
 
-    public struct Answer {
+    public struct Answer: Sendable {
         public let dialect: String
         public let bytes: [UInt8]
         public let meaning: Meaning

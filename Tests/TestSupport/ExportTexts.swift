@@ -113,10 +113,10 @@ public enum ExportTexts {
 
     /// A Metrodroid MIFARE Classic card no family reads: one block of sector 0 read, sector 1
     /// unauthorized (a partial read: the image is the smallest card that holds it, a Mini).
-    public static let metrodroidClassic: [String: Any] = [
+    public static var metrodroidClassic: [String: Any] { [
         "tagId": mifareClassicTagID.lowercased(), "scannedAt": ["timeInMillis": 1, "tz": "LOCAL"],
         "mifareClassic": ["sectors": [["blocks": [String(repeating: "00", count: 16)], "keyA": "ffffffffffff"], ["isUnauthorized": true]]],
-    ]
+    ] }
 
     // MARK: XML (Metrodroid to 2.9.37, FareBot to 2016)
 

@@ -1,6 +1,7 @@
 import CardProtocol
 import CardSimulation
 import Foundation
+import Synchronization
 import TransitModel
 import TransitTransport
 import TransitPluginHost
@@ -11,7 +12,7 @@ import TransitEngine
 /// from the command line runs them; every read records its log bundle.
 public struct PluginRead {
     /// A plugin as a conf line would name it.
-    public struct Plugin {
+    public struct Plugin: Sendable {
         public let name: String, library: String, options: [String: String]
         public init(_ name: String, _ library: String, options: [String: String] = [:]) {
             self.name = name; self.library = library; self.options = options
@@ -125,11 +126,10 @@ public struct PluginRead {
 }
 
 /// Log lines collected from the engine and its runner (the worker's arrive on the reading thread).
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = [String]()
-    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
-    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+final class LogLines: Sendable {
+    private let stored = Mutex([String]())
+    var lines: [String] { stored.withLock { $0 } }
+    func append(_ line: String) { stored.withLock { $0.append(line) } }
 }
 
 /// A reader channel that passes exchanges to another and lets a test change any answer.

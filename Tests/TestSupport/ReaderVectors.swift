@@ -3,11 +3,11 @@
 /// the simulator's reader models are both checked against them.
 public enum ReaderVectors {
     /// What an ATR says of the card.
-    public enum Kind: Equatable {
+    public enum Kind: Equatable, Sendable {
         case felica, iso, storage(String), unknown
     }
 
-    public struct ATRVector {
+    public struct ATRVector: Sendable {
         public let atr: [UInt8]
         public let kind: Kind
         public let source: String

@@ -11,7 +11,7 @@ public struct ReportFixture {
     public let stations: String
 
     /// One record written to a card, as the card holds it.
-    public struct Written {
+    public struct Written: Sendable {
         public var sequence: Int
         public var kind: String // trip, topup, purchase
         public var year = 2026, month: Int, day: Int

@@ -6,7 +6,7 @@ import TransitPluginHost
 /// the documents that list families read it, so a new family is one line there.
 public enum ShippedPlugins {
     /// A line of plugins.conf: the plugin's name, its library as the line names it, its options.
-    public struct Line: Equatable {
+    public struct Line: Equatable, Sendable {
         public let name: String, library: String, options: [String: String]
     }
 

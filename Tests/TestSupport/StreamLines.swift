@@ -3,6 +3,7 @@ import Foundation
 /// The lines a running command writes to a pipe, collected as they come (bytes cut at newlines),
 /// so a test waits, by a deadline, for the line that says an event happened instead of sleeping a
 /// fixed time and hoping it did.
+// Unchecked: `lines`, `buffer` and `ended` are used only with `lock` held.
 public final class StreamLines: @unchecked Sendable {
     private var lines = [String]()
     private var buffer = Data()

@@ -8,7 +8,7 @@ import Foundation
 public final class VirtualReaderHarness {
     /// One vpcd reader: pcscd names its two slots "`name` 00 00" and "`name` 00 01"; the simulator
     /// reaches them on `port` and `port + 1`.
-    public struct Reader {
+    public struct Reader: Sendable {
         public let name: String
         public let port: Int
         public init(name: String, port: Int) { self.name = name; self.port = port }

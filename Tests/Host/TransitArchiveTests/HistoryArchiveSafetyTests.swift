@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -178,7 +179,7 @@ final class HistoryArchiveSafetyTests: XCTestCase {
     func testScansWritingAtOnceNeverCorruptOrWaitForever() throws {
         let cards = [suica, BuildProducts.sample("edy.json")]
         let runs = 25
-        let failures = Failures()
+        let failures = Failures(), archive = archive!
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
             for _ in 0 ..< runs {
                 let run = try? archive.scan(cards[lane])
@@ -219,9 +220,8 @@ final class HistoryArchiveSafetyTests: XCTestCase {
 }
 
 /// What failed, collected from several threads.
-private final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failures = [String]()
-    func add(_ failure: String) { lock.lock(); failures.append(failure); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return failures }
+private final class Failures: Sendable {
+    private let failures = Mutex([String]())
+    func add(_ failure: String) { failures.withLock { $0.append(failure) } }
+    var all: [String] { failures.withLock { $0 } }
 }

@@ -34,7 +34,7 @@ final class HistoryJSONTests: XCTestCase {
         }
         listing.finish()
         XCTAssertGreaterThan(pieces.count, 2)
-        for piece in pieces { XCTAssertNotNil(String(validatingUTF8: piece.map { CChar(bitPattern: $0) } + [0]), "a piece cut a character") }
+        for piece in pieces { XCTAssertNotNil(String(validatingCString: piece.map { CChar(bitPattern: $0) } + [0]), "a piece cut a character") }
         let whole = pieces.flatMap { $0 }
         let text = String(decoding: whole, as: UTF8.self)
         XCTAssertFalse(text.unicodeScalars.contains("\u{85}"), "the C1 control must be escaped")
