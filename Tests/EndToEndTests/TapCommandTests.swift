@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import TransitWatch
 import XCTest
@@ -11,11 +12,10 @@ final class TapCommandTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let pidFile = dir.appendingPathComponent("pid").path, out = dir.appendingPathComponent("second.json").path
-        let said = NSMutableArray()
-        let lock = NSLock()
+        let said = Said()
         // What a 20-record Suica named by a long station table makes: a line of about 70 KB (the pipe holds 64 KB).
         let line = "{\"card\":\"" + String(repeating: "x", count: 70_000) + "\"}"
-        let hung = TapCommand(command: "echo $$ > '\(pidFile)'; exec sleep 600", timeout: 1) { lock.lock(); said.add($0); lock.unlock() }
+        let hung = TapCommand(command: "echo $$ > '\(pidFile)'; exec sleep 600", timeout: 1) { said.add($0) }
         defer {
             if let pid = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
                 kill(pid, SIGKILL)
@@ -23,7 +23,7 @@ final class TapCommandTests: XCTestCase {
         }
         hung.run(json: line, reader: "R1")
         let started = Date()
-        var messages: [String] { lock.lock(); defer { lock.unlock() }; return said.compactMap { $0 as? String } }
+        var messages: [String] { said.all }
         while Date().timeIntervalSince(started) < 10, !messages.contains(where: { $0.contains("ran past its 1 s") }) { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertTrue(messages.contains { $0.contains("ran past its 1 s") && $0.contains("R1") }, "said: \(messages)")
         XCTAssertLessThan(Date().timeIntervalSince(started), 1 + TapCommand.grace + 2, "ended by its time, not by the line")
@@ -31,9 +31,16 @@ final class TapCommandTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: pidFile)
         let next = Date()
         func received() -> Int { (try? Data(contentsOf: URL(fileURLWithPath: out)).count) ?? 0 }
-        let reader = TapCommand(command: "cat > '\(out)'", timeout: 5) { lock.lock(); said.add($0); lock.unlock() }
+        let reader = TapCommand(command: "cat > '\(out)'", timeout: 5) { said.add($0) }
         reader.run(json: line, reader: "R2")
         while Date().timeIntervalSince(next) < 10, received() < line.utf8.count + 1 { Thread.sleep(forTimeInterval: 0.05) }
         XCTAssertEqual(received(), line.utf8.count + 1, "a command that reads its stdin gets the whole line and its newline")
     }
+}
+
+/// What the commands said, from the queue's thread.
+private final class Said: Sendable {
+    private let lines = Mutex([String]())
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

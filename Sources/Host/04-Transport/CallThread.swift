@@ -8,8 +8,7 @@ import TransitModel
 /// answering) is waited on with a deadline; a call past it is abandoned on that thread: it holds
 /// its context's lock for ever, so that context and its card handles are never used or released
 /// again (`Abandonment`), and the thread ends when the call returns, if ever.
-// Unchecked: `jobs` and `closed` are used only with `condition` held; a job's captures are used by
-// the call thread alone until its caller has the value, or by nobody else once it is abandoned.
+// Unchecked: `jobs` and `closed` only under `condition`; a job's captures are its thread's until the caller has the value.
 package final class CallThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs = [() -> Void]()
@@ -67,8 +66,7 @@ package final class CallThread: @unchecked Sendable {
 }
 
 /// The value a call on another thread hands back.
-// Unchecked: `value` and `abandoned` are used only with `lock` held; the value passes from the
-// call thread to its one caller, which waits for it, or to `late` once the caller has gone.
+// Unchecked: `value` and `abandoned` only under `lock`; the value goes to the waiting caller, or to `late` once abandoned.
 private final class CallResult<T>: @unchecked Sendable {
     var value: T?
     var abandoned = false

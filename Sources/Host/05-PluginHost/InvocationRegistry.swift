@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The plugin reads in progress, by the token their host table carries as its context. A call
 /// through a table whose read has returned, or from a thread other than the reading one, finds
@@ -7,13 +8,11 @@ package enum InvocationRegistry {
     private static let lock = NSLock()
     // Safe: used only with `lock` held; an invocation is handed back only to the thread reading it.
     nonisolated(unsafe) private static var reads = [UInt: (invocation: PluginInvocation, thread: pthread_t)]()
-    // Safe: used only with `lock` held.
-    nonisolated(unsafe) private static var nextToken: UInt = 1
+    private static let nextToken = Atomic<UInt>(1)
 
     package static func register(_ invocation: PluginInvocation) -> UInt {
         lock.lock(); defer { lock.unlock() }
-        let token = nextToken
-        nextToken += 1
+        let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         reads[token] = (invocation, pthread_self())
         return token
     }

@@ -8,8 +8,7 @@ import TransitModel
 /// here, one whole line at a time, so the report never interleaves with a line. Output that cannot
 /// be written to stdout (a full disk, a closed pipe) ends the command as well: one line on stderr
 /// and exit 2, the code of every file `transit` cannot write (`config`).
-// Unchecked: its variables are used with `lock` or `workersLock` held (a signal that cannot take
-// `lock` ends the process reading only `signalCode`, which `arm` set before catching signals).
+// Unchecked: state only under `lock` or `workersLock`, but `signalCode`, set by `arm` before any signal is caught.
 package final class Termination: @unchecked Sendable {
     package static let shared = Termination()
 

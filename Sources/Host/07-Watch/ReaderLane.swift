@@ -5,8 +5,7 @@ import TransitEngine
 /// A tap that comes while the reader is busy waits for the read before it (one waits at most: a
 /// newer tap replaces it, since the card of the older one has gone, and the older one's `dropped`
 /// runs, so whoever waits for its read is not left waiting).
-// Unchecked: `busy`, `waiting` and `next` are used only with `lock` held; a body, once taken from
-// `next`, and `engine` are used only on the lane's serial queue.
+// Unchecked: `busy`, `waiting`, `next` only under `lock`; `engine` and a body taken only on the lane's queue.
 package final class ReaderLane: @unchecked Sendable {
     package let reader: String
     private let engine: ReadEngine

@@ -1,5 +1,6 @@
 import CTransitShims
 import Foundation
+import Synchronization
 import TransitFiles
 import TransitTransport
 import TransitEngine
@@ -15,34 +16,33 @@ import TransitEngine
 /// Its environment is the watch's with `TRANSIT_READER` set to the tap's reader. A command still
 /// running after `timeout` seconds, or when the watch ends, is ended with its whole group:
 /// SIGTERM, then SIGKILL two seconds later.
-// Unchecked: `waiting` is used only with `lock` held; `problem` is called from the queue as from
-// the taps' threads, as its caller is told (the CLI's writes take Termination's lock).
-package final class TapCommand: @unchecked Sendable {
+package final class TapCommand: Sendable {
     package let command: String
     package let timeout: Double
-    private let problem: (String) -> Void
+    private let problem: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "transit.watch.exec")
-    private let lock = NSLock()
-    private var waiting = 0
+    /// The taps queued for the command or running it.
+    private let waiting = Mutex(0)
     package static let maxWaiting = 100
     /// How long a command has to end after SIGTERM before its group is killed.
     package static let grace = 2.0
 
-    package init(command: String, timeout: Double, problem: @escaping (String) -> Void) {
+    package init(command: String, timeout: Double, problem: @escaping @Sendable (String) -> Void) {
         self.command = command; self.timeout = timeout; self.problem = problem
     }
 
     package func run(json: String, reader: String) {
-        lock.lock()
-        guard waiting < Self.maxWaiting else {
-            lock.unlock()
+        let queued = waiting.withLock { count in
+            guard count < Self.maxWaiting else { return false }
+            count += 1
+            return true
+        }
+        guard queued else {
             problem("--exec: \(Self.maxWaiting) taps already wait for the command; this one (\(reader)) is dropped")
             return
         }
-        waiting += 1
-        lock.unlock()
         queue.async { [self] in
-            defer { lock.lock(); waiting -= 1; lock.unlock() }
+            defer { waiting.withLock { $0 -= 1 } }
             switch spawn(reader: reader) {
             case .failure(let why): problem("--exec: cannot run the command: \(why)")
             case .success(let (pid, input)):

@@ -6,8 +6,7 @@ import TransitTransport
 /// A watch's lanes by reader name (`ReaderLane`, each with its own read engine), as the sources'
 /// watches hand them taps — from the watch loop's thread and from the threads USB readers are
 /// polled on. A lane reads its tap's channel (`--dialect` where the tap takes one) and reports it.
-// Unchecked: `lanes` is used only with `lock` held; the closures it was given are called from any
-// thread, as WatchLoop's callers are told (they write through Termination's lock).
+// Unchecked: `lanes` only under `lock`; its closures run on the lanes' threads, which WatchCommand's are written for.
 final class WatchLanes: TapHandler, @unchecked Sendable {
     private let dialect: FeliCaDialect?
     private let engine: () throws -> ReadEngine
