@@ -132,4 +132,49 @@ final class ManifestTests: XCTestCase {
         }
         XCTAssertEqual(long, [], long.joined(separator: "\n"))
     }
+
+    /// Swift 6 language mode everywhere, the compiler's complete data-race checking on (issue 48):
+    /// every target with Swift files says so in its own setting.
+    func testEverySwiftTargetIsInSwift6LanguageMode() throws {
+        let json = try Self.dump()
+        let targets = try Self.manifest()
+        let modules = Set(targets.map(\.name))
+        var wrong = [String](), checked = 0
+        for t in json["targets"] as? [[String: Any]] ?? [] {
+            guard let name = t["name"] as? String, let target = targets.first(where: { $0.name == name }), target.type != "system",
+                  Self.imports(target, modules: modules) != nil else { continue } // a C target
+            let modes = (t["settings"] as? [[String: Any]] ?? []).compactMap {
+                (($0["kind"] as? [String: Any])?["swiftLanguageMode"] as? [String: Any])?["_0"] as? String
+            }
+            if modes != ["6"] { wrong.append("\(name): \(modes)") }
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 40)
+        XCTAssertEqual(wrong, [], wrong.joined(separator: "\n"))
+    }
+
+    /// What the compiler is told not to check says why it is safe (issue 48): each `@unchecked
+    /// Sendable` and `nonisolated(unsafe)` has a `//` comment on its line or the line above.
+    func testEveryUncheckedConcurrencyEscapeSaysWhy() throws {
+        let escapes = ["@unchecked" + " Sendable", "nonisolated" + "(unsafe)"]
+        var found = 0, silent = [String]()
+        for folder in ["Sources", "Tests"] {
+            let root = BuildProducts.packageRoot.appendingPathComponent(folder)
+            guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in walk where url.pathExtension == "swift" {
+                let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                for (i, line) in lines.enumerated() where escapes.contains(where: line.contains) {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    guard !code.hasPrefix("//") else { continue }
+                    found += 1
+                    let above = i > 0 ? lines[i - 1].trimmingCharacters(in: .whitespaces) : ""
+                    if !line.contains(" // "), !(above.hasPrefix("// ") && !above.hasPrefix("///")) {
+                        silent.append("\(url.path.dropFirst(BuildProducts.packageRoot.path.count + 1)):\(i + 1)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(found, 5)
+        XCTAssertEqual(silent, [], silent.joined(separator: "\n"))
+    }
 }
