@@ -7,15 +7,13 @@ import TransitTransport
 /// driver re-attached — when the command is done with it. No pcscd is involved. Every reader held
 /// open is known to `giveBackAll`, which a command's end on a signal calls.
 package final class RCS380Reader: USBReader, @unchecked Sendable {
-    package let found: LibUSBDevice.Found
-    /// Guards `device` and `driver`: `giveBackBeforeExit` reads them on a signal's thread.
-    private let lock = NSLock()
-    private var device: LibUSBDevice?
-    private var driver: RCS380?
+    /// The device and the RC-S380 driver, opened at the first look (`USBDriverHold`).
+    private let hold: USBDriverHold<RCS380>
+    package var found: LibUSBDevice.Found { hold.found }
     /// `--verbose` lines: the kernel driver detached, the firmware.
     package var log: (String) -> Void = { _ in }
 
-    package init(_ found: LibUSBDevice.Found) { self.found = found }
+    package init(_ found: LibUSBDevice.Found) { hold = USBDriverHold(found) }
 
     deinit { close() }
 
@@ -24,32 +22,9 @@ package final class RCS380Reader: USBReader, @unchecked Sendable {
 
     /// A card an RC-S380 sensed: FeliCa, or a 106 kbit/s type A card it can say something of
     /// (MIFARE Ultralight and the other Type 2 tags, which it reads; MIFARE Classic, which it cannot).
-    package enum Card: Equatable, Sendable {
-        case felica(RCS380.Target)
-        case typeA(RCS380.TypeATarget)
-
-        /// What tells one card from another: the IDm, the UID.
-        package var identity: [UInt8] {
-            switch self {
-            case .felica(let target): return target.idm
-            case .typeA(let target): return target.uid
-            }
-        }
-
-        /// The ATR the card's channel shows.
-        package var atr: [UInt8] {
-            switch self {
-            case .felica: return RCS380Channel.atr
-            case .typeA(let target): return TypeA.atr(kind: target.kind, sak: target.sak) ?? []
-            }
-        }
-    }
-
-    /// What one look at the reader saw: a card, none, or an answer that came back damaged (a card
-    /// being placed or moved: there is a card, not yet read), which a watch takes as no change.
-    package enum Sight: Equatable, Sendable {
-        case card(Card), none, damaged
-    }
+    package typealias Card = USBCard
+    /// What one look at the reader saw (`USBSight`).
+    package typealias Sight = USBSight
 
     /// `sense`, telling a damaged answer from no card: a Polling at 212 kbit/s, then at 424; when
     /// neither was answered at all, a type A sense (`RCS380.senseTypeA`). A FeliCa card is found as
@@ -92,10 +67,7 @@ package final class RCS380Reader: USBReader, @unchecked Sendable {
     /// on the reader, is not sensed again until it leaves the field (`RCS380.haltTypeA`). A reader
     /// that fails is opened anew at the next look.
     package func halt(by deadline: Deadline) {
-        lock.lock()
-        let current = driver
-        lock.unlock()
-        guard let current else { return }
+        guard let current = hold.current else { return }
         do throws(TransitError) {
             try current.haltTypeA(deadline: deadline)
         } catch {
@@ -105,51 +77,21 @@ package final class RCS380Reader: USBReader, @unchecked Sendable {
 
     /// Field off and an ACK (unless the reader just stopped answering: the wait would be for
     /// nothing), interface released, kernel driver given back; the next sense opens it again.
-    package func close() {
-        lock.lock()
-        let (device, driver) = (self.device, self.driver)
-        self.device = nil
-        self.driver = nil
-        lock.unlock()
-        if let device { HeldUSBDevices.forget(device) }
-        if let driver, !driver.port.silent { try? driver.close() }
-        device?.close()
-    }
+    package func close() { hold.close() }
 
     /// As the process ends on a signal, from the signal's thread: the reader given back to the
     /// kernel without closing what the command's thread may be using.
-    package func giveBackBeforeExit() {
-        lock.lock()
-        let device = self.device
-        lock.unlock()
-        device?.giveBackBeforeExit()
-    }
+    package func giveBackBeforeExit() { hold.giveBackBeforeExit() }
 
     /// Every reader held open, given back before the process ends on a signal (`HeldUSBDevices`).
     package static func giveBackAll() { HeldUSBDevices.giveBackAll() }
 
-
     private func opened(by deadline: Deadline) throws(TransitError) -> RCS380 {
-        lock.lock()
-        let current = driver
-        lock.unlock()
-        if let current { return current }
-        let device = try HeldUSBDevices.open(found)
-        lock.lock()
-        self.device = device
-        lock.unlock()
-        do throws(TransitError) {
-            let reader = try RCS380(device: device)
-            try reader.open(by: deadline)
-            if let note = device.driverNote { log(note) }
-            log("\(name): firmware \(reader.firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb")
-            lock.lock()
-            driver = reader
-            lock.unlock()
-            return reader
-        } catch {
-            close()
-            throw error
-        }
+        try hold.opened(by: deadline, log: log)
     }
+}
+
+extension RCS380: USBChipDriver {
+    package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb" }
+    package var silent: Bool { port.silent }
 }

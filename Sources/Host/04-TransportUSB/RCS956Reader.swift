@@ -7,14 +7,12 @@ import TransitTransport
 /// detached) at the first look for a card, and given back — field off, interface released, driver
 /// re-attached — when the command is done with it. FeliCa only: a type A card is no card here.
 package final class RCS956Reader: USBReader, @unchecked Sendable {
-    package let found: LibUSBDevice.Found
-    /// Guards `device` and `driver`: `giveBackBeforeExit` reads them on a signal's thread.
-    private let lock = NSLock()
-    private var device: LibUSBDevice?
-    private var driver: RCS956?
+    /// The device and the RC-S956 driver, opened at the first look (`USBDriverHold`).
+    private let hold: USBDriverHold<RCS956>
+    package var found: LibUSBDevice.Found { hold.found }
     package var log: (String) -> Void = { _ in }
 
-    package init(_ found: LibUSBDevice.Found) { self.found = found }
+    package init(_ found: LibUSBDevice.Found) { hold = USBDriverHold(found) }
 
     deinit { close() }
 
@@ -23,13 +21,13 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
 
     /// InListPassiveTarget at 212 kbit/s, then at 424; a card, none, or an answer that came back
     /// damaged. The first look opens the reader (three commands and an ACK, once).
-    package func look(by deadline: Deadline) throws(TransitError) -> RCS380Reader.Sight {
+    package func look(by deadline: Deadline) throws(TransitError) -> USBSight {
         let reader = try opened(by: deadline)
         do throws(TransitError) {
             var damaged = false
             for rate in [FeliCaBitRate.kbps212, .kbps424] {
                 let reception = try polled(reader, bitRate: rate, by: deadline)
-                if let card = RCS380.target(reception, bitRate: rate) { return .card(.felica(card)) }
+                if let card = FeliCaTarget(polled: reception, bitRate: rate) { return .card(.felica(card)) }
                 if case .radioError = reception { damaged = true }
             }
             return damaged ? .damaged : .none
@@ -43,7 +41,7 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
     /// answer it (cancelled with an ACK, stale answers read away by `PN53x`): one such fault is
     /// no reason to fail a scan that has no `--wait`; a chip that fails twice in a row is failing,
     /// and the look ends with its error. Unplugged, cancelled: at once.
-    private func polled(_ reader: RCS956, bitRate: FeliCaBitRate, by deadline: Deadline) throws(TransitError) -> RCS380.Reception {
+    private func polled(_ reader: RCS956, bitRate: FeliCaBitRate, by deadline: Deadline) throws(TransitError) -> FeliCaReception {
         do throws(TransitError) {
             return try reader.poll(bitRate: bitRate, deadline: deadline)
         } catch where error.kind == .communication && !reader.clock.hasPassed(deadline) {
@@ -53,7 +51,7 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
     }
 
     /// The FeliCa card a look found, as a channel of the bare-frame dialect.
-    package func channel(_ card: RCS380Reader.Card, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel {
+    package func channel(_ card: USBCard, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel {
         guard case .felica(let target) = card else {
             throw TransitError(.readerUnsupported, "\(name) reads FeliCa cards only")
         }
@@ -66,38 +64,14 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
 
     /// Field off and an ACK (unless the chip just stopped answering), interface released, kernel
     /// driver given back; the next look opens it again.
-    package func close() {
-        lock.lock()
-        let (device, driver) = (self.device, self.driver)
-        self.device = nil
-        self.driver = nil
-        lock.unlock()
-        if let device { HeldUSBDevices.forget(device) }
-        if let driver, !driver.chip.silent { try? driver.close() }
-        device?.close()
-    }
+    package func close() { hold.close() }
 
     private func opened(by deadline: Deadline) throws(TransitError) -> RCS956 {
-        lock.lock()
-        let current = driver
-        lock.unlock()
-        if let current { return current }
-        let device = try HeldUSBDevices.open(found)
-        lock.lock()
-        self.device = device
-        lock.unlock()
-        do throws(TransitError) {
-            let reader = try RCS956(device: device)
-            try reader.open(by: deadline)
-            if let note = device.driverNote { log(note) }
-            log("\(name): firmware \(reader.firmware.map { "\($0)" } ?? "unknown"), PN53x frames over libusb")
-            lock.lock()
-            driver = reader
-            lock.unlock()
-            return reader
-        } catch {
-            close()
-            throw error
-        }
+        try hold.opened(by: deadline, log: log)
     }
+}
+
+extension RCS956: USBChipDriver {
+    package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), PN53x frames over libusb" }
+    package var silent: Bool { chip.silent }
 }

@@ -12,9 +12,9 @@ package protocol USBReader: AnyObject {
     /// `--verbose` lines: the kernel driver detached, the firmware, retries.
     var log: (String) -> Void { get set }
     /// What one look at the reader saw: a card, none, or an answer that came back damaged.
-    func look(by deadline: Deadline) throws(TransitError) -> RCS380Reader.Sight
+    func look(by deadline: Deadline) throws(TransitError) -> USBSight
     /// The card a look found, as a reader channel.
-    func channel(_ card: RCS380Reader.Card, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel
+    func channel(_ card: USBCard, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel
     /// After a card was read on a reader kept open (a watch): whatever keeps it from being read
     /// again while it stays: a type A card's HLTA (ISO/IEC 14443-3 6.3.3).
     func halt(by deadline: Deadline)
@@ -24,7 +24,7 @@ package protocol USBReader: AnyObject {
 
 extension USBReader {
     /// A card on the reader now; nil when none answers (a damaged answer is none yet).
-    package func sense(by deadline: Deadline) throws(TransitError) -> RCS380Reader.Card? {
+    package func sense(by deadline: Deadline) throws(TransitError) -> USBCard? {
         guard case .card(let card) = try look(by: deadline) else { return nil }
         return card
     }

@@ -1,0 +1,83 @@
+import Foundation
+import TransitModel
+
+/// A chip's driver as a USB reader holds it (`USBDriverHold`): made on an opened device, opened
+/// with the chip's own commands, closed with field off and an ACK.
+package protocol USBChipDriver: AnyObject {
+    /// The driver of an opened USB device of its chip.
+    init(device: LibUSBDevice) throws(TransitError)
+    /// The chip's opening commands.
+    func open(by deadline: Deadline?) throws(TransitError)
+    /// The `--verbose` line once opened: "firmware 1.11, Port-100 over libusb".
+    var openedNote: String { get }
+    /// True when the chip just stopped answering: a closing command would only wait.
+    var silent: Bool { get }
+    /// Field off and an ACK.
+    func close() throws(TransitError)
+}
+
+/// The device and driver one USB reader holds, whatever its chip: opened at the first look for a
+/// card (held by `HeldUSBDevices` from before its kernel driver is detached), given back by
+/// `close`, and read from a signal's thread by `giveBackBeforeExit`. The lock every driver took
+/// around its device, written once.
+package final class USBDriverHold<Driver: USBChipDriver>: @unchecked Sendable {
+    // @unchecked: `device` and `driver` are read and written only under `lock`.
+    package let found: LibUSBDevice.Found
+    private let lock = NSLock()
+    private var device: LibUSBDevice?
+    private var driver: Driver?
+
+    package init(_ found: LibUSBDevice.Found) { self.found = found }
+
+    /// The driver when the reader is open now; nil otherwise.
+    package var current: Driver? {
+        lock.lock(); defer { lock.unlock() }
+        return driver
+    }
+
+    /// The open driver, opening the reader first when it is not: its kernel driver detached, the
+    /// chip's opening commands sent, `log` told the kernel driver's note and `openedNote`. A reader
+    /// that fails to open is given back at once.
+    package func opened(by deadline: Deadline, log: (String) -> Void) throws(TransitError) -> Driver {
+        if let current { return current }
+        let device = try HeldUSBDevices.open(found)
+        lock.lock()
+        self.device = device
+        lock.unlock()
+        do throws(TransitError) {
+            let reader = try Driver(device: device)
+            try reader.open(by: deadline)
+            if let note = device.driverNote { log(note) }
+            log("\(found.readerName): \(reader.openedNote)")
+            lock.lock()
+            driver = reader
+            lock.unlock()
+            return reader
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Field off and an ACK (unless the chip just stopped answering: the wait would be for
+    /// nothing), interface released, kernel driver given back; the next look opens it again.
+    package func close() {
+        lock.lock()
+        let (device, driver) = (self.device, self.driver)
+        self.device = nil
+        self.driver = nil
+        lock.unlock()
+        if let device { HeldUSBDevices.forget(device) }
+        if let driver, !driver.silent { try? driver.close() }
+        device?.close()
+    }
+
+    /// As the process ends on a signal, from the signal's thread: the reader given back to the
+    /// kernel without closing what the command's thread may be using.
+    package func giveBackBeforeExit() {
+        lock.lock()
+        let device = self.device
+        lock.unlock()
+        device?.giveBackBeforeExit()
+    }
+}
