@@ -95,3 +95,13 @@ extension RCS380: USBChipDriver {
     package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb" }
     package var silent: Bool { port.silent }
 }
+
+extension USBChipset {
+    /// The RC-S380's Port-100 chip (`Port100Frame`, `Port100`, `RCS380`), bound by the kernel's
+    /// port100 driver (docs/research/port100.md §"Kernel driver").
+    package static let port100 = USBChipset(
+        id: "port100", kernelDriver: "port100",
+        reads: "FeliCa cards and MIFARE Ultralight tickets (not MIFARE Classic)",
+        readsOnly: "FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…",
+        reader: { RCS380Reader($0) })
+}

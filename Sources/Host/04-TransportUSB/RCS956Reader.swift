@@ -75,3 +75,16 @@ extension RCS956: USBChipDriver {
     package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), PN53x frames over libusb" }
     package var silent: Bool { chip.silent }
 }
+
+extension USBChipset {
+    /// The RC-S956 of the RC-S330/360/370: a PN53x-family chip whose frames are `00 00 FF LEN LCS
+    /// D4 cmd … DCS 00`, answered `D5 cmd+1`, with an extended frame whose LEN is big-endian
+    /// (`PN53xFrame`, `PN53x`, `RCS956`; docs/research/rcs956-facts.md). Bound by the kernel's
+    /// pn533_usb (drivers/nfc/pn533/usb.c: `PASORI_PRODUCT_ID 0x02e1`, rcs956-facts.md §3), which
+    /// may take it back.
+    package static let rcs956 = USBChipset(
+        id: "rcs956", kernelDriver: "pn533_usb", driverMayTakeItBack: true,
+        reads: "FeliCa cards (an RC-S956 chip, PN53x frames)",
+        readsOnly: "FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…",
+        reader: { RCS956Reader($0) })
+}

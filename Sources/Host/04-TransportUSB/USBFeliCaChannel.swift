@@ -35,9 +35,9 @@ package final class USBFeliCaChannel: ReaderChannel {
         self.exchangeTimeout = exchangeTimeout; self.frameTimeout = frameTimeout
     }
 
-    /// The reader's name for a model on USB bus `bus`, device `address`: "SONY RC-S380/S (USB 1:13)".
+    /// The reader's name for a model on USB bus `bus`, device `address` (`USBReaderModel.readerName`).
     package static func readerName(model: USBReaderModel, bus: UInt8, address: UInt8) -> String {
-        "SONY \(model.name) (USB \(bus):\(address))"
+        model.readerName(bus: bus, address: address)
     }
 
     /// A FeliCa card's ATR as PC/SC Part 3 builds it for a storage card (3.1.3.2.3): `3B 8F 80 01`,

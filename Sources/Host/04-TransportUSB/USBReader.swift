@@ -4,9 +4,11 @@ import TransitTransport
 
 /// One Sony reader on USB as the USB reader source, its search and its watch use it, whatever its
 /// chip: found on the bus without opening it, opened at the first look for a card, given back
-/// (kernel driver re-attached) by `close`. `RCS380Reader` is the RC-S380's; a new chipset adds
-/// its own beside it and a case in `USBReaders.reader(for:)`.
+/// (kernel driver re-attached) by `close`. Each chipset's driver implements it, and its line in
+/// the reader table (`USBReaderTable`, `USBChipset.reader`) makes one for a reader found.
 package protocol USBReader: AnyObject {
+    /// The reader on the bus, with its table line (`found.model`).
+    var found: LibUSBDevice.Found { get }
     /// "SONY RC-S380/S (USB 1:13)".
     var name: String { get }
     /// `--verbose` lines: the kernel driver detached, the firmware, retries.
@@ -30,23 +32,21 @@ extension USBReader {
     }
 }
 
-/// The Sony readers on the bus, each with the reader object of its chip.
+/// The USB readers on the bus, each with the driver its table line names.
 package enum USBReaders {
     /// The readers on the bus whose names contain one of `filters` (any, when there is none): none
     /// where libusb cannot look (no USB in a container), which is no error for a command that may
-    /// find a PC/SC reader instead.
-    package static func connected(matching filters: [String]) -> [any USBReader] {
-        guard let found = try? LibUSBDevice.list() else { return [] }
+    /// find a PC/SC reader instead. `bus` lists what is plugged in (libusb's bus, or a test's).
+    package static func connected(matching filters: [String],
+                                  bus: () throws(TransitError) -> [LibUSBDevice.Found] = { () throws(TransitError) in try LibUSBDevice.list() }) -> [any USBReader] {
+        guard let found = try? bus() else { return [] }
         let names = ReaderProfile.selected(found.map(\.readerName), by: filters)
-        return found.filter { names.contains($0.readerName) }.compactMap(reader(for:))
+        return found.filter { names.contains($0.readerName) }.map(reader(for:))
     }
 
-    /// The reader object of `found`'s chip.
-    package static func reader(for found: LibUSBDevice.Found) -> (any USBReader)? {
-        switch found.model.chipset {
-        case .port100: return RCS380Reader(found)
-        case .rcs956: return RCS956Reader(found)
-        }
+    /// The driver of `found`'s chip, as its table line says.
+    package static func reader(for found: LibUSBDevice.Found) -> any USBReader {
+        found.model.chipset.reader(found)
     }
 
     /// The Sony readers on the bus transit does not drive, for `doctor` and `readers`: none since
