@@ -61,7 +61,7 @@ package final class USBReaderSource: ReaderSource {
             let lines = table.filter { $0.family == family }
             let ids = lines.map { Self.hex($0.vendor) + ":" + Self.hex($0.product) }
             checks.append(ReaderFinding(check: family, ok: true, detail: "none on USB (`lsusb -d \(Self.hex(lines[0].vendor)):` lists \(lines[0].maker)'s readers: "
-                                        + "\(ids.joined(separator: " and ")) \(ids.count == 1 ? "is the" : "are") \(family)'s)", fix: nil))
+                                        + "\(ids.joined(separator: " and ")) \(ids.count == 1 ? "is" : "are") the \(family)'s)", fix: nil))
         }
         var blocked = false
         for reader in found {
