@@ -28,7 +28,7 @@ package struct ReaderListing: Equatable, Sendable {
     package init(readers: [ListedReader], serviceRunning: Bool = true) { self.readers = readers; self.serviceRunning = serviceRunning }
 }
 
-/// A kind of reader — pcscd's, the RC-S380s on USB — as the commands use it: the readers listed
+/// A kind of reader — pcscd's, the USB readers transit drives — as the commands use it: the readers listed
 /// with their state, a search for a card, a watch for taps, and every reader held given back as
 /// the process ends. `TransitPCSC` and `TransitUSB` each have one; `TransitWatch`'s
 /// `ReaderSources.all` holds both.

@@ -61,9 +61,9 @@ package enum ReaderTable {
             classicRefusal: "the Sony RC-S660/U cannot open MIFARE Classic sectors: no public fact says its Load Keys and General Authenticate work through pcscd; read this card on an ACS, HID OMNIKEY or Identiv reader",
             source: "the RC-S300's line (the same iProduct and CCID features); unconfirmed", confidence: .guess),
         ReaderProfile(
-            // Not a PC/SC reader on Linux: TransitUSB's RCS380Channel drives it over libusb and
-            // answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)"; a type A
-            // card gets RCS380TypeAChannel, a storage card's ATR, FF CA and FF B0 (Type 2 READ).
+            // Not a PC/SC reader on Linux: TransitUSB drives it over libusb (its reader table's
+            // Port-100 line) and answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)"; a type A
+            // card gets a storage card's ATR, FF CA and FF B0 (Type 2 READ).
             name: "Sony RC-S380", patterns: ["RC-S380"], dialects: [.bareFrame],
             classicRefusal: "the Sony RC-S380 cannot open MIFARE Classic sectors: it has no public Crypto1 command (nfcpy issue 133); read this card on a PC/SC reader such as an ACR122U",
             readsTypeB: false, typeBSource: "TransitUSB senses 212 and 424 kbit/s FeliCa and 106 kbit/s type A (MIFARE Ultralight read, Classic refused); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
@@ -71,8 +71,8 @@ package enum ReaderTable {
             source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c (type A: nfcpy sense_tta and its tests), nfcpy issue #11's trace of the initialisation; no FeliCa or type A exchange of a real RC-S380 logged",
             confidence: .code, ownDriver: true),
         ReaderProfile(
-            // Not a PC/SC reader on Linux either: TransitUSB's RCS956 drives it over libusb
-            // (PN53x frames; USBFeliCaChannel answers FF CA and bare frames), naming it
+            // Not a PC/SC reader on Linux either: TransitUSB drives it over libusb (its
+            // reader table's RC-S956 line; USBFeliCaChannel answers FF CA and bare frames), naming it
             // "SONY RC-S330/360/370 (USB 1:13)". FeliCa only.
             name: "Sony RC-S330/360/370", patterns: ["RC-S330", "RC-S360", "RC-S370"], dialects: [.bareFrame],
             classicRefusal: "the Sony RC-S330/360/370 cannot open MIFARE Classic sectors: transit reads FeliCa cards on it; read this card on a PC/SC reader such as an ACR122U",

@@ -79,7 +79,7 @@ package final class LibUSBDevice: USBPipe {
 
     /// Opens `found`: the device, its endpoints, the kernel driver detached, interface claimed.
     /// `holding` learns of the device before anything is detached, so a signal from then on gives
-    /// it back (issue 36 §1: a SIGTERM between a detach and the registration left port100 out).
+    /// it back (issue 36 §1: a SIGTERM between a detach and the registration left the kernel driver out).
     /// A reader unplugged since it was listed is `noReader`; no access to its node, a reader
     /// another program holds and one another kernel driver than port100 holds are `communication`
     /// (exit 5) errors that name it and say what to do.

@@ -70,11 +70,11 @@ package final class RCS380 {
         self.init(port: Port100(pipe: pipe, name: name))
     }
 
-    /// The driver of an opened USB reader; an RC-S956 reader (RC-S330/360/370) speaks another
-    /// framing and is refused (`USBReaderModel.Chipset.rcs956`).
+    /// The driver of an opened USB reader whose table line names the Port-100 chip
+    /// (`USBChipset.port100`); any other is a mistake of the caller's.
     package convenience init(device: LibUSBDevice) throws(TransitError) {
         guard device.found.model.chipset == .port100 else {
-            throw TransitError(.readerUnsupported, "\(device.found.readerName) has an RC-S956 chip, which transit does not drive (only the RC-S380's Port-100)")
+            throw TransitError(.internal, "\(device.found.readerName) has no Port-100 chip")
         }
         self.init(pipe: device, name: device.found.readerName)
     }

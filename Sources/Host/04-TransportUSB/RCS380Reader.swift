@@ -7,6 +7,8 @@ import TransitTransport
 /// driver re-attached — when the command is done with it. No pcscd is involved. Every reader held
 /// open is known to `giveBackAll`, which a command's end on a signal calls.
 package final class RCS380Reader: USBReader, @unchecked Sendable {
+    // @unchecked: the device and driver are `hold`'s, under its lock; `log` is set before the
+    // reader is shared (USBCardSearch, USBTapWatch).
     /// The device and the RC-S380 driver, opened at the first look (`USBDriverHold`).
     private let hold: USBDriverHold<RCS380>
     package var found: LibUSBDevice.Found { hold.found }

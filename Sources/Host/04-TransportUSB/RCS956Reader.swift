@@ -7,6 +7,8 @@ import TransitTransport
 /// detached) at the first look for a card, and given back — field off, interface released, driver
 /// re-attached — when the command is done with it. FeliCa only: a type A card is no card here.
 package final class RCS956Reader: USBReader, @unchecked Sendable {
+    // @unchecked: the device and driver are `hold`'s, under its lock; `log` is set before the
+    // reader is shared (USBCardSearch, USBTapWatch).
     /// The device and the RC-S956 driver, opened at the first look (`USBDriverHold`).
     private let hold: USBDriverHold<RCS956>
     package var found: LibUSBDevice.Found { hold.found }

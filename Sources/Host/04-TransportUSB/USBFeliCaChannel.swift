@@ -52,12 +52,6 @@ package final class USBFeliCaChannel: ReaderChannel {
 
     package var atr: [UInt8] { Self.atr }
 
-    /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3
-    /// command three times (nfcpy tt3.py, its Type 3 exchange; docs/research/port100.md §"Sequences").
-    package static let tries = 3
-    /// A presence check's Polling timeout: nfcpy's 10 ms (docs/research/port100.md §"Sequences", V5).
-    package static let pollingTimeout = 0.010
-
     package var retries: Int? { retryCount }
 
     /// Answers `FF CA` from the sense, passes a frame to the card, refuses anything else as a
@@ -183,4 +177,10 @@ package final class USBFeliCaChannel: ReaderChannel {
     private func overDeadline() -> TransitError {
         TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
     }
+
+    /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3
+    /// command three times (nfcpy tt3.py, its Type 3 exchange; docs/research/port100.md §"Sequences").
+    package static let tries = 3
+    /// A presence check's Polling timeout: nfcpy's 10 ms (docs/research/port100.md §"Sequences", V5).
+    package static let pollingTimeout = 0.010
 }

@@ -28,7 +28,7 @@ package struct LogBundle: Codable, Equatable {
     package var initialAID: String?
     package var plugins: [PluginOutcome]
     package var exchanges: [Exchange]
-    /// Card commands sent again after a damaged answer (an RC-S380's; absent for a PC/SC reader,
+    /// Card commands sent again after a damaged answer (a USB reader's; absent for a PC/SC reader,
     /// whose driver retries unseen). `exchanges` holds each command once, as the plugin saw it.
     package var retries: Int?
     /// "read" or the error kind.

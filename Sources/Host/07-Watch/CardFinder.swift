@@ -4,8 +4,8 @@ import TransitModel
 import TransitTransport
 
 /// Where a read finds its card: the first reader with one, among pcscd's readers and the Sony
-/// RC-S380s on USB (read through libusb, with no pcscd), looked at again until `--wait` runs out.
-/// A user with only an RC-S380 needs no pcscd; one with only PC/SC readers sees no difference.
+/// USB readers (read through libusb, with no pcscd), looked at again until `--wait` runs out.
+/// A user with only a USB reader needs no pcscd; one with only PC/SC readers sees no difference.
 package struct CardFinder {
     /// A part of the reader's name (`--reader`), case-insensitive.
     package let filter: String?
@@ -41,7 +41,7 @@ package struct CardFinder {
                 do {
                     looks[i] = try search.look()
                 } catch let e as TransitError where e.kind != .cancelled && searches.contains(where: { $0 !== search && $0.hasReaders }) {
-                    // pcscd went away (or restarts) while an RC-S380 is watched too: look again later.
+                    // pcscd went away (or restarts) while a USB reader is watched too: look again later.
                     search.reset()
                     looks[i] = SearchLook(serviceRunning: false)
                 }
@@ -54,7 +54,7 @@ package struct CardFinder {
             } else {
                 speaker.say(waitingOn.isEmpty ? "for a reader" : "for a card on " + (waitingOn.count == 1 ? waitingOn[0] : "\(waitingOn.count) readers"))
             }
-            // pcscd's readers wake the wait at once when a card comes; an RC-S380 is polled.
+            // pcscd's readers wake the wait at once when a card comes; a USB reader is polled.
             let pause = min(searches.compactMap(\.pollInterval).min() ?? Self.idlePause, max(0.01, clock.secondsLeft(until: deadline)))
             if !searches.contains(where: { $0.waitForChange(pause) }) { clock.sleep(until: clock.deadline(in: pause)) }
         }

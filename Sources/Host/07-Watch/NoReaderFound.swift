@@ -2,10 +2,10 @@ import TransitModel
 import TransitTransport
 
 /// What `readers`, `scan` and `doctor` say when they find no reader at all: what they looked for
-/// on each transport (pcscd's readers, Sony's RC-S380s and RC-S330/360/370s on USB), and a Sony
+/// on each transport (pcscd's readers, the USB reader table's on USB), and a Sony
 /// reader of a model on the bus that transit does not drive (none since issue 46: `USBReaders.unsupported`).
 package struct NoReaderFound {
-    /// False when pcscd is not running (it was not asked, and needs not be for an RC-S380).
+    /// False when pcscd is not running (it was not asked, and needs not be for a USB reader).
     package let pcscdRunning: Bool
     /// The Sony readers on the bus transit does not drive: "SONY RC-S330/360/370 (USB 1:5)".
     package let unsupported: [String]

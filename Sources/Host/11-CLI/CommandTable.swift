@@ -430,7 +430,7 @@ enum CommandTable {
         CommandSpec(name: "forget", summary: "remove a card and all its reads from the history archive",
                     operands: .one("CARD", required: true), options: [.yes],
                     intro: HelpText.forget) { try $0.forget($1) },
-        CommandSpec(name: "readers", summary: "list the readers (PC/SC and RC-S380) and the card on each",
+        CommandSpec(name: "readers", summary: "list the readers (PC/SC and USB) and the card on each",
                     operands: .none, options: [.json.described("""
                         print a JSON array of {"name", "card", "atr"?, "technology"? (with a
                         card), "samInterface", "transport" (pcsc or usb), "problem"? (what kept

@@ -20,7 +20,7 @@ extension TransitCommand {
         let pcscdDown = pcsc.firstIndex { $0.check == "pcscd" && !$0.ok }
         // With an RC-S380 on USB, pcscd is needed only for the PC/SC readers: not running is no problem.
         if usb.readers > 0, let i = pcscdDown {
-            pcsc[i] = DoctorCheck(check: "pcscd", ok: true, detail: "not running: the RC-S380 needs none, PC/SC readers do (\(pcsc[i].fix ?? ""))",
+            pcsc[i] = DoctorCheck(check: "pcscd", ok: true, detail: "not running: a USB reader needs none, PC/SC readers do (\(pcsc[i].fix ?? ""))",
                                   fix: nil)
         }
         // No reader on either transport: one line says what was looked for on each.

@@ -79,7 +79,7 @@ enum HelpText {
     """
 
     static let readers = """
-    transit readers — list the PC/SC readers pcscd knows and the Sony RC-S380s on USB (read
+    transit readers — list the PC/SC readers pcscd knows and the USB readers transit drives (read
     without pcscd): the card on each and what its ATR says, and the reader's line of the reader
     table (the FeliCa dialects in order and how the line was checked; docs/readers.md).
     """
