@@ -8,17 +8,16 @@ import TransitModel
 /// pn53x.py `Chipset.command`, the RC-S330 trace of nfcpy issue #256). A chip that does not
 /// answer by the deadline is sent the ACK that cancels the command under way, as nfcpy does on
 /// a USB read timeout.
-package typealias PN53x = USBCommandLink<PN53xLink>
+package typealias PN53x = USBCommandLink<PN53xFrame>
 
-/// The RC-S956's PN53x framing as the shared command link sees it.
-package enum PN53xLink: USBChipFraming {
+/// The RC-S956's PN53x frame as the shared command link sees it (its ACK, TFI bytes, `encode` and
+/// `decodeFirst` are `PN53xFrame`'s own).
+extension PN53xFrame: USBChipFraming {
+    package typealias Command = PN53xCommand
     package static let frameName = "PN53x"
-    package static let defaultName = "the RC-S956"
     // A command other than the card's gets the link's `commandTimeout`: nfcpy gives the chip's
     // own commands 0.1–0.25 s and InListPassiveTarget 1 s (rcs956-facts.md §4); the margin is ours.
-    package static var ack: [UInt8] { PN53xFrame.ack }
-    package static var hostToChip: UInt8 { PN53xFrame.hostToChip }
-    package static var chipToHost: UInt8 { PN53xFrame.chipToHost }
+    package static let defaultName = "the RC-S956"
     /// One bulk read asks this much, as nfcpy's transport does (rcs956-facts.md §2): the largest
     /// answer, 262 bytes of data, comes in an extended frame of 272.
     package static let readLength = 300
@@ -26,12 +25,7 @@ package enum PN53xLink: USBChipFraming {
     /// `host_command_frame_max_size = 265`).
     package static let longestCommand = 265
     /// More received and still not a frame is garbage.
-    package static let longestAnswer = 262 + 2 + PN53xFrame.extendedOverhead
+    package static let longestAnswer = 262 + 2 + extendedOverhead
     /// A PN53x answers a command it does not take with its error frame, where the ACK belongs.
     package static let refusesInPlaceOfACK = true
-    package static func code(_ command: PN53xCommand) -> UInt8 { command.rawValue }
-    package static func frame(_ data: [UInt8]) -> [UInt8]? {
-        data.count <= longestCommand ? PN53xFrame.encode(data) : nil
-    }
-    package static func decodeFirst(_ buffer: [UInt8]) -> (frame: PN53xFrame.Decoded, used: Int) { PN53xFrame.decodeFirst(buffer) }
 }

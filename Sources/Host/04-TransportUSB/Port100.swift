@@ -6,31 +6,27 @@ import TransitModel
 /// ACK and answer in, cancel, garbage and drain) with the RC-S380's framing
 /// (docs/research/port100.md §"Frames", §"Commands"). A chip that stops answering is sent the
 /// ACK to cancel what it was doing, as port100.c's `port100_abort_cmd` does.
-package typealias Port100 = USBCommandLink<Port100Link>
+package typealias Port100 = USBCommandLink<Port100Frame>
 
-/// The RC-S380's Port-100 chip as the shared command link sees it.
-package enum Port100Link: USBChipFraming {
+/// The RC-S380's Port-100 frame as the shared command link sees it (its ACK, TFI bytes, `encode`
+/// and `decodeFirst` are `Port100Frame`'s own).
+extension Port100Frame: USBChipFraming {
+    package typealias Command = Port100Command
     package static let frameName = "Port-100"
-    package static let defaultName = "the RC-S380"
     // A command other than InCommRF gets the link's `commandTimeout`: nfcpy waits for ever
     // (rcs380.py `send_command`, docs/research/port100.md §"Timeouts"); a chip answers them
     // within milliseconds.
-    package static var ack: [UInt8] { Port100Frame.ack }
-    package static var hostToChip: UInt8 { Port100Frame.hostToChip }
-    package static var chipToHost: UInt8 { Port100Frame.chipToHost }
+    package static let defaultName = "the RC-S380"
     /// One bulk read asks this much, as nfcpy does (transport.py; docs/research/port100.md §"USB identity"): a 255-byte FeliCa frame
     /// comes back in 272 bytes; a longer frame is read in several transfers.
     package static let readLength = 300
     /// More received and still not a frame is garbage (port100.c takes payloads up to 1001 bytes).
-    package static let longestAnswer = 1024 + Port100Frame.overhead
+    package static let longestAnswer = 1024 + overhead
     /// An error frame where the ACK belongs is garbage: the chip sends it only for an answer.
     package static let refusesInPlaceOfACK = false
-    package static func code(_ command: Port100Command) -> UInt8 { command.rawValue }
-    package static func frame(_ data: [UInt8]) -> [UInt8]? { Port100Frame.encode(data) }
-    package static func decodeFirst(_ buffer: [UInt8]) -> (frame: Port100Frame.Decoded, used: Int) { Port100Frame.decodeFirst(buffer) }
 }
 
-extension USBCommandLink where Framing == Port100Link {
+extension USBCommandLink where Framing == Port100Frame {
     /// Sends `command` and checks the one status byte it is answered with.
     package func expectSuccess(_ command: Port100Command, _ parameters: [UInt8] = [], deadline: Deadline? = nil) throws(TransitError) {
         let answer = try send(command, parameters, deadline: deadline)

@@ -6,21 +6,17 @@ import TransitTransport
 /// driver detached) at the first look for a card, and given back — field off, interface released,
 /// driver re-attached — when the command is done with it. No pcscd is involved. Every reader held
 /// open is known to `giveBackAll`, which a command's end on a signal calls.
-package final class RCS380Reader: USBReader, @unchecked Sendable {
+package final class RCS380Reader: USBDriverHolding, @unchecked Sendable {
     // @unchecked: the device and driver are `hold`'s, under its lock; `log` is set before the
     // reader is shared (USBCardSearch, USBTapWatch).
     /// The device and the RC-S380 driver, opened at the first look (`USBDriverHold`).
-    private let hold: USBDriverHold<RCS380>
-    package var found: LibUSBDevice.Found { hold.found }
+    package let hold: USBDriverHold<RCS380>
     /// `--verbose` lines: the kernel driver detached, the firmware.
     package var log: (String) -> Void = { _ in }
 
     package init(_ found: LibUSBDevice.Found) { hold = USBDriverHold(found) }
 
     deinit { close() }
-
-    /// "SONY RC-S380/S (USB 1:13)".
-    package var name: String { found.readerName }
 
     /// A card an RC-S380 sensed: FeliCa, or a 106 kbit/s type A card it can say something of
     /// (MIFARE Ultralight and the other Type 2 tags, which it reads; MIFARE Classic, which it cannot).
@@ -77,20 +73,8 @@ package final class RCS380Reader: USBReader, @unchecked Sendable {
         }
     }
 
-    /// Field off and an ACK (unless the reader just stopped answering: the wait would be for
-    /// nothing), interface released, kernel driver given back; the next sense opens it again.
-    package func close() { hold.close() }
-
-    /// As the process ends on a signal, from the signal's thread: the reader given back to the
-    /// kernel without closing what the command's thread may be using.
-    package func giveBackBeforeExit() { hold.giveBackBeforeExit() }
-
     /// Every reader held open, given back before the process ends on a signal (`HeldUSBDevices`).
     package static func giveBackAll() { HeldUSBDevices.giveBackAll() }
-
-    private func opened(by deadline: Deadline) throws(TransitError) -> RCS380 {
-        try hold.opened(by: deadline, log: log)
-    }
 }
 
 extension RCS380: USBChipDriver {

@@ -6,20 +6,20 @@ import TransitTransport
 /// the RC-S380: found on the bus without opening it, opened (the kernel's pn533_usb driver
 /// detached) at the first look for a card, and given back — field off, interface released, driver
 /// re-attached — when the command is done with it. FeliCa only: a type A card is no card here.
-package final class RCS956Reader: USBReader, @unchecked Sendable {
+/// Its name, `close` and the opening at the first look are every USB reader's
+/// (`USBDriverHolding`); what is its own is the look (InListPassiveTarget, once more after a
+/// fault), its channel and its chipset (`USBChipset.rcs956`, which the table's line
+/// `USBReaderModel.rcs956` names).
+package final class RCS956Reader: USBDriverHolding, @unchecked Sendable {
     // @unchecked: the device and driver are `hold`'s, under its lock; `log` is set before the
     // reader is shared (USBCardSearch, USBTapWatch).
     /// The device and the RC-S956 driver, opened at the first look (`USBDriverHold`).
-    private let hold: USBDriverHold<RCS956>
-    package var found: LibUSBDevice.Found { hold.found }
+    package let hold: USBDriverHold<RCS956>
     package var log: (String) -> Void = { _ in }
 
     package init(_ found: LibUSBDevice.Found) { hold = USBDriverHold(found) }
 
     deinit { close() }
-
-    /// "SONY RC-S330/360/370 (USB 1:13)".
-    package var name: String { found.readerName }
 
     /// InListPassiveTarget at 212 kbit/s, then at 424; a card, none, or an answer that came back
     /// damaged. The first look opens the reader (three commands and an ACK, once).
@@ -63,14 +63,6 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
 
     /// Nothing: a FeliCa card left on the reader is told from a new one by its IDm.
     package func halt(by deadline: Deadline) {}
-
-    /// Field off and an ACK (unless the chip just stopped answering), interface released, kernel
-    /// driver given back; the next look opens it again.
-    package func close() { hold.close() }
-
-    private func opened(by deadline: Deadline) throws(TransitError) -> RCS956 {
-        try hold.opened(by: deadline, log: log)
-    }
 }
 
 extension RCS956: USBChipDriver {

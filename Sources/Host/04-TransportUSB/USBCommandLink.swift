@@ -22,7 +22,7 @@ package enum USBFrame<Fault: RawRepresentable & Equatable & Sendable>: Equatable
 }
 
 /// One chip's framing, as the shared command link (`USBCommandLink`) needs it. Each chip's facts
-/// stay in its own files: `Port100Link` (the RC-S380), `PN53xLink` (the RC-S956).
+/// stay in its own files: `Port100Frame` (the RC-S380), `PN53xFrame` (the RC-S956) conform.
 package protocol USBChipFraming {
     associatedtype Command: CustomStringConvertible
     associatedtype Fault: RawRepresentable & Equatable & Sendable where Fault.RawValue == String
@@ -42,12 +42,23 @@ package protocol USBChipFraming {
     /// True when an error frame where the ACK belongs means "the chip did not take the command"
     /// (a PN53x answers a command it refuses so); false when it is garbage there.
     static var refusesInPlaceOfACK: Bool { get }
-    /// The command's code and its answer's.
+    /// The most TFI, command and parameters one host frame may carry.
+    static var longestCommand: Int { get }
+    /// The command's code (its answer's is one more).
     static func code(_ command: Command) -> UInt8
     /// The frame carrying `data` (TFI, command, parameters); nil when it does not fit one.
-    static func frame(_ data: [UInt8]) -> [UInt8]?
+    static func encode(_ data: [UInt8]) -> [UInt8]?
     /// The frame `buffer` begins with and the bytes it takes.
     static func decodeFirst(_ buffer: [UInt8]) -> (frame: USBFrame<Fault>, used: Int)
+}
+
+extension USBChipFraming {
+    /// Whatever the frame's length field can say.
+    package static var longestCommand: Int { Int.max }
+}
+
+extension USBChipFraming where Command: RawRepresentable, Command.RawValue == UInt8 {
+    package static func code(_ command: Command) -> UInt8 { command.rawValue }
 }
 
 /// A chip's commands over a `USBPipe`, whatever the chip: a command frame out, the chip's ACK and
@@ -104,7 +115,8 @@ package final class USBCommandLink<Framing: USBChipFraming> {
     package func send(_ command: Framing.Command, _ parameters: [UInt8] = [], deadline: Deadline? = nil) throws(TransitError) -> [UInt8] {
         if unsettled || !pending.isEmpty { drain() }
         let until = deadline ?? clock.deadline(in: commandTimeout)
-        guard let frame = Framing.frame([Framing.hostToChip, Framing.code(command)] + parameters) else {
+        let data = [Framing.hostToChip, Framing.code(command)] + parameters
+        guard data.count <= Framing.longestCommand, let frame = Framing.encode(data) else {
             throw TransitError(.internal, "a \(command) of \(parameters.count) bytes does not fit a \(Framing.frameName) frame")
         }
         do throws(TransitError) {

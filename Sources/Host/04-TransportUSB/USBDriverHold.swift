@@ -81,3 +81,30 @@ package final class USBDriverHold<Driver: USBChipDriver>: @unchecked Sendable {
         device?.giveBackBeforeExit()
     }
 }
+
+/// A USB reader whose device and driver a `USBDriverHold` keeps: its name, `close`, the give-back
+/// on a signal and the opening at the first look, written once for every chipset's reader.
+package protocol USBDriverHolding: USBReader {
+    associatedtype Driver: USBChipDriver
+    var hold: USBDriverHold<Driver> { get }
+}
+
+extension USBDriverHolding {
+    package var found: LibUSBDevice.Found { hold.found }
+
+    /// "SONY RC-S380/S (USB 1:13)": the table line's maker and model, and where it is on the bus.
+    package var name: String { found.readerName }
+
+    /// Field off and an ACK (unless the chip just stopped answering: the wait would be for
+    /// nothing), interface released, kernel driver given back; the next look opens it again.
+    package func close() { hold.close() }
+
+    /// As the process ends on a signal, from the signal's thread: the reader given back to the
+    /// kernel without closing what the command's thread may be using.
+    package func giveBackBeforeExit() { hold.giveBackBeforeExit() }
+
+    /// The chip's driver, the reader opened first when it is not (`USBDriverHold.opened`).
+    package func opened(by deadline: Deadline) throws(TransitError) -> Driver {
+        try hold.opened(by: deadline, log: log)
+    }
+}
