@@ -30,9 +30,10 @@ class RCS380TestCase: EndToEndTestCase {
                      ("-r", BuildProducts.packageRoot.appendingPathComponent("plugins.conf").path)]
         for (test, path) in needs {
             let check = try CommandRun.run("/usr/sbin/runuser", ["-u", "nobody", "--", "/usr/bin/test", test, path], timeout: 10)
-            try XCTSkipUnless(check.status == 0,
-                              "user nobody cannot \(test == "-x" ? "reach" : "read") \(path) (a folder above it is not open to others, "
+            guard check.status == 0 else {
+                throw XCTSkip("user nobody cannot \(test == "-x" ? "reach" : "read") \(path) (a folder above it is not open to others, "
                               + "e.g. a clone in a folder of mode 0700): the --as-nobody run needs it")
+            }
         }
     }
 
