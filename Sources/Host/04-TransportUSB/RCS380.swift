@@ -70,15 +70,6 @@ package final class RCS380 {
         self.init(port: Port100(pipe: pipe, name: name))
     }
 
-    /// The driver of an opened USB reader whose table line names the Port-100 chip
-    /// (`USBChipset.port100`); any other is a mistake of the caller's.
-    package convenience init(device: LibUSBDevice) throws(TransitError) {
-        guard device.found.model.chipset == .port100 else {
-            throw TransitError(.internal, "\(device.found.readerName) has no Port-100 chip")
-        }
-        self.init(pipe: device, name: device.found.readerName)
-    }
-
     /// Port-100 commands sent so far (each one USB round trip: command, ACK, answer).
     package var commandsSent: Int { port.commandsSent }
 

@@ -78,6 +78,7 @@ package final class RCS380Reader: USBDriverHolding, @unchecked Sendable {
 }
 
 extension RCS380: USBChipDriver {
+    package static var chipset: USBChipset { .port100 }
     package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb" }
     package var silent: Bool { port.silent }
 }

@@ -66,14 +66,6 @@ package final class RCS956: FeliCaRadio {
         self.init(chip: PN53x(pipe: pipe, name: name))
     }
 
-    /// The driver of an opened USB reader; an RC-S380 speaks Port-100 and is refused.
-    package convenience init(device: LibUSBDevice) throws(TransitError) {
-        guard device.found.model.chipset == .rcs956 else {
-            throw TransitError(.internal, "\(device.found.readerName) has no RC-S956 chip")
-        }
-        self.init(pipe: device, name: device.found.readerName)
-    }
-
     package var clock: MonotonicClock { chip.clock }
     package var commandsSent: Int { chip.commandsSent }
 

@@ -66,6 +66,7 @@ package final class RCS956Reader: USBDriverHolding, @unchecked Sendable {
 }
 
 extension RCS956: USBChipDriver {
+    package static var chipset: USBChipset { .rcs956 }
     package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), PN53x frames over libusb" }
     package var silent: Bool { chip.silent }
 }

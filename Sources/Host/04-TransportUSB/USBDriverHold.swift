@@ -4,8 +4,10 @@ import TransitModel
 /// A chip's driver as a USB reader holds it (`USBDriverHold`): made on an opened device, opened
 /// with the chip's own commands, closed with field off and an ACK.
 package protocol USBChipDriver: AnyObject {
-    /// The driver of an opened USB device of its chip.
-    init(device: LibUSBDevice) throws(TransitError)
+    /// The chipset it drives, as the reader table names it.
+    static var chipset: USBChipset { get }
+    /// The driver over `pipe`, named `name` in messages.
+    init(pipe: USBPipe, name: String)
     /// The chip's opening commands.
     func open(by deadline: Deadline?) throws(TransitError)
     /// The `--verbose` line once opened: "firmware 1.11, Port-100 over libusb".
@@ -14,6 +16,17 @@ package protocol USBChipDriver: AnyObject {
     var silent: Bool { get }
     /// Field off and an ACK.
     func close() throws(TransitError)
+}
+
+extension USBChipDriver {
+    /// The driver of an opened USB device whose table line names its chipset; any other is a
+    /// mistake of the caller's.
+    package init(device: LibUSBDevice) throws(TransitError) {
+        guard device.found.model.chipset == Self.chipset else {
+            throw TransitError(.internal, "\(device.found.readerName) has no \(Self.chipset.id) chip")
+        }
+        self.init(pipe: device, name: device.found.readerName)
+    }
 }
 
 /// The device and driver one USB reader holds, whatever its chip: opened at the first look for a
