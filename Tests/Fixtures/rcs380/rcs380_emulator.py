@@ -1468,31 +1468,29 @@ def parse_args(argv):
     return opts, command
 
 
-def main(argv):
-    opts, command = parse_args(argv)
-    product = int(opts.product, 16)
-    if opts.interrupt_endpoints:
-        ENDPOINT_TYPE[0] = 3
+def serve(opts, command, product, make_chip, name, describe, after=None):
+    """COMMAND run against an emulated reader, whatever its chip (rcs956_emulator.py serves its
+    RC-S956 so): the testbed's sysfs and device node, the usbdevfs device, the card, the chip
+    `make_chip(opts, card, log, cv)` makes; `describe(sysfs)` is the log's first line, `after(chip,
+    rc)` adds to its last. Everything is taken down again; returns COMMAND's status, 2 when the
+    testbed could not be set up."""
     log = TransferLog(opts.log, opts.verbose)
     sysfs = card = chip = None
-    status = 2
     try:
         sysfs = Sysfs(opts, product)
-        usb = UsbDevice(opts, log, product, sysfs)
+        device = UsbDevice(opts, log, product, sysfs)
         card = load_card(opts, log)
-        chip = Port100(opts, card, log, usb.cv)
-        usb.chip = chip
+        chip = make_chip(opts, card, log, device.cv)
+        device.chip = chip
         handler = UMockdev.IoctlBase()
-        handler.connect("client-connected", usb.on_connected)
-        handler.connect("handle-ioctl", usb.on_ioctl)
+        handler.connect("client-connected", device.on_connected)
+        handler.connect("handle-ioctl", device.on_ioctl)
         sysfs.attach(handler)
-        log.note("RC-S380 %04x:%04x (%s) at %s, testbed %s" % (
-            VENDOR, product, PRODUCTS[product], sysfs.devnode, sysfs.root))
-
-        status = run_command(command, opts, sysfs, log, "rcs380_emulator")
+        log.note(describe(sysfs))
+        return run_command(command, opts, sysfs, log, name, after=after and (lambda rc: after(chip, rc)))
     except Exception as e:
-        sys.stderr.write("rcs380_emulator: %s\n" % e)
-        status = 2
+        sys.stderr.write("%s: %s\n" % (name, e))
+        return 2
     finally:
         if chip:
             chip.stop()
@@ -1501,7 +1499,15 @@ def main(argv):
         if sysfs:
             sysfs.remove()
         log.close()
-    return status
+
+
+def main(argv):
+    opts, command = parse_args(argv)
+    product = int(opts.product, 16)
+    if opts.interrupt_endpoints:
+        ENDPOINT_TYPE[0] = 3
+    return serve(opts, command, product, Port100, "rcs380_emulator", lambda sysfs: "RC-S380 %04x:%04x (%s) at %s, testbed %s" % (
+        VENDOR, product, PRODUCTS[product], sysfs.devnode, sysfs.root))
 
 
 if __name__ == "__main__":

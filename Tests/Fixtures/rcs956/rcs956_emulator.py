@@ -388,34 +388,9 @@ def identity(model):
 def main(argv):
     opts, command = parse_args(argv)
     identity(opts.model)
-    log = usb.TransferLog(opts.log, opts.verbose)
-    sysfs = card = chip = None
-    status = 2
-    try:
-        sysfs = usb.Sysfs(opts, PRODUCT)
-        device = usb.UsbDevice(opts, log, PRODUCT, sysfs)
-        card = usb.load_card(opts, log)
-        chip = RCS956(opts, card, log, device.cv)
-        device.chip = chip
-        handler = UMockdev.IoctlBase()
-        handler.connect("client-connected", device.on_connected)
-        handler.connect("handle-ioctl", device.on_ioctl)
-        sysfs.attach(handler)
-        log.note("RC-S956 %04x:%04x (%s) at %s" % (usb.VENDOR, PRODUCT, opts.model, sysfs.devnode))
-        status = run_command(command, opts, sysfs, log, "rcs956_emulator", after=lambda rc: "; commands run: %s" % " ".join(
-            "%02x×%d" % kv for kv in sorted(chip.commands_run.items())))
-    except Exception as e:
-        sys.stderr.write("rcs956_emulator: %s\n" % e)
-        status = 2
-    finally:
-        if chip:
-            chip.stop()
-        if card:
-            card.close()
-        if sysfs:
-            sysfs.remove()
-        log.close()
-    return status
+    return usb.serve(opts, command, PRODUCT, RCS956, "rcs956_emulator",
+                     lambda sysfs: "RC-S956 %04x:%04x (%s) at %s" % (usb.VENDOR, PRODUCT, opts.model, sysfs.devnode),
+                     after=lambda chip, rc: "; commands run: %s" % " ".join("%02x×%d" % kv for kv in sorted(chip.commands_run.items())))
 
 
 if __name__ == "__main__":
