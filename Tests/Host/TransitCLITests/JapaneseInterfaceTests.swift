@@ -74,9 +74,46 @@ final class JapaneseInterfaceTests: XCTestCase {
         XCTAssertTrue(main.stdout.hasPrefix("transit — 交通系ICカード・電子マネーの残高と利用履歴を読み取ります。\n\n使用法:\n  transit scan "), main.stdout)
         XCTAssertTrue(main.stdout.contains("終了コード: 0 読み取り成功。"), main.stdout)
         let scan = try run(["scan", "--help"], env)
-        XCTAssertTrue(scan.stdout.hasPrefix("transit scan — カードリーダーのカード（またはカードイメージ）を読み取って表示します。"), scan.stdout)
+        XCTAssertTrue(scan.stdout.hasPrefix("transit scan — リーダーのカード（またはカードイメージ）を読み取って表示します。"), scan.stdout)
         XCTAssertTrue(scan.stdout.contains("  --no-save         この読み取りを履歴アーカイブに保存しない\n"), scan.stdout)
         XCTAssertTrue(scan.stdout.contains("  --card FILE       カードリーダーの代わりにカードファイルを読む"), scan.stdout)
+    }
+
+    /// Every line of `transit --help` and of each command's help fits 80 terminal columns, in English
+    /// and in Japanese, where a kanji or kana takes two: widths by Python's unicodedata (East Asian
+    /// Width W and F are two columns), a table independent of transit's own.
+    func testEveryHelpLineFitsEightyColumns() throws {
+        for env in [try japanese(["LANG": "C.UTF-8"]), try japanese()] {
+            let main = try run(["--help"], env)
+            XCTAssertEqual(main.status, 0, main.stderr)
+            let commands = main.stdout.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                return line.hasPrefix("  transit ") && words.count > 1 && words[1].first?.isLowercase == true ? String(words[1]) : nil
+            }
+            XCTAssertEqual(commands.count, 15, main.stdout)
+            var texts = [main.stdout]
+            for command in commands {
+                let help = try run([command, "--help"], env)
+                XCTAssertEqual(help.status, 0, "\(command): \(help.stderr)")
+                texts.append(help.stdout)
+            }
+            let file = archive.directory.appendingPathComponent("help.txt")
+            try texts.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            let script = """
+                import sys, unicodedata
+                for line in open(sys.argv[1], encoding='utf-8').read().split('\\n'):
+                    w = sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in line)
+                    if w > 80: print(w, line)
+                """
+            let wide = try CommandRun.run("/usr/bin/python3", ["-c", script, file.path])
+            XCTAssertEqual(wide.status, 0, wide.stderr)
+            XCTAssertEqual(wide.stdout, "", "help lines wider than 80 columns under LANG=\(env["LANG"] ?? "")")
+        }
+        // The Japanese help is Japanese: its scan help holds no English sentence of the English one.
+        let english = try run(["scan", "--help"], try japanese(["LANG": "C.UTF-8"])).stdout
+        let japanese = try run(["scan", "--help"], try japanese()).stdout
+        XCTAssertTrue(english.contains("a card file"), english)
+        XCTAssertFalse(japanese.contains("a card file") || japanese.contains("history archive"), japanese)
     }
 
     func testErrorsSpeakJapaneseAndJSONKeepsEnglish() throws {
