@@ -14,7 +14,7 @@ extension OptionSpec {
         For `watch`, watch the readers whose names contain _NAME_; repeatable.
         """)
     static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"),
-                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: "dialect"), summary: "how FeliCa frames travel", help: L10n.mark("""
+                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: L10n.mark("dialect")), summary: "how FeliCa frames travel", help: L10n.mark("""
         how FeliCa frames travel: pn532 or bare-frame (ACR122U), acs-direct \
         (ACR1252U and later ACS readers), part3 (PC/SC 2.02 Transparent \
         Exchange); default: the reader's line of the reader table \
@@ -222,7 +222,7 @@ extension OptionSpec {
         End _CMD_'s process group (SIGTERM, then SIGKILL two seconds later) when it runs longer than
         _SECONDS_ (default 30); the end of the watch ends it too.
         """)
-    static let format = OptionSpec(name: "format", value: "csv|json|ledger", type: .choice(["csv", "json", "ledger"], what: "export format"),
+    static let format = OptionSpec(name: "format", value: "csv|json|ledger", type: .choice(["csv", "json", "ledger"], what: L10n.mark("export format")),
                                    summary: "CSV (the default), JSON or a ledger journal", help: L10n.mark("default csv"), manual: """
         CSV (RFC 4180, the default), JSON (what `history --json` prints) or a ledger journal that
         hledger and ledger read (see `export`).
@@ -271,7 +271,7 @@ extension OptionSpec {
         The period's last day, included; a `--from` after it is a usage error (exit 2).
         """)
     static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"),
-                                         type: .choice(ReportFormat.allCases.map(\.rawValue), what: "report format"),
+                                         type: .choice(ReportFormat.allCases.map(\.rawValue), what: L10n.mark("report format")),
                                          summary: "what to write: text (the default), JSON, SFCard Viewer CSV, OFX or HTML", help: L10n.mark("""
         text (default): scan's rows, then the totals; json: {"card", "period", \
         "rows", "totals"} (an array without CARD), amounts in the card's minor \
