@@ -57,7 +57,7 @@ extension TransitCommand {
             standardOutput(JSONOutput.encode(rows))
         } else {
             let e = TerminalText.escape
-            standardOutput("plugins.conf: \(e(config.path))")
+            standardOutput(L10n.tr("plugins.conf: %1$s", e(config.path)))
             for r in rows {
                 let abi = r.abiVersion.map { "ABI \($0)" } ?? "ABI -"
                 standardOutput("\(e(r.name))\t\(r.said.state)\t\(abi)\t\(e(r.path))" + (r.said.reason.map { "\t(\(e($0)))" } ?? ""))
