@@ -118,7 +118,8 @@ package struct Reference: Decodable {
             // The nearest transaction of that day (fewest fields apart, the first listed) says what differs.
             let day = CalendarDay(j.date)
             let sameDay = left.filter { r.transactions[$0].date?.day == day }
-            let head = Self.journey(i) + .init(" (") + j.describeWords(currency: r.currency) + .init("): ")
+            // TRANSLATORS: a journey of the reference and what it gives ("journey 1 (2026-11-05 amount ¥170): ").
+            let head = L10n.words("%1$s (%2$s): ", Self.journey(i), j.describeWords(currency: r.currency))
             if let nearest = sameDay.map({ j.differenceWords(r.transactions[$0], currency: r.currency) }).min(by: { $0.count < $1.count }) {
                 out.append(head + nearest.joined(separator: .init("; ")))
             } else {

@@ -32,10 +32,12 @@ package enum TransactionDetails {
             default: if style.verbose || !verboseKeys.contains(key) { rest.append((key, value)) }
             }
         }
-        // The parts joined by ", " as they come (a short text stays in the string itself: no array a row).
+        // The parts joined by ", " (、 in Japanese) as they come (a short text stays in the string itself: no array a row).
         var text = ""
+        // TRANSLATORS: between the parts of a record's details ("at 0101, route 14").
+        let comma = style.say(", ")
         func add(_ part: String) {
-            if !text.isEmpty { text += ", " }
+            if !text.isEmpty { text += comma }
             text += part
         }
         // Why a code has no name (`StationNaming`), in the style's words: the region or network it was looked up by.
