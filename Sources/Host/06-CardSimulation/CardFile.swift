@@ -15,8 +15,9 @@ public struct CardFile {
         case card(CardImage)
         /// A card of a technology no transit family reads, e.g. "MIFARE Classic card".
         case otherTechnology(String)
-        /// A card the file describes but transit cannot read from it, and why.
-        case unusable(String)
+        /// A card the file describes but transit cannot read from it, and why (in English and in
+        /// the chosen language).
+        case unusable(L10n.Words)
     }
 
     /// The most cards a file may hold (as a zip's 100 members): a bigger file is no export a person
@@ -58,7 +59,7 @@ public struct CardFile {
                 do {
                     entries += try plain(m.data, name: m.name).entries
                 } catch let e as CardImageError {
-                    entries.append(.unusable("\(CardImageError.quote(m.name)): \(e.description)"))
+                    entries.append(.unusable(L10n.Words("\(CardImageError.quote(m.name)): ") + e.words))
                 }
             }
             guard !entries.isEmpty else { throw CardImageError(L10n.words("a zip with no card file (.json, .xml, .nfc, .mfc) in it")) }
@@ -166,8 +167,8 @@ public struct CardFile {
         case .otherTechnology(let what):
             throw CardFileTechnologyError(words: L10n.words("%1$s: %2$s: no transit family reads this technology", which, .init(what)))
         case .unusable(let why):
-            throw CardImageError(entries.count > 1 ? L10n.words("%1$s: %2$s, card %3$s: %4$s", .init(path), Self.formatWords(format), .init(String(position + 1)), .init(why))
-                : L10n.words("%1$s: %2$s: %3$s", .init(path), Self.formatWords(format), .init(why)))
+            throw CardImageError(entries.count > 1 ? L10n.words("%1$s: %2$s, card %3$s: %4$s", .init(path), Self.formatWords(format), .init(String(position + 1)), why)
+                : L10n.words("%1$s: %2$s: %3$s", .init(path), Self.formatWords(format), why))
         }
     }
 
@@ -210,9 +211,9 @@ extension CardFile.Entry {
             try image.validate()
             self = .card(image)
         } catch let e as CardImageError {
-            self = .unusable(e.description)
+            self = .unusable(e.words)
         } catch {
-            self = .unusable("\(error)")
+            self = .unusable(L10n.Words(error: error))
         }
     }
 }

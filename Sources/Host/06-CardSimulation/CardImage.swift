@@ -191,11 +191,13 @@ public struct CardImage: Codable, Equatable, Sendable {
     /// The one card of a file's bytes.
     public static func parse(_ data: Data) throws -> CardImage {
         let (format, entries) = try CardFile.parse(data)
-        guard entries.count == 1, let entry = entries.first else { throw CardImageError("\(format) of \(entries.count) cards") }
+        guard entries.count == 1, let entry = entries.first else {
+            throw CardImageError(L10n.words("%1$s of %2$s cards", CardFile.formatWords(format), .init(String(entries.count))))
+        }
         switch entry {
         case .card(let image): return image
-        case .otherTechnology(let what): throw CardImageError("\(what): no transit family reads this technology")
-        case .unusable(let why): throw CardImageError("\(format): \(why)")
+        case .otherTechnology(let what): throw CardImageError(L10n.words("%1$s: no transit family reads this technology", .init(what)))
+        case .unusable(let why): throw CardImageError(CardFile.formatWords(format) + .init(": ") + why)
         }
     }
 }
