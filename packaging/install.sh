@@ -4,10 +4,12 @@
 #   lib/transit/plugins/libTransit*.so                 RUNPATH $ORIGIN/..
 #   lib/transit/lib*.so                                the Swift runtime they need, RUNPATH $ORIGIN
 #   etc/transit/plugins.conf (/etc/transit when PREFIX is /usr), plugins.conf.d/
-#   60-transit-rcs380.rules, the udev rule for Sony's RC-S380, where udev reads it: /usr/lib/udev/rules.d
-#   when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads no rules under /usr/local); and
+#   60-transit-pasori.rules, the udev rule for Sony's PaSoRi readers (RC-S380, RC-S330/360/370), where
+#   udev reads it: /usr/lib/udev/rules.d when PREFIX is /usr, /etc/udev/rules.d otherwise (udev reads
+#   no rules under /usr/local), replacing 60-transit-rcs380.rules, its former name, there; and
 #   the group it names, transit, as the .deb creates it (not for a staged install: DESTDIR)
-#   share/man, share/bash-completion, share/zsh, share/fish, share/doc/transit
+#   share/man (and share/man/LANG: the translated pages of docs/man/LANG), share/bash-completion,
+#   share/zsh, share/fish, share/doc/transit
 #   share/locale/LANG/LC_MESSAGES/transit.mo       the message catalogs of po/ (msgfmt --check)
 #   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
 #   the plugin example of ABI.md)
@@ -70,13 +72,26 @@ for lib in $(ldd "$BIN/transit" "$BIN/transit-sim" "$BIN"/libTransit*.so | awk -
 done
 
 put 0644 plugins.conf "$SYSCONFDIR/transit/plugins.conf"
-put 0644 packaging/udev/60-transit-rcs380.rules "$UDEVRULESDIR/60-transit-rcs380.rules"
+put 0644 packaging/udev/60-transit-pasori.rules "$UDEVRULESDIR/60-transit-pasori.rules"
+# The rule's former name (until it covered the RC-S330/360/370 too), which an earlier make install
+# put in the same folder: an upgrade leaves the one rule, not both.
+if [ -e "$DESTDIR$UDEVRULESDIR/60-transit-rcs380.rules" ]; then
+    rm -f -- "$DESTDIR$UDEVRULESDIR/60-transit-rcs380.rules"
+    echo "removed $DESTDIR$UDEVRULESDIR/60-transit-rcs380.rules: 60-transit-pasori.rules replaces it"
+fi
 install -d -m 0755 "$DESTDIR$SYSCONFDIR/transit/plugins.conf.d"
 put 0644 packaging/plugins.conf.d.README "$SYSCONFDIR/transit/plugins.conf.d/README"
 
 for page in docs/man/*.1 docs/man/*.5; do
     [ -f "$page" ] || continue
     put 0644 "$page" "$PREFIX/share/man/man${page##*.}/$(basename "$page")"
+done
+# The translated pages (docs/man/LANG/, from po/man by scripts/translate-man.sh), where man-db
+# looks for LANG's: share/man/LANG/manN (Debian Policy 12.1; UTF-8).
+for page in docs/man/*/*.1 docs/man/*/*.5; do
+    [ -f "$page" ] || continue
+    lang=$(basename "$(dirname "$page")")
+    put 0644 "$page" "$PREFIX/share/man/$lang/man${page##*.}/$(basename "$page")"
 done
 [ -f packaging/completions/transit.bash ] && put 0644 packaging/completions/transit.bash "$PREFIX/share/bash-completion/completions/transit"
 [ -f packaging/completions/_transit ] && put 0644 packaging/completions/_transit "$PREFIX/share/zsh/site-functions/_transit"
@@ -128,11 +143,11 @@ if [ "$system_rule" = yes ] && [ "$(id -u)" -eq 0 ] && ! getent group transit >/
     else
         groupadd --system transit
     fi
-    echo "created group transit (the RC-S380's udev rule names it: sudo usermod -aG transit USER gives a user the reader)"
+    echo "created group transit (transit's udev rule names it: sudo usermod -aG transit USER gives a user the reader)"
 elif [ "$system_rule" = yes ] && ! getent group transit >/dev/null; then
-    echo "group transit, which the RC-S380's udev rule names, does not exist: run make install as root, or sudo groupadd --system transit" >&2
+    echo "group transit, which transit's udev rule names, does not exist: run make install as root, or sudo groupadd --system transit" >&2
 fi
 if [ "$system_rule" = yes ] && [ -d /run/udev ] && command -v udevadm >/dev/null; then
-    # The RC-S380 already plugged in gets the rule's access now (udev reads new rules by itself).
+    # A Sony reader already plugged in gets the rule's access now (udev reads new rules by itself).
     udevadm trigger --subsystem-match=usb --attr-match=idVendor=054c >/dev/null 2>&1 || true
 fi

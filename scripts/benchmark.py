@@ -27,6 +27,18 @@ wall time of one `transit scan` process (the emulator, Python answering every US
 a few ms to each: compare the counts, not the times, with the PC/SC table). It is skipped where
 umockdev is not installed.
 
+The RC-S330/360/370 table sets transit beside nfcpy (PyPI `nfcpy`, installed into the test
+venv, $TRANSIT_TEST_VENV or .build/venv, when it is missing) on the SAME emulated RC-S370
+(Tests/Fixtures/rcs956/rcs956_emulator.py, the same card latency) reading the Suica sample:
+nfcpy's best recipe for the read (scripts/nfcpy_suica.py: its sense at 212 kbit/s, then Read
+Without Encryption of the same blocks transit reads, as many a command as the card takes) against
+`transit scan`. "card frames" are the frames the card was sent (the emulator's log), "USB cmds"
+the PN53x command frames the host sent (OUT transfers but the ACK), "median ms" the wall time of
+one process, start to exit, over --runs runs of each tool interleaved (transit, nfcpy, transit…)
+in one emulator session; nfcpy's own time from opening the reader to closing it (Python's start
+and nfcpy's import left out) is its second row. "ratio" is nfcpy's figure over transit's.
+`--rcs956-only` prints only this table (no pcscd); it is skipped where umockdev is not installed.
+
 The probe table ("probe APDUs per family") reads each ISO card image with `transit scan --card`
 (no reader: the same exchanges) in the default order, then with its reading plugin's line alone:
 "probes before" are the APDUs the plugins before it sent (each said "not this card"), "own" the
@@ -363,6 +375,120 @@ def rcs380_table(transit, sim, args, targets):
             print(usb_row(card, family, exchanges, len(sent), further, times))
 
 
+EMULATOR_956 = ROOT / "Tests/Fixtures/rcs956/rcs956_emulator.py"
+NFCPY_READ = ROOT / "scripts/nfcpy_suica.py"
+RCS956_HEADERS = ["tool", "card frames", "USB cmds", "median ms", "min ms", "max ms", "USB ratio", "ms ratio"]
+# Runs the commands of argv[2] (JSON: [name, argv] pairs) argv[1] + 1 times, interleaved, the
+# order turned round each round; the first round warms the caches and is not counted. One JSON
+# line a run: the tool, the round, the exit status, the wall time, what the command printed.
+INTERLEAVED_TIMER = ("import json, subprocess, sys, time\n"
+                     "runs, commands = int(sys.argv[1]), json.loads(sys.argv[2])\n"
+                     "for i in range(runs + 1):\n"
+                     "    for name, cmd in (commands if i % 2 == 0 else commands[::-1]):\n"
+                     "        t = time.perf_counter()\n"
+                     "        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)\n"
+                     "        ms = (time.perf_counter() - t) * 1000\n"
+                     "        print(json.dumps({'tool': name, 'round': i, 'status': r.returncode, 'ms': ms, 'out': r.stdout.strip()}), flush=True)\n")
+
+
+def nfcpy_python():
+    """The test venv's Python with nfcpy (PyPI), installed there as scripts/test-setup.sh installs
+    ofxtools when it is missing; (python, version), or (None, why) when it cannot be had."""
+    venv = pathlib.Path(os.environ.get("TRANSIT_TEST_VENV", ROOT / ".build" / "venv"))
+    python = venv / "bin" / "python3"
+    probe = lambda: run([str(python), "-c", "import nfc; print(nfc.__version__)"]) if python.exists() else None
+    found = probe()
+    if found is None or found.returncode != 0:
+        if not python.exists():
+            made = run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", str(venv)])
+            if made.returncode != 0:
+                return None, f"no venv at {venv}: {made.stderr.strip()}"
+        got = run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "nfcpy"])
+        if got.returncode != 0:
+            return None, f"pip install nfcpy failed: {got.stderr.strip()[-300:]}"
+        found = probe()
+        if found is None or found.returncode != 0:
+            return None, f"nfcpy does not import: {found.stderr.strip() if found else ''}"
+    return str(python), found.stdout.strip()
+
+
+def emulator_counts(usb_log):
+    """Frames the card was sent (the emulator's `card: RATE > …` notes) and PN53x command frames
+    the host sent (OUT transfers but the ACK, which is no command: rcs956-facts.md §2)."""
+    lines = usb_log.read_text().splitlines()
+    card = sum(1 for l in lines if l.startswith("# ") and " card: " in l and " > " in l and l.split(" card: ")[1][:1].isdigit())
+    usb = sum(1 for l in lines if l.startswith("OUT ") and not l.endswith("0000ff00ff00"))
+    return card, usb
+
+
+def rcs956_table(transit, sim, args, targets):
+    """transit and nfcpy reading the Suica on the same emulated RC-S370, side by side (module doc)."""
+    if not pathlib.Path("/usr/lib/x86_64-linux-gnu/libumockdev-preload.so.0").exists():
+        print("RC-S330/360/370 beside nfcpy: skipped (umockdev is not installed; scripts/setup.sh installs it)")
+        return
+    python, version = nfcpy_python()
+    if python is None:
+        print(f"RC-S330/360/370 beside nfcpy: skipped ({version})")
+        return
+    card = ROOT / "samples" / "suica.json"
+    reference = json.loads(run([transit, "scan", "--card", str(card), "--json", "--no-save"], cwd=ROOT).stdout)
+    emulate = lambda *more: ["/usr/bin/python3", str(EMULATOR_956), "--model", "RC-S370", "--card-sim", sim, "--card", str(card), *more,
+                             "--sim-args", "--latency-ms", str(args.latency_ms)]
+    tools = [("transit scan", [transit, "scan", "--json", "--no-save", "--config", str(ROOT / "plugins.conf")]),
+             (f"nfcpy {version}", [python, str(NFCPY_READ)])]
+
+    def checked(name, out):
+        """The balance each tool printed, checked against the card image's reading."""
+        got = json.loads(out) if out.startswith("{") else {}
+        want = {"balance": reference["balance"]} | ({"history": 20} if name.startswith("nfcpy") else {"serialNumber": reference["serialNumber"]})
+        if any(got.get(k) != v for k, v in want.items()):
+            sys.exit(f"{name} on the RC-S370 read {out[:200]!r}, not {want}")
+    counts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, command in tools:
+            usb = pathlib.Path(tmp) / "usb.log"
+            one = run(emulate("--log", str(usb)) + ["--"] + command, cwd=ROOT)
+            if one.returncode != 0:
+                sys.exit(f"{name} on the RC-S370 failed: {one.stdout.strip()} {one.stderr.strip()}")
+            checked(name, one.stdout.strip())
+            counts[name] = emulator_counts(usb)
+    timed = run(emulate() + ["--", "/usr/bin/python3", "-c", INTERLEAVED_TIMER, str(args.runs), json.dumps(tools)], cwd=ROOT)
+    results = [json.loads(l) for l in timed.stdout.splitlines() if l.startswith("{")]
+    times, inside = {name: [] for name, _ in tools}, []
+    for r in results:
+        if r["status"] != 0:
+            sys.exit(f"{r['tool']} on the RC-S370 failed in round {r['round']}: {r['out'][:300]} {timed.stderr[-300:]}")
+        checked(r["tool"], r["out"])
+        if r["round"]:
+            times[r["tool"]].append(r["ms"])
+            if r["tool"].startswith("nfcpy"):
+                inside.append(json.loads(r["out"])["ms"])
+    if any(len(t) != args.runs for t in times.values()):
+        sys.exit(f"RC-S370: {[len(t) for t in times.values()]} of {args.runs} timed reads worked: {timed.stderr[-500:]}")
+    (ours, _), (theirs, _) = tools
+    rows = [(ours, *counts[ours], times[ours]), (theirs + " (process)", *counts[theirs], times[theirs]),
+            (theirs + " (open to close)", *counts[theirs], inside)]
+    print(f"RC-S330/360/370 beside nfcpy: the Suica on one emulated RC-S370 (umockdev), {args.runs} interleaved runs each, "
+          f"card latency {args.latency_ms} ms")
+    print("\n".join(rcs956_lines(rows)))
+    targets.check("transit on the RC-S370", "USB commands (nfcpy's: %d)" % counts[theirs][1], counts[ours][1], "<", counts[theirs][1])
+    targets.check("transit on the RC-S370", "median ms (nfcpy's: %.1f)" % statistics.median(times[theirs]), statistics.median(times[ours]), "<",
+                  round(statistics.median(times[theirs]), 1), "ms")
+
+
+def rcs956_lines(rows):
+    """The side-by-side table: a header, then a line a (tool, card frames, USB commands, times) row;
+    the ratios are each row's over the first's (transit's)."""
+    base_usb, base_ms = rows[0][2], statistics.median(rows[0][3])
+    widths = [max(len(r[0]) for r in rows) + 2] + [len(h) + 2 for h in RCS956_HEADERS[1:]]
+
+    def line(cells):
+        return "".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [line(RCS956_HEADERS)] + [line([name, str(frames), str(usb), f"{statistics.median(ms):.1f}", f"{min(ms):.1f}", f"{max(ms):.1f}",
+                                          f"{usb / base_usb:.2f}", f"{statistics.median(ms) / base_ms:.2f}"])
+                                     for name, frames, usb, ms in rows]
+
+
 def readers_visible(transit):
     r = run([transit, "readers"])
     return r.returncode == 0 and READER in r.stdout
@@ -374,6 +500,7 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--latency-ms", type=float, default=5)
     ap.add_argument("--probes-only", action="store_true", help="print only the probe table (no pcscd)")
+    ap.add_argument("--rcs956-only", action="store_true", help="print only transit beside nfcpy on the emulated RC-S370 (no pcscd)")
     args = ap.parse_args()
 
     # A release build with the flags of what ships (scripts/reproducible-flags.sh), as `make` builds it.
@@ -381,6 +508,13 @@ def main():
     subprocess.run(["swift", "build", "-c", args.build] + flags, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     bindir = pathlib.Path(run(["swift", "build", "-c", args.build, "--show-bin-path"], cwd=ROOT).stdout.strip())
     transit, sim = str(bindir / "transit"), str(bindir / "transit-sim")
+    if args.rcs956_only:
+        targets = Targets()
+        rcs956_table(transit, sim, args, targets)
+        if targets.over:
+            print("\n".join(targets.summary()))
+            sys.exit(1)
+        return
     probe_table(transit)
     print()
     storage_table(transit)
@@ -450,6 +584,8 @@ def main():
                 print(pcsc_row(card, family, exchanges, counted, target, times, worker, max(rss), baseline))
 
         rcs380_table(transit, sim, args, targets)
+        print()
+        rcs956_table(transit, sim, args, targets)
 
         startup = []
         for i in range(max(args.runs, 20) + 1):

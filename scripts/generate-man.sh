@@ -25,4 +25,4 @@ for section in SYNOPSIS OPTIONS; do
     mv "$page.new" "$page"
     rm -f "$generated"
 done
-echo "wrote the SYNOPSIS and OPTIONS of $page" >&2
+echo "wrote the SYNOPSIS and OPTIONS of $page; scripts/translate-man.sh carries a change into docs/man/ja" >&2

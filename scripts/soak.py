@@ -19,9 +19,9 @@ taken between rounds (every slot empty). The cards are every sample below in tur
 the seed picks (the same seed, the same taps).
 
 Flat means (checked at the end, exit 1 naming what failed): RSS growth under 2 MB from the
-sample after the first 500 taps on (skipped for a soak shorter than 600 taps), threads and open
-files at every sample the same as after the first round (before it the watch has not opened its
-readers), no error line, no line missed, and every tap kept in the archive (its reads counted by
+sample after the first 500 taps on (skipped for a soak shorter than 600 taps), threads at every
+sample the same as after the first round (before it the watch has not opened its readers) and
+open files never above it (a replaced plugin worker's pipes are closed for a sample), no error line, no line missed, and every tap kept in the archive (its reads counted by
 `transit cards --json`).
 """
 import argparse, json, os, pathlib, queue, random, shutil, signal, subprocess, sys, tempfile, threading, time
@@ -205,9 +205,12 @@ def main():
     # The level between taps: the first sample after taps began (at 0 the watch has not yet
     # opened its readers' lanes).
     level = samples[1] if len(samples) > 1 else samples[0]
-    for key in ["threads", "fds"]:
-        if any(s[key] != level[key] for s in samples[1:]):
-            verdict.append(f"{key}: {sorted({s[key] for s in samples[1:]})}, not flat at {level[key]}")
+    # Threads never change; open files may drop for a sample (the plugin worker is replaced after
+    # 1,000 reads a lane and its pipes close until the next read opens them): only a rise is a leak.
+    if any(s["threads"] != level["threads"] for s in samples[1:]):
+        verdict.append(f"threads: {sorted({s['threads'] for s in samples[1:]})}, not flat at {level['threads']}")
+    if any(s["fds"] > level["fds"] for s in samples[1:]):
+        verdict.append(f"fds: {sorted({s['fds'] for s in samples[1:]})}, rose above {level['fds']}")
     if errors or problems or strays:
         verdict.append(f"{len(errors)} errors, {len(problems)} stderr lines, {len(strays)} lines unasked: "
                        + "; ".join((errors + problems + strays)[:5]))

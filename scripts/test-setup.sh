@@ -12,6 +12,8 @@
 #   zsh, fish, man-db, groff-base   the completion and man page checks
 #   python3-venv                the tests' Python environment (below)
 #   locales                     /usr/share/i18n, from which the Japanese tests compile ja_JP.UTF-8 into a private LOCPATH
+#   po4a                        the Japanese man pages' check (scripts/translate-man.sh --check): make install
+#                               copies the committed pages and needs no po4a
 # Python tools from PyPI (ofxtools, the independent OFX parser of the report tests) go into a
 # virtual environment, $TRANSIT_TEST_VENV (default .build/venv), never into the system Python;
 # the tests run Python from it when it is there (BuildProducts.python).
@@ -19,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 packages=(vsmartcard-vpcd gcc python3-pyscard umockdev gir1.2-umockdev-1.0 python3-gi lintian systemd strace time
-          chromium poppler-utils fonts-dejavu-core hledger libofx-dev zsh fish man-db groff-base python3-venv locales)
+          chromium poppler-utils fonts-dejavu-core hledger libofx-dev zsh fish man-db groff-base python3-venv locales po4a)
 scripts/install-missing.sh test-setup "${packages[@]}"
 # The venv sees Debian's Python packages (pyscard, gi) and adds PyPI's; made as the caller, no sudo.
 venv=${TRANSIT_TEST_VENV:-.build/venv}

@@ -326,7 +326,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
         let error = run.json?["error"] as? [String: Any]
         XCTAssertEqual(error?["kind"] as? String, "communication", "never noReader: \(run.stdout)")
         let message = error?["message"] as? String ?? ""
-        for words in [Self.readerName, "/dev/bus/usb/001/013", "60-transit-rcs380.rules", "group transit"] {
+        for words in [Self.readerName, "/dev/bus/usb/001/013", "60-transit-pasori.rules", "group transit"] {
             XCTAssertTrue(message.contains(words), "\(message) lacks \(words)")
         }
         let doctor = try emulated(["--node-mode", "0600", "--as-nobody"], ["doctor", "--json"])
@@ -402,7 +402,7 @@ final class RCS380EndToEndTests: RCS380TestCase {
         let rule = checks.first { ($0["check"] as? String) == "udev rule" }
         XCTAssertEqual(reader?["ok"] as? Bool, false, doctor.stdout)
         let installed = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
-            .first { FileManager.default.fileExists(atPath: $0 + "/60-transit-rcs380.rules") }
+            .first { FileManager.default.fileExists(atPath: $0 + "/60-transit-pasori.rules") }
         if installed == nil {
             XCTAssertEqual(rule?["ok"] as? Bool, false, "not installed, and it keeps the reader closed: \(doctor.stdout)")
             XCTAssertTrue((rule?["detail"] as? String ?? "").contains("not installed"), doctor.stdout)

@@ -76,12 +76,20 @@ final class DebianPackageTests: XCTestCase {
         for f in ["./usr/bin/transit", "./usr/bin/transit-sim", "./usr/lib/transit/plugins/libTransitJapanIC.so",
                   "./usr/lib/transit/libswiftCore.so", "./etc/transit/plugins.conf", "./lib/systemd/system/transit-watch.service",
                   "./usr/share/man/man1/transit.1.gz", "./usr/share/man/man1/transit-sim.1.gz", "./usr/share/man/man5/plugins.conf.5.gz",
+                  "./usr/share/man/ja/man1/transit.1.gz", "./usr/share/man/ja/man1/transit-sim.1.gz", "./usr/share/man/ja/man5/plugins.conf.5.gz",
                   "./usr/include/transit/transit_reader.h", "./usr/share/pkgconfig/transit-plugin.pc",
                   "./usr/share/doc/transit/copyright", "./usr/share/doc/transit/changelog.Debian.gz",
                   "./usr/share/doc/transit/examples/suica.json", "./usr/lib/sysusers.d/transit.conf",
-                  "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-rcs380.rules",
+                  "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-pasori.rules",
                   "./usr/share/locale/ja/LC_MESSAGES/transit.mo"] {
             XCTAssertTrue(files.contains(f), "\(f) missing")
+        }
+        // The Japanese pages are the committed ones, gzip'd as Debian wants (UTF-8: Policy 12.1).
+        for page in ["man1/transit.1", "man1/transit-sim.1", "man5/plugins.conf.5"] {
+            let name = (page as NSString).lastPathComponent
+            let packed = try CommandRun.run("/bin/sh", ["-c", "dpkg-deb --fsys-tarfile '\(deb)' | tar -xO ./usr/share/man/ja/\(page).gz | gzip -d"])
+            XCTAssertEqual(packed.status, 0, packed.stderr)
+            XCTAssertEqual(packed.stdout, try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/man/ja/\(name)"), encoding: .utf8), page)
         }
         let control = dir.appendingPathComponent("control")
         XCTAssertEqual(try CommandRun.run("/usr/bin/dpkg-deb", ["-e", deb, control.path]).status, 0)
@@ -132,6 +140,69 @@ final class DebianPackageTests: XCTestCase {
         let score = try XCTUnwrap(Double(line.components(separatedBy: marker).last?.split(separator: " ").first ?? ""), String(line))
         XCTAssertLessThanOrEqual(score, 2.0, run.stdout)
         XCTAssertFalse(run.stderr.contains("Unknown"), "systemd does not know a line of the unit: \(run.stderr)")
+    }
+
+    /// `steps` run as root in a throwaway root: an overlay of / in a private mount namespace, with
+    /// `files` copied into its /tmp. Its `== NAME VALUE` lines, by name; nil where there is no
+    /// mount namespace or overlay here.
+    private func inThrowawayRoot(_ steps: String, files: [String: String]) throws -> (said: [String: String], output: String)? {
+        let script = dir.appendingPathComponent("steps-\(UUID().uuidString).sh")
+        try steps.write(to: script, atomically: true, encoding: .utf8)
+        let root = dir.appendingPathComponent("root-\(UUID().uuidString)").path
+        let copies = (files.map { "cp '\($0.value)' '\(root)/merged/tmp/\($0.key)'" } + ["cp '\(script.path)' '\(root)/merged/tmp/steps.sh'"])
+            .joined(separator: "\n")
+        let shell = """
+        set -e
+        mount -t tmpfs none '\(root)'
+        mkdir '\(root)/upper' '\(root)/work' '\(root)/merged'
+        mount -t overlay overlay -o 'lowerdir=/,upperdir=\(root)/upper,workdir=\(root)/work' '\(root)/merged'
+        mount -t proc proc '\(root)/merged/proc'
+        mount -t tmpfs none '\(root)/merged/tmp'
+        mount -t tmpfs none '\(root)/merged/run'
+        \(copies)
+        exec chroot '\(root)/merged' /bin/sh /tmp/steps.sh
+        """
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let run = try CommandRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", shell], timeout: 300)
+        if run.status != 0 && run.stdout.isEmpty && (run.stderr.contains("unshare") || run.stderr.contains("mount")) { return nil }
+        let said = Dictionary(run.stdout.split(separator: "\n").filter { $0.hasPrefix("== ") }.map { line -> (String, String) in
+            let words = line.dropFirst(3).split(separator: " ", maxSplits: 1).map(String.init)
+            return (words[0], words.count > 1 ? words[1] : "")
+        }, uniquingKeysWith: { $1 })
+        return (said, run.stdout + run.stderr)
+    }
+
+    /// The udev rule was 60-transit-rcs380.rules until it covered the RC-S330/360/370 too (issue
+    /// 46): upgrading from a package that shipped it so leaves the one rule (dpkg removes the file
+    /// the new package no longer has). The former package is this one with the rule under its
+    /// former name and an earlier version.
+    func testAnUpgradeFromThePackageWithTheFormerRuleNameLeavesOneRule() throws {
+        let deb = try buildDeb()
+        let old = dir.appendingPathComponent("old"), oldDeb = dir.appendingPathComponent("transit_0.0.9-1.deb").path
+        XCTAssertEqual(try CommandRun.run("/usr/bin/dpkg-deb", ["-R", deb, old.path]).status, 0)
+        let rules = old.appendingPathComponent("usr/lib/udev/rules.d")
+        try FileManager.default.moveItem(at: rules.appendingPathComponent("60-transit-pasori.rules"), to: rules.appendingPathComponent("60-transit-rcs380.rules"))
+        let control = old.appendingPathComponent("DEBIAN/control")
+        let fields = try String(contentsOf: control, encoding: .utf8)
+        try fields.replacingOccurrences(of: "\nVersion: 0.1.0-1\n", with: "\nVersion: 0.0.9-1\n").write(to: control, atomically: true, encoding: .utf8)
+        let built = try CommandRun.run("/usr/bin/dpkg-deb", ["--root-owner-group", "--build", old.path, oldDeb])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        let steps = """
+        set -u
+        say() { echo "== $*"; }
+        rm -f /var/lib/man-db/auto-update
+        dpkg -i /tmp/old.deb >/dev/null 2>&1 || { echo "dpkg -i old failed"; exit 1; }
+        say before $(ls /usr/lib/udev/rules.d | grep transit | tr '\n' ' ')
+        dpkg -i /tmp/new.deb >/dev/null 2>&1 || { echo "dpkg -i new failed"; dpkg -i /tmp/new.deb; exit 1; }
+        say after $(ls /usr/lib/udev/rules.d | grep transit | tr '\n' ' ')
+        say version $(dpkg-query -W -f '${Version}' transit)
+        """
+        let result = try inThrowawayRoot(steps, files: ["old.deb": oldDeb, "new.deb": deb])
+        try XCTSkipIf(result == nil, "no mount namespace or overlay here")
+        guard let (said, output) = result else { return }
+        XCTAssertEqual(said["before"]?.trimmingCharacters(in: .whitespaces), "60-transit-rcs380.rules", output)
+        XCTAssertEqual(said["after"]?.trimmingCharacters(in: .whitespaces), "60-transit-pasori.rules", "one rule, not both: \(output)")
+        XCTAssertEqual(said["version"], "0.1.0-1", output)
     }
 
     /// dpkg -i, -r and --purge of the built package in an overlay of this machine's root.

@@ -114,8 +114,12 @@ final class InstallTests: XCTestCase {
             .filter { !(((try? FileManager.default.attributesOfItem(atPath: stage.appendingPathComponent($0).path))?[.type] as? FileAttributeType) == .typeDirectory) }
             .map { "/" + $0 }
         XCTAssertEqual(Set(installed), Set(manifest))
-        // The RC-S380's udev rule, where udev reads it (udev reads no rules under /usr/local).
-        let rule = try String(contentsOf: stage.appendingPathComponent("etc/udev/rules.d/60-transit-rcs380.rules"), encoding: .utf8)
+        // The man pages, English and Japanese (docs/man/ja), where man-db looks for them.
+        for page in ["man1/transit.1", "man1/transit-sim.1", "man5/plugins.conf.5", "ja/man1/transit.1", "ja/man1/transit-sim.1", "ja/man5/plugins.conf.5"] {
+            XCTAssertTrue(manifest.contains("\(prefix)/share/man/\(page)"), "\(page) is not installed")
+        }
+        // The udev rule of Sony's readers, where udev reads it (udev reads no rules under /usr/local).
+        let rule = try String(contentsOf: stage.appendingPathComponent("etc/udev/rules.d/60-transit-pasori.rules"), encoding: .utf8)
         for words in [#"ATTR{idVendor}=="054c", ATTR{idProduct}=="06c1""#, #"ATTR{idProduct}=="06c3""#, #"TAG+="uaccess""#, #"GROUP="transit""#] {
             XCTAssertTrue(rule.contains(words), "the rule lacks \(words)")
         }
@@ -128,9 +132,60 @@ final class InstallTests: XCTestCase {
         let files = left.filter { !(((try? FileManager.default.attributesOfItem(atPath: stage.appendingPathComponent($0).path))?[.type]
                                        as? FileAttributeType) == .typeDirectory) }
         XCTAssertEqual(files, ["usr/local/etc/transit/plugins.conf.d/90-mine.conf"], "only what the administrator added")
-        for own in ["usr/local/lib/transit", "usr/local/include/transit", "usr/local/share/doc/transit"] {
+        for own in ["usr/local/lib/transit", "usr/local/include/transit", "usr/local/share/doc/transit", "usr/local/share/man/ja"] {
             XCTAssertFalse(left.contains(own), "\(own) is removed")
         }
+    }
+
+    /// The rule was 60-transit-rcs380.rules until it covered the RC-S330/360/370 too (issue 46): an
+    /// install over an earlier one leaves the one rule, and an uninstall by an earlier manifest,
+    /// which names the former file, removes it.
+    func testAnInstallOverOneWithTheFormerRuleNameLeavesOneRule() throws {
+        try requireRelease()
+        let stage = dir.appendingPathComponent("stage")
+        let rules = stage.appendingPathComponent("etc/udev/rules.d")
+        let former = rules.appendingPathComponent("60-transit-rcs380.rules")
+        try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+        try "SUBSYSTEM==\"usb\", ATTR{idVendor}==\"054c\", ATTR{idProduct}==\"06c1\", GROUP=\"transit\"\n".write(to: former, atomically: true, encoding: .utf8)
+        let run = try make("install-files", ["DESTDIR": stage.path, "PREFIX": prefix])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: rules.path).sorted()
+        XCTAssertEqual(left, ["60-transit-pasori.rules"], "one rule, not both")
+        XCTAssertTrue(run.stdout.contains("60-transit-pasori.rules replaces it"), run.stdout)
+        // An earlier install's manifest names the former file: uninstall removes it.
+        let root = stage.appendingPathComponent(String(prefix.dropFirst()))
+        try "x\n".write(to: former, atomically: true, encoding: .utf8)
+        let manifest = root.appendingPathComponent("lib/transit/install-manifest")
+        try ((try String(contentsOf: manifest, encoding: .utf8)) + "/etc/udev/rules.d/60-transit-rcs380.rules\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let gone = try make("uninstall", ["DESTDIR": stage.path, "PREFIX": prefix])
+        XCTAssertEqual(gone.status, 0, gone.stdout + gone.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: rules.path), [], "both names removed: \(gone.stderr)")
+    }
+
+    /// The installed Japanese page is the committed one, and man(1) shows it to a Japanese user (a
+    /// ja_JP.UTF-8 compiled into a private LOCPATH) from the installed MANPATH, English otherwise.
+    func testTheInstalledJapaneseManPageIsWhatManShowsAJapaneseUser() throws {
+        try requireRelease()
+        let root = try install()
+        let installed = root.appendingPathComponent("share/man/ja/man1/transit.1")
+        XCTAssertEqual(try Data(contentsOf: installed),
+                       try Data(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/man/ja/transit.1")))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: installed.path)[.posixPermissions] as? Int, 0o644)
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man is missing (man-db; scripts/test-setup.sh)")
+        var environment: [String: String]
+        do { environment = try JapaneseLocale.environment() } catch let reason as JapaneseLocale.SkipReason { throw XCTSkip(reason.description) }
+        environment.merge(["MANPATH": root.appendingPathComponent("share/man").path, "MANPAGER": "cat", "PATH": "/usr/bin:/bin", "MANWIDTH": "80"]) { $1 }
+        let found = try CommandRun.run("/usr/bin/man", ["-w", "transit"], environment: environment)
+        XCTAssertEqual(found.stdout, installed.path + "\n", found.stderr)
+        let shown = try CommandRun.run("/usr/bin/man", ["--warnings", "transit"], environment: environment)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(shown.stderr, "", "man printed warnings")
+        for words in ["名前", "transit - 非接触の交通系ICカードと電子マネーの残高と利用履歴を読む", "終了ステータス", "--exchange-timeout"] {
+            XCTAssertTrue(shown.stdout.contains(words), "man transit lacks \(words)")
+        }
+        environment["LANG"] = "C.UTF-8"
+        let english = try CommandRun.run("/usr/bin/man", ["-w", "transit"], environment: environment)
+        XCTAssertEqual(english.stdout, root.appendingPathComponent("share/man/man1/transit.1").path + "\n", english.stderr)
     }
 
     /// `make install` never builds (as root it would leave root-owned files in the checkout):

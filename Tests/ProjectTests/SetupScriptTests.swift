@@ -47,7 +47,7 @@ final class SetupScriptTests: XCTestCase {
             .flatMap { $0.split(separator: " ").map(String.init) }.filter { !$0.hasPrefix("-") })
     }
 
-    private static let testTools = ["chromium", "lintian", "umockdev", "poppler-utils", "strace", "vsmartcard-vpcd", "hledger", "python3-pip"]
+    private static let testTools = ["chromium", "lintian", "umockdev", "poppler-utils", "strace", "vsmartcard-vpcd", "hledger", "po4a", "python3-pip"]
 
     func testTheSetUpInstallsWhatReadingCardsNeedsAndNoTestTool() throws {
         let (run, calls) = try run("scripts/setup.sh")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// packaging/udev/60-transit-rcs380.rules, matched as udev(7) says udev matches: `SUBSYSTEM`,
+/// packaging/udev/60-transit-pasori.rules, matched as udev(7) says udev matches: `SUBSYSTEM`,
 /// `ENV{…}` and `ATTR{…}` test the event's device itself; `ATTRS{…}` searches the device and its
 /// parents upwards, every ATTRS key of a rule on the same one. (No `udevadm test` here: it needs
 /// the device in /sys, which a container has not.)
@@ -18,7 +18,7 @@ final class UdevRuleTests: XCTestCase {
     private struct Key { let name: String, argument: String?, op: String, value: String }
 
     private static let rules: [[Key]] = {
-        let path = BuildProducts.packageRoot.appendingPathComponent("packaging/udev/60-transit-rcs380.rules").path
+        let path = BuildProducts.packageRoot.appendingPathComponent("packaging/udev/60-transit-pasori.rules").path
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         let key = try! NSRegularExpression(pattern: #"([A-Z]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|:=|=)\s*"([^"]*)""#)
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { line in
@@ -59,6 +59,13 @@ final class UdevRuleTests: XCTestCase {
 
     private func usbDevice(_ vendor: String, _ product: String, parent: Device?) -> Device {
         Device("usb", env: ["DEVTYPE": "usb_device"], attributes: ["idVendor": vendor, "idProduct": product], parent: parent)
+    }
+
+    /// One file for Sony's PaSoRi readers, named for them all (issue 46): 60-transit-rcs380.rules,
+    /// its name while it covered the RC-S380 alone, is shipped no more.
+    func testOneRuleFileNamedForThePaSoRiReaders() throws {
+        let folder = BuildProducts.packageRoot.appendingPathComponent("packaging/udev").path
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["60-transit-pasori.rules"])
     }
 
     func testTheRuleMatchesTheReaderItselfAndNoDeviceBehindOneWithItsIds() {

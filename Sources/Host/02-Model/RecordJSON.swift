@@ -43,12 +43,14 @@ package enum RecordJSON {
     /// for the whole output, by `JSONOutput.escapingUnsafeScalars`).
     package static func string(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings hold nothing to escape: appended whole.
-        let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-        } ?? false
+        // Most strings hold nothing to escape: appended whole, by their bytes.
+        var s = s
+        let plain = s.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
         guard !plain else {
-            out.append(contentsOf: s.utf8)
             out.append(UInt8(ascii: "\""))
             return
         }

@@ -33,6 +33,8 @@ package final class FeliCaPassThrough {
             order = profile.dialects
         }
         dialect = order.first
+        // A reader of transit's own carries its dialect by construction: nothing to confirm.
+        confirmed = profile.ownDriver && dialect == profile.dialects.first
     }
 
     /// The dialect a read in this reader begins with (for a read that failed before any exchange).

@@ -66,19 +66,23 @@ package struct ReaderProfile: Equatable, Sendable {
     /// Where the dialect line comes from.
     package let source: String
     package let confidence: Confidence
+    /// True for a reader transit drives itself (the Sony readers on USB): its channel hands every
+    /// frame of its one dialect to the card, so a silence to the first frame is the card's (an
+    /// answer lost, a card that fails), never a reader that passes no FeliCa frame.
+    package let ownDriver: Bool
 
     package init(name: String, patterns: [String], dialects: [FeliCaDialect], unsafe: [FeliCaDialect: String] = [:],
          transparentSession: Bool = false, maxCommand: Int? = nil,
          loadKeys: LoadKeysForm? = nil, blocksPerRead: Int = 1, classicRefusal: String? = nil, ultralightRefusal: String? = nil,
          storageCardsUnseen: String? = nil, readsTypeB: Bool? = nil, typeBSource: String = "",
-         note: String = "", source: String, confidence: Confidence) {
+         note: String = "", source: String, confidence: Confidence, ownDriver: Bool = false) {
         self.name = name; self.patterns = patterns; self.dialects = dialects; self.unsafe = unsafe
         self.loadKeys = loadKeys; self.blocksPerRead = blocksPerRead
         self.classicRefusal = classicRefusal; self.ultralightRefusal = ultralightRefusal
         self.storageCardsUnseen = storageCardsUnseen
         self.readsTypeB = readsTypeB; self.typeBSource = typeBSource
         self.transparentSession = transparentSession; self.maxCommand = maxCommand; self.note = note
-        self.source = source; self.confidence = confidence
+        self.source = source; self.confidence = confidence; self.ownDriver = ownDriver
     }
 
     /// Readers the table does not know: the PC/SC standard first, then the ACS pass-throughs.

@@ -70,7 +70,7 @@ package enum ReaderTable {
             readsTypeB: false, typeBSource: "TransitUSB senses 212 and 424 kbit/s FeliCa and 106 kbit/s type A (MIFARE Ultralight read, Classic refused); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
             note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling or the UID of the type A anticollision; MIFARE Ultralight pages are read with Type 2 READ (30), four a command",
             source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c (type A: nfcpy sense_tta and its tests), nfcpy issue #11's trace of the initialisation; no FeliCa or type A exchange of a real RC-S380 logged",
-            confidence: .code),
+            confidence: .code, ownDriver: true),
         ReaderProfile(
             // Not a PC/SC reader on Linux either: TransitUSB's RCS956 drives it over libusb
             // (PN53x frames; USBFeliCaChannel answers FF CA and bare frames), naming it
@@ -80,7 +80,7 @@ package enum ReaderTable {
             readsTypeB: false, typeBSource: "TransitUSB senses 212 and 424 kbit/s FeliCa on the RC-S956 (InListPassiveTarget); its type A and B are not driven",
             note: "driven over USB, not through pcscd: the kernel's pn533_usb driver is detached while transit holds it; FF CA gives the IDm of InListPassiveTarget's Polling; one InCommunicateThru a card command",
             source: "docs/research/rcs956-facts.md: nfcpy rcs956.py and pn53x.py with their test fixtures, the kernel's pn533 driver, libnfc, the RC-S330 trace of nfcpy issue #256",
-            confidence: .code),
+            confidence: .code, ownDriver: true),
         ReaderProfile(
             name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],
             unsafe: [.pn532: identivPIN, .acsDirect: identivPIN],

@@ -273,8 +273,8 @@ package final class LibUSBDevice: USBPipe {
         switch rv {
         case LIBUSB_ERROR_ACCESS.rawValue:
             return TransitError(.communication, "cannot \(doing) \(reader): no write access to \(found.node). transit's udev rule "
-                                + "60-transit-rcs380.rules gives it to the person at the desktop and to group transit: the .deb installs it "
-                                + "in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/60-transit-rcs380.rules "
+                                + "\(USBAccess.ruleName) gives it to the person at the desktop and to group transit: the .deb installs it "
+                                + "in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/\(USBAccess.ruleName) "
                                 + "there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader"
                                 + (found.model.chipset == .rcs956
                                     ? ". The kernel's pn533_usb driver may stay bound: transit detaches it while it reads (with that same access) and gives it back"

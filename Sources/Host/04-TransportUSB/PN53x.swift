@@ -22,6 +22,9 @@ package final class PN53x {
     package private(set) var acksSent = 0
     /// True after a command went unanswered by its deadline, until one is answered again.
     package private(set) var silent = false
+    /// Commands cancelled with an ACK because they went unanswered by their deadline: a caller
+    /// tells "no answer came" from the other ways a command fails by this count moving.
+    package private(set) var cancels = 0
     private var pending = [UInt8]()
     private var unsettled = false
 
@@ -112,6 +115,7 @@ package final class PN53x {
     private func cancel(_ command: PN53xCommand, got: String) -> TransitError {
         unsettled = true
         silent = true
+        cancels += 1
         do throws(TransitError) {
             try pipe.write(PN53xFrame.ack, deadline: clock.deadline(in: Self.drainWait * 10))
             acksSent += 1

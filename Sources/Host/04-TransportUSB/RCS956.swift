@@ -42,10 +42,13 @@ package final class RCS956: FeliCaRadio {
     /// RFConfiguration 02's first two bytes, as nfcpy sends them with each InCommunicateThru's
     /// timeout (`32 02 0A 0B n`: RFU, ATR_RES 102.4 ms; base_clf_pn53x `send_cmd_recv_rsp` tests).
     package static let timingsPrefix: [UInt8] = [0x0A, 0x0B]
-    /// RFConfiguration 05: MxRtyATR 0, MxRtyPSL 0, MxRtyPassiveActivation 0 — one try of
-    /// InListPassiveTarget, as the kernel's pn533 sets it (nfcpy sets 1, two tries; 0xFF would poll
-    /// until a card comes: rcs956-facts.md §4). transit polls again anyway.
-    package static let retries: [UInt8] = [0x00, 0x00, 0x00]
+    /// RFConfiguration 05: MxRtyATR 0, MxRtyPSL 0, MxRtyPassiveActivation 1 — two tries of the
+    /// Polling in one InListPassiveTarget, nfcpy's `32 05 00 00 01` (the kernel's pn533 sets 0, one
+    /// try; 0xFF would poll until a card comes: rcs956-facts.md §3, §4). InListPassiveTarget has
+    /// no status byte: a Polling answer that came back damaged is dropped by the chip, so with one
+    /// try a card still there would look gone to the presence check; the second try costs no USB
+    /// command, and a few ms only when no card answers.
+    package static let retries: [UInt8] = [0x00, 0x00, 0x01]
     /// Field on (RFConfiguration 01 01) and off with auto RFCA (01 02, nfcpy's close).
     package static let fieldOnValue: UInt8 = 0x01, fieldOffValue: UInt8 = 0x02
     /// After the field comes on, nfcpy waits 5 ms before polling: "some FeliCa cards need more time
@@ -137,12 +140,23 @@ package final class RCS956: FeliCaRadio {
 
     /// One frame (length byte first) to the card the last poll listed: ONE InCommunicateThru,
     /// after RFConfiguration 02 only when `timeout` needs another index than the last sent. The
-    /// USB wait is the chip's timeout plus `usbMargin`, cut short by `deadline`.
+    /// USB wait is the chip's timeout plus `usbMargin`, cut short by `deadline`. A chip that does
+    /// not answer by then (cancelled with an ACK: `PN53x.send`) lost the answer its own timeout
+    /// should have brought: that is silence, as status 01 is, which the channel checks (the card
+    /// still there?) and sends again, as nfcpy's Type 3 layer retries a USB timeout (rcs956-facts.md
+    /// §4). Past the read's `deadline` it is the error it is.
     package func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> RCS380.Reception {
         let index = Self.timeoutIndex(for: timeout)
         if index != timeoutIndex { try setTimeout(index, deadline: deadline) }
         let wait = clock.deadline(in: Self.seconds(timeoutIndex: index) + Self.usbMargin)
-        let answer = try chip.send(.inCommunicateThru, frame, deadline: deadline.map { min($0, wait) } ?? wait)
+        let cancels = chip.cancels
+        let answer: [UInt8]
+        do throws(TransitError) {
+            answer = try chip.send(.inCommunicateThru, frame, deadline: deadline.map { min($0, wait) } ?? wait)
+        } catch {
+            guard chip.cancels > cancels, !(deadline.map(clock.hasPassed) ?? false) else { throw error }
+            return .silence
+        }
         guard let status = answer.first else {
             throw TransitError(.communication, "\(chip.name) answered InCommunicateThru without its status")
         }

@@ -28,7 +28,7 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
         do throws(TransitError) {
             var damaged = false
             for rate in [FeliCaBitRate.kbps212, .kbps424] {
-                let reception = try reader.poll(bitRate: rate, deadline: deadline)
+                let reception = try polled(reader, bitRate: rate, by: deadline)
                 if let card = RCS380.target(reception, bitRate: rate) { return .card(.felica(card)) }
                 if case .radioError = reception { damaged = true }
             }
@@ -36,6 +36,19 @@ package final class RCS956Reader: USBReader, @unchecked Sendable {
         } catch {
             close() // a reader that failed is opened anew at the next look
             throw error
+        }
+    }
+
+    /// InListPassiveTarget, sent once more when the chip refused it (the error frame) or did not
+    /// answer it (cancelled with an ACK, stale answers read away by `PN53x`): one such fault is
+    /// no reason to fail a scan that has no `--wait`; a chip that fails twice in a row is failing,
+    /// and the look ends with its error. Unplugged, cancelled: at once.
+    private func polled(_ reader: RCS956, bitRate: FeliCaBitRate, by deadline: Deadline) throws(TransitError) -> RCS380.Reception {
+        do throws(TransitError) {
+            return try reader.poll(bitRate: bitRate, deadline: deadline)
+        } catch where error.kind == .communication && !reader.clock.hasPassed(deadline) {
+            log(L10n.tr("%1$s; polling once more", error.text))
+            return try reader.poll(bitRate: bitRate, deadline: deadline)
         }
     }
 

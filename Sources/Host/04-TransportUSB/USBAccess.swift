@@ -1,11 +1,14 @@
 import Foundation
 
-/// What decides whether this user may open an RC-S380's device node: transit's udev rule
+/// What decides whether this user may open a Sony reader's device node: transit's udev rule
 /// (installed or not, and where), the group it names, and whether this user is in it. The rule
 /// also gives the person at the desktop's seat access (`TAG+="uaccess"`), without the group.
 package struct USBAccess: Equatable, Sendable {
-    /// The rule's file name (packaging/udev).
-    package static let ruleName = "60-transit-rcs380.rules"
+    /// The rule's file name (packaging/udev): Sony's PaSoRi readers, the RC-S380 and RC-S330/360/370.
+    package static let ruleName = "60-transit-pasori.rules"
+    /// Its name until issue 46 (it already had the RC-S330/360/370's line): a machine not upgraded
+    /// yet has it, and it gives the same access.
+    package static let formerRuleName = "60-transit-rcs380.rules"
     /// Where udev reads rules, in its order: make install puts the rule in /etc/udev/rules.d (or
     /// /usr/lib/udev/rules.d for PREFIX=/usr), the .deb in /usr/lib/udev/rules.d (udev(7)).
     package static let ruleFolders = ["/etc/udev/rules.d", "/run/udev/rules.d", "/usr/lib/udev/rules.d", "/lib/udev/rules.d"]
@@ -28,7 +31,8 @@ package struct USBAccess: Equatable, Sendable {
 
     /// This machine and this process, as they are now.
     package static func here() -> USBAccess {
-        let path = ruleFolders.map { $0 + "/" + ruleName }.first { FileManager.default.fileExists(atPath: $0) }
+        let path = [ruleName, formerRuleName].lazy.flatMap { name in ruleFolders.map { $0 + "/" + name } }
+            .first { FileManager.default.fileExists(atPath: $0) }
         let text = path.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
         let group = path == nil ? nil : Self.group(inRule: text)
         let user = getpwuid(geteuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(geteuid())
@@ -58,7 +62,7 @@ package struct USBAccess: Equatable, Sendable {
         return nil
     }
 
-    /// "installed: /etc/udev/rules.d/60-transit-rcs380.rules" or "not installed".
+    /// "installed: /etc/udev/rules.d/60-transit-pasori.rules" (or the former name's path) or "not installed".
     package var ruleDetail: String {
         rulePath.map { "installed: \($0) (group \(group ?? "none") and the person at the desktop's seat get the reader)" }
             ?? "\(Self.ruleName) not installed (looked in \(Self.ruleFolders.joined(separator: ", ")))"

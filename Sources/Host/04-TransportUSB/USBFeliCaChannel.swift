@@ -78,25 +78,48 @@ package final class USBFeliCaChannel: ReaderChannel {
         return target.idm + [0x90, 0x00]
     }
 
+    /// Times a frame other than a Polling goes to a card that stays silent though a Polling finds
+    /// it still there, before its silence is the answer (`63 00`): the first silence may be the
+    /// card's answer lost on the way (status 01, or a chip that never answered), which nfcpy's
+    /// Type 3 layer meets by sending the command again (nfcpy tt3.py; rcs956-facts.md §4). Two, not
+    /// `RCS380.tries`: a card is silent too to a command it does not take (the Edy of a phone to
+    /// a Request Service under a derived IDm), and each try costs its timeout and a Polling.
+    package static let silentTries = 2
+
     private func frame(_ frame: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
-        guard !clock.hasPassed(deadline) else { throw overDeadline() }
-        let reception: RCS380.Reception
-        do throws(TransitError) {
-            reception = try tried(frame, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
-                let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
-                return try reader.exchange(frame, timeout: timeout, deadline: deadline)
+        var silences = 0
+        while true {
+            guard !clock.hasPassed(deadline) else { throw overDeadline() }
+            let reception: RCS380.Reception
+            do throws(TransitError) {
+                reception = try tried(frame, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
+                    let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
+                    return try reader.exchange(frame, timeout: timeout, deadline: deadline)
+                }
+            } catch {
+                if clock.hasPassed(deadline), error.kind == .communication { throw overDeadline() }
+                throw error
             }
-        } catch {
-            if clock.hasPassed(deadline), error.kind == .communication { throw overDeadline() }
-            throw error
+            guard case .silence = reception, frame[1] != 0x00 else { return try answer(reception, to: frame, by: deadline) }
+            // A Polling for a system the card lacks goes unanswered (above); any other silence may
+            // be the card gone, which one Polling tells, or its answer lost: sent again while
+            // `silentTries` and the read's deadline allow.
+            try checkPresence(by: deadline)
+            silences += 1
+            guard silences < Self.silentTries, clock.secondsLeft(until: deadline) > 0 else { return [0x63, 0x00] }
+            retryCount += 1
+            log(L10n.tr("%1$s: the card did not answer command %2$s though it is still there; sending it again (try %3$s of %4$s)",
+                        readerName, frame.count >= 2 ? HexFormat.string([frame[1]]) : "?", String(silences + 1), String(Self.silentTries)))
         }
+    }
+
+    /// What the channel answers for `reception`, the card's answer to `frame` (silence here is a
+    /// Polling's, or a card's that stayed silent on every try).
+    private func answer(_ reception: RCS380.Reception, to frame: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         switch reception {
         case .frame(let answer):
             return answer + [0x90, 0x00]
         case .silence:
-            // A Polling for a system the card lacks goes unanswered; any other silence may be the
-            // card gone, which one Polling tells.
-            if frame[1] != 0x00 { try checkPresence(by: deadline) }
             return [0x63, 0x00]
         case .radioError(let status) where status.isDamage:
             // The card is there (something came back): never "removed", however often.

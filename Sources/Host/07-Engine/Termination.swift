@@ -50,19 +50,22 @@ package final class Termination: @unchecked Sendable {
 
     /// Writes `text` whole; `final` marks the command's last output, after which a signal no longer
     /// prints a cancellation (the process is about to end with this output's code).
-    package func write(_ text: String, to stream: UnsafeMutablePointer<FILE>, final: Bool = false) {
+    /// `line`: a newline after the text, written after it (a listing of 10,000 rows is not copied
+    /// to have one more byte).
+    package func write(_ text: String, to stream: UnsafeMutablePointer<FILE>, final: Bool = false, line: Bool = false) {
         lock.lock(); defer { lock.unlock() }
         if final { onSignal = nil }
-        let written = fputs(text, stream) >= 0 && fflush(stream) == 0
+        let written = fputs(text, stream) >= 0 && (!line || fputc(0x0A, stream) != EOF) && fflush(stream) == 0
         if !written, stream == stdout { outputFailed() }
     }
 
     /// Writes `bytes` whole (output in another encoding than UTF-8: the Shift_JIS of
     /// `report --format sfcard`), as `write(_:to:final:)` writes text.
-    package func write(bytes: [UInt8], to stream: UnsafeMutablePointer<FILE>, final: Bool = false) {
+    package func write(bytes: [UInt8], to stream: UnsafeMutablePointer<FILE>, final: Bool = false, line: Bool = false) {
         lock.lock(); defer { lock.unlock() }
         if final { onSignal = nil }
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stream) == $0.count } && fflush(stream) == 0
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stream) == $0.count }
+            && (!line || fputc(0x0A, stream) != EOF) && fflush(stream) == 0
         if !written, stream == stdout { outputFailed() }
     }
 

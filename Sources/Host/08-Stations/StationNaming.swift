@@ -8,12 +8,17 @@ import TransitModel
 /// `export` (CSV and ledger) and every `report` format name stations through here.
 package enum StationNaming {
     /// True when the reading has a station code with its region or network: only then is a table loaded.
+    /// Each record's fields read in place (a history of 10,000 records without a region is looked
+    /// through whole: no copy of a record, no key path).
     package static func needsTable(_ r: CardReading) -> Bool {
-        r.transactions.contains { t in
-            End.both.contains { end in
-                t[keyPath: end.station] != nil && (t.metadata[MetadataKey.network] != nil || t.metadata[end.region] != nil)
-            }
+        for i in r.transactions.indices {
+            let hasEntry = r.transactions[i].entryStation != nil, hasExit = r.transactions[i].exitStation != nil
+            guard hasEntry || hasExit, !r.transactions[i].metadata.isEmpty else { continue }
+            let metadata = r.transactions[i].metadata
+            if metadata[MetadataKey.network] != nil || hasEntry && metadata[MetadataKey.entryRegion] != nil
+                || hasExit && metadata[MetadataKey.exitRegion] != nil { return true }
         }
+        return false
     }
 
     /// The reading with names added where the library's tables hold the codes.

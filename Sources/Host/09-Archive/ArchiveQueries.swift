@@ -151,8 +151,20 @@ extension Archive {
     /// records are in no period).
     /// `listing` leaves each record's `json` and `identity` empty (`stored()` then gives the
     /// columns' transaction): a listing that prints neither does not copy 10,000 of each.
+    /// `unsaid`: metadata keys the listing never shows, left out (`StoredRecordFields.parse`).
     package func timeline(card: Int64, metadata: Bool = false, raw withRaw: Bool = false, period: ReportPeriod? = nil,
-                          listing: Bool = false) throws -> [TimelineRecord] {
+                          listing: Bool = false, unsaid: [String] = []) throws -> [TimelineRecord] {
+        var rows = [TimelineRecord]()
+        // Its size once (from the index), not the array grown and copied a dozen times.
+        if period == nil { rows.reserveCapacity(Int(try db.integer("SELECT COUNT(*) FROM records WHERE card = ?", [.integer(card)]) ?? 0)) }
+        try timeline(card: card, metadata: metadata, raw: withRaw, period: period, listing: listing, unsaid: unsaid) { rows.append($0) }
+        return rows
+    }
+
+    /// The same timeline, each record handed to `each` as it is read: a listing written as it goes
+    /// holds one record at a time, not 10,000 (`history --json`, issue 47).
+    package func timeline(card: Int64, metadata: Bool = false, raw withRaw: Bool = false, period: ReportPeriod? = nil,
+                          listing: Bool = false, unsaid: [String] = [], each: (TimelineRecord) throws -> Void) throws {
         let (within, days) = Self.dated(period, column: "date")
         let q = try db.prepare("""
             SELECT date, type, amount, balance, entry_station, entry_name, exit_station, exit_name, record, entry_name_en, exit_name_en,
@@ -160,11 +172,9 @@ extension Archive {
             FROM records WHERE card = ?\(within) ORDER BY position
             """)
         try q.bind([.integer(card)] + days)
-        var rows = [TimelineRecord]()
-        // Its size once (from the index), not the array grown and copied a dozen times.
-        if period == nil { rows.reserveCapacity(Int(try db.integer("SELECT COUNT(*) FROM records WHERE card = ?", [.integer(card)]) ?? 0)) }
         // Dates repeat (a day's trips), and parsing one is most of a row's typing: the last one kept.
         var lastDateText: String?, lastDate: CardDate?
+        let unsaidBytes = unsaid.map { Array($0.utf8) }
         while try q.step() {
             let dateText = q.text(0)
             if dateText != lastDateText { lastDate = dateText.flatMap(CardDate.init); lastDateText = dateText }
@@ -175,7 +185,7 @@ extension Archive {
             t.exitStationName = q.text(7)
             t.entryStationNameEnglish = q.text(9)
             t.exitStationNameEnglish = q.text(10)
-            if metadata || withRaw, let fields = q.withBytes(8, { StoredRecordFields.parse($0, metadata: metadata, raw: withRaw) }) ?? nil {
+            if metadata || withRaw, let fields = q.withBytes(8, { StoredRecordFields.parse($0, metadata: metadata, raw: withRaw, unsaid: unsaidBytes) }) ?? nil {
                 t.metadata = fields.metadata
                 t.rawType = fields.rawType
                 t.rawPayload = fields.rawPayload
@@ -187,9 +197,8 @@ extension Archive {
             if unnamed, let slash = identity.firstIndex(of: "/"), slash != identity.startIndex, !identity.hasPrefix("{") {
                 t.rawType = String(identity[..<slash])
             }
-            rows.append(TimelineRecord(transaction: t, json: listing ? "" : q.text(8) ?? "{}", identity: listing ? "" : identity))
+            try each(TimelineRecord(transaction: t, json: listing ? "" : q.text(8) ?? "{}", identity: listing ? "" : identity))
         }
-        return rows
     }
 
     /// The balance the card stated when it was last read holding the timeline's newest record: the

@@ -17,8 +17,11 @@ package struct StoredRecordFields {
     /// 2,000 before 3.42).
     static let depthLimit = 1000
 
-    /// The fields of `json`; nil when it is not a JSON object.
-    package static func parse(_ json: UnsafeBufferPointer<UInt8>, metadata wantMetadata: Bool, raw wantRaw: Bool) -> StoredRecordFields? {
+    /// The fields of `json`; nil when it is not a JSON object. `unsaid`: metadata keys the listing
+    /// never shows (the regions and sequence of a history without --verbose), checked and passed
+    /// over: no dictionary a record for what no line prints.
+    package static func parse(_ json: UnsafeBufferPointer<UInt8>, metadata wantMetadata: Bool, raw wantRaw: Bool,
+                              unsaid: [[UInt8]] = []) -> StoredRecordFields? {
         var scanner = Scanner(bytes: json)
         var out = StoredRecordFields()
         // Only the first of a repeated key counts (as SQLite's paths find it).
@@ -40,7 +43,7 @@ package struct StoredRecordFields {
                 scanner.skipSpace()
                 if key == .metadata, !seenMetadata, wantMetadata {
                     seenMetadata = true
-                    guard scanner.members(into: &out.metadata) else { return nil }
+                    guard scanner.members(into: &out.metadata, unsaid: unsaid) else { return nil }
                 } else if key == .rawType && !seenType || key == .rawPayload && !seenPayload, wantRaw {
                     if key == .rawType { seenType = true } else { seenPayload = true }
                     if scanner.peek == UInt8(ascii: "\"") {
@@ -84,7 +87,7 @@ package struct StoredRecordFields {
 
         /// An object's members whose values are strings, into `out` (an array's strings by their
         /// index, as json_each gives them); the other members are checked and skipped.
-        mutating func members(into out: inout [String: String]) -> Bool {
+        mutating func members(into out: inout [String: String], unsaid: [[UInt8]] = []) -> Bool {
             if take(UInt8(ascii: "[")) {
                 skipSpace()
                 if take(UInt8(ascii: "]")) { return true }
@@ -104,20 +107,54 @@ package struct StoredRecordFields {
             guard take(UInt8(ascii: "{")) else { return skipValue(depth: 1) } // a scalar: no members
             skipSpace()
             if take(UInt8(ascii: "}")) { return true }
-            out.reserveCapacity(6)
             repeat {
                 skipSpace()
-                guard let key = string() else { return false }
+                // A key the listing leaves out is told by its bytes, no String made of it.
+                let key: String
+                if let name = plainName() {
+                    let written = UnsafeBufferPointer(rebasing: bytes[name])
+                    if unsaid.contains(where: { Self.same($0, written) }) {
+                        skipSpace()
+                        guard take(UInt8(ascii: ":")) else { return false }
+                        skipSpace()
+                        guard skipValue(depth: 2) else { return false }
+                        skipSpace()
+                        continue
+                    }
+                    key = String(decoding: written, as: UTF8.self)
+                } else {
+                    guard let escaped = string() else { return false }
+                    key = escaped
+                }
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
                 if peek == UInt8(ascii: "\"") {
                     guard let value = string() else { return false }
+                    // A record's usual few members at once (no regrowth a record), when it has one to keep.
+                    if out.isEmpty { out.reserveCapacity(6) }
                     out[key] = value
                 } else if !skipValue(depth: 2) { return false }
                 skipSpace()
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "}"))
+        }
+
+        private static func same(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard a.count == b.count else { return false }
+            for k in 0 ..< a.count where a[k] != b[k] { return false }
+            return true
+        }
+
+        /// The bytes of the name at `i` when it holds no escape, the name then passed over; nil
+        /// (and nothing passed) for any other.
+        mutating func plainName() -> Range<Int>? {
+            guard peek == UInt8(ascii: "\"") else { return nil }
+            var k = i + 1
+            while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\"), bytes[k] >= 0x20 { k += 1 }
+            guard k < bytes.count, bytes[k] == UInt8(ascii: "\"") else { return nil }
+            defer { i = k + 1 }
+            return i + 1 ..< k
         }
 
         /// A member's name, told from the three wanted by its bytes as written (no String made of it).

@@ -129,34 +129,81 @@ package enum HistoryOutput {
     /// written anew from its typed form (`RecordJSON`: the timeline with its metadata): the
     /// archive's text is never spliced into the output.
     package static func historyJSON(_ histories: [CardHistory]) -> String {
-        struct Head: Encodable {
-            package struct Apart: Encodable { let readAt: String; let reason: String }
-            package let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
-            package let nickname: String?
-            package let readsApart: [Apart]
-            /// The card's current passes (its latest read's); absent when none.
-            package let passes: [CardPass]?
-        }
-        var out = [UInt8](arrayLiteral: UInt8(ascii: "["))
+        String(decoding: historyJSONBytes(histories), as: UTF8.self)
+    }
+
+    /// `historyJSON`'s UTF-8 (what `export --format json` writes to its file).
+    package static func historyJSONBytes(_ histories: [CardHistory]) -> [UInt8] {
+        var all = [UInt8]()
         // About 250 bytes a record: the output grown once, not doubled a dozen times.
-        out.reserveCapacity(histories.reduce(0) { $0 + $1.records.count } * 256 + 1024)
-        for (i, h) in histories.enumerated() {
-            let c = h.card
+        all.reserveCapacity(histories.reduce(0) { $0 + $1.records.count } * 256 + 1024)
+        var listing = JSONListing { all += $0 }
+        for h in histories {
+            listing.card(h.card, apart: h.apart)
+            for r in h.records { listing.record(r.transaction) }
+        }
+        listing.finish()
+        return all
+    }
+
+    /// `historyJSON` written as it is made, in pieces of about 64 kB handed to `write`: a listing
+    /// of 10,000 records read one at a time (`Archive.timeline(card:…each:)`) is never held whole.
+    /// Calls: `card` for each card, then its `record`s, then `finish` once.
+    package struct JSONListing {
+        private struct Head: Encodable {
+            struct Apart: Encodable { let readAt: String; let reason: String }
+            let id: String, family: String, cardName: String?, serialNumber: String, idm: String?, currency: String
+            let nickname: String?
+            let readsApart: [Apart]
+            /// The card's current passes (its latest read's); absent when none.
+            let passes: [CardPass]?
+        }
+        private var out = [UInt8](arrayLiteral: UInt8(ascii: "["))
+        private var cards = 0, records = 0
+        private let write: ([UInt8]) -> Void
+        private static let piece = 1 << 16
+
+        package init(write: @escaping ([UInt8]) -> Void) {
+            self.write = write
+            out.reserveCapacity(Self.piece + 4096)
+        }
+
+        /// A card's fields; its records follow.
+        package mutating func card(_ c: Archive.Card, apart: [(readAt: String, reason: String)]) {
+            if cards > 0 { out.append(contentsOf: "]}".utf8) }
             var head = JSONOutput.encode(Head(id: c.handle, family: c.family, cardName: c.name, serialNumber: c.serial, idm: c.idm.isEmpty ? nil : c.idm,
-                                              currency: c.currency, nickname: c.nickname, readsApart: h.apart.map { .init(readAt: $0.readAt, reason: $0.reason) },
+                                              currency: c.currency, nickname: c.nickname, readsApart: apart.map { .init(readAt: $0.readAt, reason: $0.reason) },
                                               passes: c.passes.isEmpty ? nil : c.passes))
             head.removeLast() // "}": the transactions come last, as sorted keys put them
-            out.append(contentsOf: ((i == 0 ? "" : ",") + head + ",\"transactions\":[").utf8)
-            for (j, r) in h.records.enumerated() {
-                if j > 0 { out.append(UInt8(ascii: ",")) }
-                RecordJSON.append(r.transaction, to: &out)
-            }
-            out.append(contentsOf: "]}".utf8)
+            out.append(contentsOf: ((cards == 0 ? "" : ",") + head + ",\"transactions\":[").utf8)
+            cards += 1
+            records = 0
         }
-        out.append(UInt8(ascii: "]"))
-        // ASCII output has nothing for escapingUnsafeScalars to escape: told from the bytes at hand.
-        let text = String(decoding: out, as: UTF8.self)
-        return out.contains(where: { $0 >= 0x7F }) ? JSONOutput.escapingUnsafeScalars(text) : text
+
+        package mutating func record(_ t: CardReading.TransactionRecord) {
+            if records > 0 { out.append(UInt8(ascii: ",")) }
+            RecordJSON.append(t, to: &out)
+            records += 1
+            if out.count >= Self.piece { flush() }
+        }
+
+        /// The listing's end, written.
+        package mutating func finish() {
+            if cards > 0 { out.append(contentsOf: "]}".utf8) }
+            out.append(UInt8(ascii: "]"))
+            flush()
+        }
+
+        /// A piece out. It ends between records, so no scalar is cut in two; ASCII has nothing for
+        /// escapingUnsafeScalars to escape: told from the bytes at hand.
+        private mutating func flush() {
+            if out.contains(where: { $0 >= 0x7F }) {
+                write(Array(JSONOutput.escapingUnsafeScalars(String(decoding: out, as: UTF8.self)).utf8))
+            } else {
+                write(out)
+            }
+            out.removeAll(keepingCapacity: true)
+        }
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",

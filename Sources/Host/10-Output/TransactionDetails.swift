@@ -8,6 +8,13 @@ package enum TransactionDetails {
     private static let verboseKeys: Set<String> = [MetadataKey.entryRegion, MetadataKey.exitRegion, MetadataKey.usageAmount, MetadataKey.chargeAmount, MetadataKey.sequence,
                                                     MetadataKey.network]
 
+    /// The metadata keys `text` never shows without --verbose: what a listing need not read. The
+    /// regions and network stay when station tables will be looked in (`naming`): they scope the codes.
+    package static func unsaid(naming: Bool) -> [String] {
+        let scoping: Set<String> = [MetadataKey.entryRegion, MetadataKey.exitRegion, MetadataKey.network]
+        return verboseKeys.filter { !naming || !scoping.contains($0) }.sorted()
+    }
+
     /// `stations` false leaves the stations out (the CSV export has columns of its own for them).
     package static func text(_ t: CardReading.TransactionRecord, style: TextOutput.Style, stations: Bool = true) -> String {
         let e = TerminalText.escape

@@ -26,11 +26,15 @@ extension TransitCommand {
     /// `transit history [CARD] [--since DATE] [--json]`: a card's whole timeline (every card's
     /// without CARD), oldest first.
     func history(_ a: Arguments) throws {
-        // The text's details and the JSON need each record's metadata.
-        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: a.has(.json), listing: true)
-        if a.has(.json) { finalOutput(HistoryOutput.historyJSON(histories)); return }
         // The rows scan prints, with the names of the station tables there are now (as scan names them).
         let stations = stationLibrary(a), style = TextOutput.Style.forOutput(verbose: false)
+        // The text's details and the JSON need each record's metadata: the JSON all of it, the text
+        // what its details say (regions only to look names up in the tables there are).
+        if a.has(.json) { return try writeJSON(card: a.operands.first, since: try Self.sinceDate(a)) }
+        let naming = (try? stations.paths()).map { !$0.isEmpty } ?? true
+        let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, listing: true,
+                                          unsaid: TransactionDetails.unsaid(naming: naming))
+        defer { LeftToExit.keep(histories) }
         let text = histories.map { HistoryOutput.historyText($0, style: style) { Self.named($0, stations) } }
         finalOutput(histories.isEmpty ? Self.nothingKept : text.joined(separator: "\n\n"))
     }
@@ -49,12 +53,14 @@ extension TransitCommand {
         // from each record's stored JSON: read only then).
         let library = stationLibrary(a)
         let tables = try !library.paths().isEmpty
+        // The CSV's details and the ledger say no region, sequence or raw amount (what only --verbose says).
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json",
-                                          listing: !tables)
+                                          listing: !tables, unsaid: format == "json" ? [] : TransactionDetails.unsaid(naming: tables))
         let english = TextOutput.Style.forOutput(verbose: false).englishNames
         let names = tables ? .from(try library.table(), english: english) : HistoryOutput.StationNames.stored(english: english)
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
+        defer { LeftToExit.keep(histories) }
         let onTerminal = out == nil && isatty(1) != 0
         let text = format == "csv" ? HistoryOutput.csv(histories, names: names, forTerminal: onTerminal)
             : format == "ledger" ? LedgerJournal.journal(histories, names: names)
@@ -106,27 +112,50 @@ extension TransitCommand {
         try Archive.retryingWhileBusy { try Archive.open(ArchiveSettings.load(), create: false, reading: reading) }
     }
 
-    /// The timelines of the card named (every card without a name), from `since` on.
-    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false,
-                               listing: Bool = false) throws -> [HistoryOutput.CardHistory] {
+    /// The archive and the card named (every card without a name); nil when nothing is kept yet.
+    private func keptCards(_ name: String?) throws -> (archive: Archive, cards: [Archive.Card])? {
         guard let archive = try openArchive(reading: true) else {
             if let name { throw Self.nothingKeptError(name) }
-            return []
+            return nil
         }
-        let cards = try name.map { [try archive.cards(matching: $0)] } ?? archive.cards()
+        return (archive, try name.map { [try archive.cards(matching: $0)] } ?? archive.cards())
+    }
+
+    /// The timelines of the card named (every card without a name), from `since` on.
+    private func cardHistories(card name: String?, since: CalendarDay?, metadata: Bool = false, raw: Bool = false,
+                               listing: Bool = false, unsaid: [String] = []) throws -> [HistoryOutput.CardHistory] {
+        guard let (archive, cards) = try keptCards(name) else { return [] }
         return try cards.map { card in
-            var records = try archive.timeline(card: card.id, metadata: metadata, raw: raw, listing: listing)
-            let day = { (r: Archive.TimelineRecord) in r.transaction.date?.day }
+            var records = try archive.timeline(card: card.id, metadata: metadata, raw: raw, listing: listing, unsaid: unsaid)
             // The closing balance follows the timeline's newest record: kept unless --since drops that record.
-            let keepsNewest = records.last.map { r in since.map { s in day(r).map { $0 >= s } ?? true } ?? true } ?? false
-            if let since {
-                // From the first record dated on or after `since`; undated records after it stay.
-                let first = records.firstIndex { day($0).map { $0 >= since } ?? false } ?? records.count
-                records = records[first...].filter { day($0).map { $0 >= since } ?? true }
+            let keepsNewest = records.last.map { r in since.map { s in r.transaction.date.map { $0.day >= s } ?? true } ?? true } ?? false
+            if since != nil {
+                var from = SinceFilter(since)
+                records = records.filter { from.keeps($0.transaction) }
             }
             return HistoryOutput.CardHistory(card: card, records: records, apart: try archive.readsApart(card: card.id),
                                              closing: keepsNewest ? try archive.closingBalance(card: card.id) : nil)
         }
+    }
+
+    /// `history --json`: the cards' timelines written as they are read, a record at a time (a
+    /// 10,000-record card is never held whole, issue 47). What can fail before the first record
+    /// (the archive, the card named, its reads kept apart) fails before any output.
+    private func writeJSON(card name: String?, since: CalendarDay?) throws {
+        let kept = try keptCards(name)
+        let cards = kept?.cards ?? []
+        let apart = try cards.map { card in try kept?.archive.readsApart(card: card.id) ?? [] }
+        Termination.shared.disarm()
+        var listing = HistoryOutput.JSONListing { Termination.shared.write(bytes: $0, to: stdout) }
+        for (card, apart) in zip(cards, apart) {
+            listing.card(card, apart: apart)
+            var from = SinceFilter(since)
+            try kept?.archive.timeline(card: card.id, metadata: true, raw: true, listing: true) { r in
+                if from.keeps(r.transaction) { listing.record(r.transaction) }
+            }
+        }
+        listing.finish()
+        Termination.shared.write(bytes: [0x0A], to: stdout, final: true)
     }
 
     /// `--since YYYY-MM-DD`.

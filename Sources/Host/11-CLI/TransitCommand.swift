@@ -13,7 +13,7 @@ struct TransitCommand {
     /// characters in them are escaped (`TerminalText`), so the line stays one line.
     var standardError: (String) -> Void = { Termination.shared.write(TerminalText.escape($0) + "\n", to: stderr) }
     /// The command's last output: a signal after it begins no longer prints a cancellation.
-    var finalOutput: (String) -> Void = { Termination.shared.write($0 + "\n", to: stdout, final: true) }
+    var finalOutput: (String) -> Void = { Termination.shared.write($0, to: stdout, final: true, line: true) }
 
     /// Runs `args` (without the program name) and returns the exit code.
     func run(_ args: [String]) -> Int32 {

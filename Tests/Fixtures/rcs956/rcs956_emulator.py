@@ -25,7 +25,21 @@ Options
   --damage LIST          InCommunicateThru answers (counted from 1 among those the card answered;
                          numbers and N- ranges) that come back damaged: status --damage-status, no frame
   --damage-status KIND   crc (02, default), parity (03) or protocol (0B)
+  --lose LIST            InCommunicateThru answers (counted as for --damage) lost on the air: the
+                         chip answers status 01 (time out, the target has not answered) once its
+                         timeout has run out, as for a card that stayed silent
+  --unanswered LIST      InCommunicateThru commands (counted as for --damage) the chip ACKs and
+                         never answers, until the host's ACK cancels them (GUESS: a chip that lost
+                         its answer; nfcpy sends the ACK on a USB read timeout, §4)
+  --list-fault LIST      InListPassiveTarget commands (counted from 1, every one) that fail as
+                         --list-fault-kind says
+  --list-fault-kind KIND damaged (default): the card's answer to the chip's first Polling try
+                         comes back damaged; the chip drops it (InListPassiveTarget has no status
+                         byte) and tries again while MaxRetries allows, else answers NbTg 0;
+                         silent (ACK, no answer until the host's ACK); error (ACK, error frame)
   --silent-after N       after N bulk OUT transfers the device never answers again
+  --unplug-after N       after N bulk OUT transfers the device is unplugged (the RC-S380
+                         emulator's: pending transfers end, the node goes, udev says "remove")
   --card-slack-ms N      how much longer than the chip's timeout transit-sim may take (default 500)
   --timeout S            kill COMMAND after S seconds (default 120)
   --log FILE             `OUT <hex>` / `IN <hex>` a bulk transfer, `# …` for the rest
@@ -142,6 +156,7 @@ class RCS956:
         self.stopped = False
         self.unplug_requested = False
         self.card_exchanges = 0
+        self.list_commands = 0
         self.commands_run = collections.Counter()
         self.reset_chip()
         self.thread = threading.Thread(target=self._run, name="rcs956", daemon=True)
@@ -161,6 +176,8 @@ class RCS956:
             return
         self.out_transfers += 1
         self.log.line("OUT " + usb.hexs(data))
+        if self.opts.unplug_after is not None and self.out_transfers >= self.opts.unplug_after:
+            self.unplug_requested = True
         if self.opts.silent_after is not None and self.out_transfers > self.opts.silent_after:
             self.log.note("silent: bulk OUT transfer %d ignored" % self.out_transfers)
             return
@@ -330,6 +347,14 @@ class RCS956:
     def _in_list_passive_target(self, p, generation):
         if len(p) < 2 or p[0] not in (1, 2):
             return None, 0
+        self.list_commands += 1
+        fault = self.opts.list_fault_kind if listed(self.opts.list_fault, self.list_commands) else None
+        if fault:
+            self.log.note("list fault: InListPassiveTarget %d: %s (--list-fault)" % (self.list_commands, fault))
+        if fault == "silent":
+            return None                       # ACKed; no answer until the host's ACK
+        if fault == "error":
+            return None, 0                    # the error frame
         brty, initiator = p[1], p[2:]
         if brty in (0x01, 0x02):
             if len(initiator) != 5:
@@ -350,6 +375,9 @@ class RCS956:
                 answer = self._exchange(bytes([1 + len(initiator)]) + initiator, NO_CARD_TRY, generation)
             if generation != self.generation or self.stopped:
                 return None
+            if fault == "damaged" and tries == 1 and answer is not None:
+                self.log.note("list fault: the card's Polling answer damaged on try 1: dropped")
+                answer = None
             if answer is not None and len(answer) >= 18 and answer[0] == len(answer) and answer[1] == 0x01:
                 self.listed = True
                 return bytes([0x01, 0x01]) + answer, 0
@@ -369,20 +397,29 @@ class RCS956:
         if answer is None:
             return b"\x01", t0 + timeout     # time out: the target has not answered
         self.card_exchanges += 1
-        if self.damaged(self.card_exchanges):
+        if listed(self.opts.lose, self.card_exchanges):
+            self.log.note("lost: InCommunicateThru %d answered status 01 after the timeout (--lose)" % self.card_exchanges)
+            return b"\x01", t0 + timeout
+        if listed(self.opts.unanswered, self.card_exchanges):
+            self.log.note("unanswered: InCommunicateThru %d ACKed and never answered (--unanswered)" % self.card_exchanges)
+            return None
+        if listed(self.opts.damage, self.card_exchanges):
             status = DAMAGE_STATUS[self.opts.damage_status]
             self.log.note("damaged: InCommunicateThru %d answered status %02x (--damage)" % (self.card_exchanges, status))
             return bytes([status]), 0
         return b"\x00" + answer, 0
 
-    def damaged(self, number):
-        for part in filter(None, (self.opts.damage or "").split(",")):
-            if part.endswith("-"):
-                if number >= int(part[:-1]):
-                    return True
-            elif number == int(part):
+
+
+def listed(spec, number):
+    """Whether `number` is in LIST `spec` (numbers and N- ranges, comma-separated)."""
+    for part in filter(None, (spec or "").split(",")):
+        if part.endswith("-"):
+            if number >= int(part[:-1]):
                 return True
-        return False
+        elif number == int(part):
+            return True
+    return False
 
 
 def parse_args(argv):
@@ -408,7 +445,12 @@ def parse_args(argv):
     p.add_argument("--as-nobody", action="store_true")
     p.add_argument("--damage")
     p.add_argument("--damage-status", choices=sorted(DAMAGE_STATUS), default="crc")
+    p.add_argument("--lose")
+    p.add_argument("--unanswered")
+    p.add_argument("--list-fault")
+    p.add_argument("--list-fault-kind", choices=["damaged", "silent", "error"], default="damaged")
     p.add_argument("--silent-after", type=int)
+    p.add_argument("--unplug-after", type=int)
     p.add_argument("--card-slack-ms", type=int, default=500)
     p.add_argument("--timeout", type=float, default=120.0)
     p.add_argument("--log")
@@ -416,13 +458,15 @@ def parse_args(argv):
     opts = p.parse_args(own)
     opts.sim_args = sim_args
     # What the imported USB layer reads of its options.
-    opts.unplug_after, opts.detach_delay_ms, opts.garbage_answers, opts.interrupt_endpoints = None, 0, False, False
+    opts.detach_delay_ms, opts.garbage_answers, opts.interrupt_endpoints = 0, False, False
     if not command:
         p.error("no COMMAND after --")
     if opts.card and not opts.card_sim:
         p.error("--card needs --card-sim PATH (or $TRANSIT_SIM)")
-    if opts.damage and not all(part.rstrip("-").isdigit() for part in opts.damage.split(",")):
-        p.error("--damage LIST: numbers and N- ranges")
+    for name in ("damage", "lose", "unanswered", "list_fault"):
+        spec = getattr(opts, name)
+        if spec and not all(part.rstrip("-").isdigit() for part in spec.split(",")):
+            p.error("--%s LIST: numbers and N- ranges" % name.replace("_", "-"))
     return opts, command
 
 
@@ -478,6 +522,9 @@ def main(argv):
                 break
             except subprocess.TimeoutExpired:
                 pass
+            if sysfs.unplug_requested:
+                sysfs.unplug_requested = False
+                sysfs.unplug()
             if deadline and time.monotonic() > deadline and not timed_out:
                 timed_out = True
                 sys.stderr.write("rcs956_emulator: COMMAND still running after %g s: killed\n" % opts.timeout)

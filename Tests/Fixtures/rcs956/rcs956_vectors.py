@@ -86,6 +86,9 @@ class Opts:
     card_slack_ms = 0
     damage = None
     damage_status = "crc"
+    lose = unanswered = list_fault = None
+    list_fault_kind = "damaged"
+    unplug_after = None
 
 
 def chip(card):

@@ -53,6 +53,30 @@ final class StoredRecordFieldsTests: XCTestCase {
         XCTAssertEqual(raw?.rawPayload, "00")
     }
 
+    /// A listing leaves out the metadata keys it never shows (`unsaid`): those keys are missing and
+    /// every other member is what json_each gives; a text that is not JSON is still refused whole,
+    /// whatever key the fault follows.
+    func testKeysLeftUnsaidAreMissingAndTheRestIsWhatSQLiteGives() throws {
+        let unsaid = ["sequence", "entryRegion"].map { Array($0.utf8) }
+        let db = try SQLiteDatabase(path: ":memory:", name: "test", flags: 0x2 | 0x4, busyTimeoutMilliseconds: 100)
+        for text in Self.texts + [#"{"metadata":{"sequence":"7","entryRegion":{"x":[1]},"seq":"8","sequencex":"9"}}"#,
+                                  #"{"metadata":{"sequence":"7","a":"1"},"x":tru}"#, #"{"metadata":{"sequence":"unclosed}}"#,
+                                  #"{"metadata":{"sequ\u0065nce":"escaped, so kept as SQLite names it","b":"2"}}"#] {
+            let valid = try db.integer("SELECT json_valid(?)", [.text(text)]) == 1
+            let parsed = Array(text.utf8).withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: true, raw: true, unsaid: unsaid) }
+            XCTAssertEqual(parsed != nil, valid, "json_valid of \(text)")
+            guard valid, let parsed else { continue }
+            let members = try db.prepare("SELECT key, value FROM json_each(?, '$.metadata') WHERE type = 'text'")
+            try members.bind([.text(text)])
+            var expected = [String: String]()
+            while try members.step() { if let k = members.text(0), let v = members.text(1) { expected[k] = v } }
+            // SQLite decodes an escaped key; the pass compares names as written (an escaped one is kept).
+            let written = text.contains(#"sequ\u0065nce"#)
+            for key in ["sequence", "entryRegion"] where !(written && key == "sequence") { expected[key] = nil }
+            XCTAssertEqual(parsed.metadata, expected, "metadata of \(text)")
+        }
+    }
+
     func testNestingDeeperThanSQLiteTakesIsRefused() {
         let deep = Array(("{\"a\":" + String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000) + "}").utf8)
         XCTAssertNil(deep.withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: true, raw: true) })

@@ -76,6 +76,17 @@ final class HistoryCommandTests: XCTestCase {
         let since = try archive.transit(["history", "012E4CD8A1B2C3D4", "--since", "2026-11-04"])
         XCTAssertEqual(since.stdout.split(separator: "\n").filter { $0.hasPrefix("2026-") }.count, 2)
         XCTAssertEqual(try archive.transit(["history", "--since", "yesterday"]).status, 2)
+        // The JSON, written as the records are read, keeps the same two (the sample's trips of
+        // 2026-11-04 and 2026-11-05) and every card's head before them.
+        let json = try archive.transit(["history", "012E4CD8A1B2C3D4", "--since", "2026-11-04", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let cards = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(cards.count, 1)
+        XCTAssertEqual(cards.first?["serialNumber"] as? String, "012E4CD8A1B2C3D4")
+        let dates = (cards.first?["transactions"] as? [[String: Any]])?.compactMap { ($0["date"] as? String)?.prefix(10) }
+        XCTAssertEqual(dates, ["2026-11-04", "2026-11-05"])
+        let everyCard = try archive.transit(["history", "--json"])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(everyCard.stdout.utf8)) as? [Any])?.count, 3)
     }
 
     func testCSVReadsBackToTheSameRows() throws {

@@ -33,6 +33,18 @@ final class FeliCaPassThroughTests: XCTestCase {
         XCTAssertEqual(session.refusedDialects, [.pn532])
     }
 
+    /// On a Sony USB reader transit drives (`ReaderProfile.ownDriver`) every frame reached the
+    /// card: 63 00 to the first one is the card's silence, not a reader that passes none.
+    func testOnASonyUSBReaderTheFirstSilenceIsTheCards() throws {
+        for reader in ["SONY RC-S330/360/370 (USB 1:13)", "SONY RC-S380/S (USB 1:13)"] {
+            let channel = ListChannel(reader: reader, atr: felicaATR, answers: [[0x63, 0x00]])
+            let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
+            XCTAssertThrowsError(try session.felica(frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .noAnswer, "\(reader): \($0)") }
+            XCTAssertEqual(session.dialect, .bareFrame, reader)
+            XCTAssertEqual(session.refusedDialects, [], reader)
+        }
+    }
+
     func testAPN532ErrorOnTheFirstExchangeIsNotThisDialect() throws {
         let channel = ListChannel(atr: felicaATR, answers: [[0xD5, 0x41, 0x02, 0x90, 0x00], part3Answer([0x02, 0x0D])])
         let session = CardSession(channel: channel, dialect: nil, firstGuess: .pn532, deadline: .distant)

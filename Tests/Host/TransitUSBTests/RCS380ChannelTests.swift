@@ -94,10 +94,29 @@ final class RCS380ChannelTests: XCTestCase {
         XCTAssertTrue(pipe.finished)
     }
 
-    func testASilentCardStillThereIs6300() throws {
-        let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.v5Found))
+    /// Silent, found there by a Polling, sent again (its first answer may have been lost), silent
+    /// again and still there: the card's silence is its answer (`silentTries`, 2).
+    func testACardSilentTwiceThoughStillThereIs6300() throws {
+        let (channel, pipe) = try channel([0, 1].flatMap { _ in ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.v5Found) })
         XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), [0x63, 0x00])
+        XCTAssertEqual(channel.presenceChecks, 2)
+        XCTAssertEqual(channel.retries, 1)
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
+    /// A lost answer (the card heard the read; its answer never came): the Polling finds the card
+    /// there, the read goes again and is answered, as nfcpy's Type 3 layer retries a timeout.
+    func testALostAnswerIsSentAgainOnceTheCardIsFoundThere() throws {
+        var lines = [String]()
+        let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.v5Found)
+                                          + ScriptedPipe.command(V.v7Read, V.v7Answer))
+        channel.log = { lines.append($0) }
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00])
         XCTAssertEqual(channel.presenceChecks, 1)
+        XCTAssertEqual(channel.retries, 1, "counted in the log bundle")
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.contains("did not answer command 06") == true, "\(lines)")
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
     }
@@ -144,10 +163,10 @@ final class RCS380ChannelTests: XCTestCase {
 
     func testADamagedAnswerToThePresencePollingIsNotRemoved() throws {
         let (channel, pipe) = try channel(ScriptedPipe.command(V.v7Read, V.v6NoCard) + ScriptedPipe.command(V.v5Polling, V.crcError)
-                                          + ScriptedPipe.command(V.v5Polling, V.v5Found))
-        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), [0x63, 0x00])
+                                          + ScriptedPipe.command(V.v5Polling, V.v5Found) + ScriptedPipe.command(V.v7Read, V.v7Answer))
+        XCTAssertEqual(try channel.transmit(V.v7Frame, by: .distant), V.v7AnswerFrame + [0x90, 0x00])
         XCTAssertEqual(channel.presenceChecks, 1)
-        XCTAssertEqual(channel.retries, 1)
+        XCTAssertEqual(channel.retries, 2, "the Polling's, then the read's")
         XCTAssertEqual(pipe.surprises, [])
         XCTAssertTrue(pipe.finished)
     }

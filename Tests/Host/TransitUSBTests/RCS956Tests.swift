@@ -25,9 +25,10 @@ final class RCS956Tests: XCTestCase {
     }
 
     /// transit's opening: the soft reset, GetFirmwareVersion (nfcpy's fixture answer), RFConfiguration
-    /// 05 (one try) and 02 (index 0B, 102.4 ms).
+    /// 05 as nfcpy sends it (`32 05 00 00 01`: two Polling tries an InListPassiveTarget) and 02
+    /// (index 0B, 102.4 ms).
     static let opening: [ScriptedPipe.Step] = [.write(V.ack)]
-        + command("02", "03 33 01 30 07") + command("32 05 00 00 00", "33") + command("32 02 0A 0B 0B", "33")
+        + command("02", "03 33 01 30 07") + command("32 05 00 00 01", "33") + command("32 02 0A 0B 0B", "33")
 
     static let sensfRes = "01 01 02 03 04 05 06 07 08 F1 F2 F3 F4 F5 F6 F7 F8 AA BB" // base_clf_pn53x test_sense_ttf_target_found
     /// The field on, then InListPassiveTarget at 212 kbit/s finding nfcpy's card.
@@ -149,6 +150,34 @@ final class RCS956Tests: XCTestCase {
         XCTAssertThrowsError(try channel.transmit(V.b(Self.read), by: .distant)) { error in
             XCTAssertEqual((error as? TransitError)?.kind, .sessionLost, "\(error)")
         }
+    }
+
+    static let pollAt212 = command("4A 01 01 00 FF FF 01 00", "4B 01 01 14 " + sensfRes)
+
+    func testALostAnswerIsSentAgainOnceTheCardIsFoundThere() throws {
+        // Status 01 (the target did not answer), the card listed again at its rate, the read again.
+        let (channel, pipe) = try channel(Self.readTimeout + Self.command("42 " + Self.read, "43 01") + Self.pollAt212
+                                          + Self.command("42 " + Self.read, "43 00 " + Self.readAnswer))
+        XCTAssertEqual(try channel.transmit(V.b(Self.read), by: .distant), V.b(Self.readAnswer) + [0x90, 0x00])
+        XCTAssertEqual(channel.retries, 1)
+        XCTAssertEqual(channel.presenceChecks, 1)
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
+    }
+
+    /// The chip ACKs an InCommunicateThru and never answers: by its timeout and the USB margin the
+    /// command is cancelled with an ACK (nfcpy does so on a USB read timeout), stale answers are
+    /// read away, and it is a lost answer: the card is looked for, the read sent again.
+    func testAnUnansweredInCommunicateThruIsCancelledAndSentAgain() throws {
+        let (channel, pipe) = try channel(Self.readTimeout + [.write(Self.pn53x("D4 42 " + Self.read)), .read(V.ack), .write(V.ack)]
+                                          + Self.pollAt212 + Self.command("42 " + Self.read, "43 00 " + Self.readAnswer))
+        let started = pipe.testClock.now
+        XCTAssertEqual(try channel.transmit(V.b(Self.read), by: .distant), V.b(Self.readAnswer) + [0x90, 0x00])
+        XCTAssertEqual(channel.retries, 1)
+        // The wait: the chip's timeout (409.6 ms, index 0D) and the 0.1 s margin, the drain's 10 ms.
+        XCTAssertLessThan(pipe.testClock.now.seconds(since: started), 0.55)
+        XCTAssertEqual(pipe.surprises, [])
+        XCTAssertTrue(pipe.finished)
     }
 
     func testALongerTimeoutIsSentOnceAndOnlyWhenItChanges() throws {
