@@ -4,8 +4,8 @@
 xgettext reads no Swift: `--language=C` takes `"` … `"` but breaks Swift's multi-line literals
 (`\"\"\"`, their indentation, a `\\` at a line's end), which --help's texts are. So this script
 finds the msgids itself: the string literals passed to `L10n.tr`, `L10n.words`, `L10n.mark`,
-`L10n.trn` (singular and plural) and a style's `say`, all `StaticString`s (no interpolation). A
-`// TRANSLATORS:` comment just above the call goes to the translator; `%1$s` marks the entry
+`L10n.trn` and `L10n.wordsn` (singular and plural) and a style's `say`, all `StaticString`s (no
+interpolation). A `// TRANSLATORS:` comment just above the call goes to the translator; `%1$s` marks the entry
 c-format, so `msgfmt --check` holds a translation to the same placeholders. No date in the
 header: the same sources give the same file (the suite checks the committed one is current).
 
@@ -15,7 +15,7 @@ header: the same sources give the same file (the suite checks the committed one 
 import os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CALL = re.compile(r'\b(?:L10n\.(tr|trn|words|mark)|style\.(say))\(\s*')
+CALL = re.compile(r'\b(?:L10n\.(tr|trn|words|wordsn|mark)|style\.(say))\(\s*')
 ESCAPES = {'n': '\n', 't': '\t', 'r': '\r', '0': '\0', '"': '"', "'": "'", '\\': '\\'}
 
 
@@ -85,7 +85,7 @@ def entries():
                     continue  # L10n.tr(variable): not a msgid (L10n.translated is for those)
                 msgid, end = first
                 plural = None
-                if m.group(1) == 'trn':
+                if m.group(1) in ('trn', 'wordsn'):
                     k = end
                     while text[k] in ', \n': k += 1
                     plural, end = literal(text, k)

@@ -26,6 +26,8 @@ public enum L10n {
         setlocale(LC_MESSAGES, "")
         bindtextdomain(domain, catalogs)
         bind_textdomain_codeset(domain, "UTF-8")
+        // libc's own messages (strerror) in UTF-8 too: LC_CTYPE stays C, which would make them "???".
+        bind_textdomain_codeset("libc", "UTF-8")
         textdomain(domain)
         // The catalog's header (msgid ""), or "" itself when no catalog was found.
         let header = String(cString: gettext(""))
@@ -63,6 +65,26 @@ public enum L10n {
         Words(english: fill(msgid.description, values.map(\.english)), said: fill(translated(msgid.description), values.map(\.said)))
     }
 
+    /// The system's words for `errno` `code` ("No such file or directory"): English from the C
+    /// locale, said as libc's catalog says it in the chosen language.
+    public static func system(_ code: Int32) -> Words {
+        Words(english: String(cString: transit_strerror_english(code)), said: String(cString: strerror(code)))
+    }
+
+    /// The system's name of `signal` ("Segmentation fault"): English, and as libc's catalog says it.
+    public static func signal(_ number: Int32) -> Words {
+        let english = transit_strsignal_english(number).map { String(cString: $0) } ?? "signal \(number)"
+        return Words(english: english, said: strsignal(number).map { String(cString: $0) } ?? english)
+    }
+
+    /// `words` for a count: `singular` or `plural` as English counts `n` (the `message`), and as
+    /// the chosen language does (`said`).
+    public static func wordsn(_ singular: StaticString, _ plural: StaticString, _ n: Int, _ values: Words...) -> Words {
+        let one = singular.description, many = plural.description
+        let said = one.withCString { s in many.withCString { p in String(cString: ngettext(s, p, UInt(clamping: n))) } }
+        return Words(english: fill(n == 1 ? one : many, values.map(\.english)), said: fill(said, values.map(\.said)))
+    }
+
     /// A literal marked for the catalog where it is declared (an option's help), translated where
     /// it is shown (`translated`); the declaration keeps English, which the man page is written from.
     public static func mark(_ msgid: StaticString) -> String { msgid.description }
@@ -96,5 +118,30 @@ public enum L10n {
             }
         }
         return out + rest
+    }
+}
+
+/// An error that says itself in English (`description`: what JSON and logs carry) and in the
+/// chosen language (`words.said`: what stderr shows).
+public protocol SaidError: Error, CustomStringConvertible {
+    var words: L10n.Words { get }
+}
+
+extension SaidError {
+    public var description: String { words.english }
+}
+
+extension Array where Element == L10n.Words {
+    /// The words one after another, `separator` between them.
+    public func joined(separator: L10n.Words) -> L10n.Words {
+        L10n.Words(english: map(\.english).joined(separator: separator.english), said: map(\.said).joined(separator: separator.said))
+    }
+}
+
+extension L10n.Words {
+    /// What `error` says: its words when it has them (a `TransitError`, a `SaidError`), else its
+    /// description, the same in every language.
+    public init(error: Error) {
+        if let e = error as? TransitError { self = e.words } else if let e = error as? SaidError { self = e.words } else { self.init("\(error)") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// What `transit` tells the user on stderr of a file or folder it passed over (another user's
 /// `XDG_DATA_HOME`, an untrusted conf it fell through), each once a process. The CLI sets `say`.
@@ -7,10 +8,11 @@ package enum Notices {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var said = Set<String>()
 
-    package static func once(_ text: String) {
+    /// Says `words` in the chosen language, once a process.
+    package static func once(_ words: L10n.Words) {
         lock.lock()
-        let first = said.insert(text).inserted
+        let first = said.insert(words.english).inserted
         lock.unlock()
-        if first { say(text) }
+        if first { say(words.said) }
     }
 }

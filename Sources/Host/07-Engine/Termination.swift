@@ -105,7 +105,7 @@ package final class Termination: @unchecked Sendable {
     private func outputFailed() -> Never {
         let reason = String(cString: strerror(errno))
         killWorkers()
-        fputs("transit: cannot write the output: \(reason)\n", stderr)
+        fputs("transit: " + L10n.tr("cannot write the output: %1$s", reason) + "\n", stderr)
         fflush(stderr)
         _exit(TransitError.Kind.config.exitCode)
     }

@@ -1,6 +1,7 @@
 import CTransitShims
 import Foundation
 import TransitFiles
+import TransitModel
 import TransitTransport
 import TransitEngine
 
@@ -34,7 +35,7 @@ package final class TapCommand: @unchecked Sendable {
         lock.lock()
         guard waiting < Self.maxWaiting else {
             lock.unlock()
-            problem("--exec: \(Self.maxWaiting) taps already wait for the command; this one (\(reader)) is dropped")
+            problem("--exec: " + L10n.tr("%1$s taps already wait for the command; this one (%2$s) is dropped", String(Self.maxWaiting), reader))
             return
         }
         waiting += 1
@@ -42,7 +43,7 @@ package final class TapCommand: @unchecked Sendable {
         queue.async { [self] in
             defer { lock.lock(); waiting -= 1; lock.unlock() }
             switch spawn(reader: reader) {
-            case .failure(let why): problem("--exec: cannot run the command: \(why)")
+            case .failure(let why): problem("--exec: " + L10n.tr("cannot run the command: %1$s", "\(why)"))
             case .success(let (pid, input)):
                 Termination.shared.trackGroup(pid)
                 defer { Termination.shared.forgetGroup(pid) }
@@ -51,9 +52,10 @@ package final class TapCommand: @unchecked Sendable {
                 // never reads it (`sleep 600`) cannot hold the timer back (issue 36 §2).
                 switch wait(pid, input: input, line: Array((json + "\n").utf8)) {
                 case .exited(0): break
-                case .exited(let code): problem("--exec: the command exited \(code) for the tap on \(reader)")
-                case .signalled(let signal): problem("--exec: the command ended on signal \(signal) for the tap on \(reader)")
-                case .timedOut: problem("--exec: the command ran past its \(ReadLimits.seconds(timeout)) for the tap on \(reader); its process group was ended")
+                case .exited(let code): problem("--exec: " + L10n.tr("the command exited %1$s for the tap on %2$s", String(code), reader))
+                case .signalled(let signal): problem("--exec: " + L10n.tr("the command ended on signal %1$s for the tap on %2$s", String(signal), reader))
+                case .timedOut:
+                    problem("--exec: " + L10n.tr("the command ran past its %1$s for the tap on %2$s; its process group was ended", ReadLimits.secondsWords(timeout).said, reader))
                 }
             }
         }

@@ -58,7 +58,8 @@ package enum HistoryOutput {
     }
 
     package static func cardsText(_ cards: [Archive.Card]) -> String {
-        let rows = [["Id", "Card", "Number", "Balance", "Last read", "Records"]] + cards.map { c in
+        // TRANSLATORS: the column titles of `transit cards`.
+        let rows = [[L10n.tr("Id"), L10n.tr("Card"), L10n.tr("Number"), L10n.tr("Balance"), L10n.tr("Last read"), L10n.tr("Records")]] + cards.map { c in
             [c.handle, title(c), number(c), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
              c.lastRead.map(localTime) ?? "", String(c.records)]
         }
@@ -66,7 +67,7 @@ package enum HistoryOutput {
         let passes = cards.filter { !$0.passes.isEmpty }.flatMap { c in
             TextOutput.passLines(c.passes, today: nil, style: .init()).dropFirst().map { "\(c.handle)\($0)" }
         }
-        return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\nPasses (as last read)\n" + passes.joined(separator: "\n"))
+        return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\n" + L10n.tr("Passes (as last read)") + "\n" + passes.joined(separator: "\n"))
     }
 
     /// The number as `scan` prints it: grouped in fours, or "IDm …" for a FeliCa transit card.
@@ -291,8 +292,10 @@ package enum HistoryOutput {
                     if v >= place * 10 { out.append(contentsOf: String(v).utf8); return }
                     while place > 0 { out.append(0x30 + UInt8(v / place)); v %= place; place /= 10 }
                 }
-                digits(parts.tm_year + 1900, 4); out.append(0x2D)
-                digits(parts.tm_mon + 1, 2); out.append(0x2D)
+                // 2026-12-07, 2026/12/07 in Japanese (`DateColumn.day`).
+                let dash: UInt8 = L10n.language == "ja" ? 0x2F : 0x2D
+                digits(parts.tm_year + 1900, 4); out.append(dash)
+                digits(parts.tm_mon + 1, 2); out.append(dash)
                 digits(parts.tm_mday, 2); out.append(0x20)
                 digits(parts.tm_hour, 2); out.append(0x3A)
                 digits(parts.tm_min, 2)

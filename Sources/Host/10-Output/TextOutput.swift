@@ -94,19 +94,21 @@ package enum TextOutput {
     package static func passLines(_ passes: [CardPass], today: CalendarDay?, style: Style) -> [String] {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
-        var lines = [paint.bold("Passes")]
+        // TRANSLATORS: the heading of a card's passes (commuter passes, season tickets).
+        var lines = [paint.bold(L10n.tr("Passes"))]
+        let day = DateColumn.day
         for p in passes {
-            var parts = [e(p.title) + (p.name != nil && style.verbose ? " [tariff \(e(p.tariff))]" : "")]
+            var parts = [e(p.title) + (p.name != nil && style.verbose ? " [" + L10n.tr("tariff %1$s", e(p.tariff)) + "]" : "")]
             switch (p.validFrom, p.validUntil) {
-            case let (from?, until?): parts.append("valid \(from.day) to \(until.day)")
-            case let (from?, nil): parts.append("valid from \(from.day)")
-            case let (nil, until?): parts.append("valid until \(until.day)")
+            case let (from?, until?): parts.append(L10n.tr("valid %1$s to %2$s", day(from.day), day(until.day)))
+            case let (from?, nil): parts.append(L10n.tr("valid from %1$s", day(from.day)))
+            case let (nil, until?): parts.append(L10n.tr("valid until %1$s", day(until.day)))
             default: break
             }
-            if let zones = p.zones { parts.append("zones \(e(zones))") }
-            if let trips = p.remainingTrips { parts.append(trips == 1 ? "1 trip left" : "\(trips) trips left") }
-            if let status = p.status, status != .valid { parts.append(status == .unused ? "not started" : "invalidated") }
-            if let today, p.isExpired(on: today) { parts.append(paint.bold("EXPIRED")) }
+            if let zones = p.zones { parts.append(L10n.tr("zones %1$s", e(zones))) }
+            if let trips = p.remainingTrips { parts.append(L10n.trn("%1$s trip left", "%1$s trips left", Int(clamping: trips), String(trips))) }
+            if let status = p.status, status != .valid { parts.append(status == .unused ? L10n.tr("not started") : L10n.tr("invalidated")) }
+            if let today, p.isExpired(on: today) { parts.append(paint.bold(L10n.tr("EXPIRED"))) }
             lines.append("  " + parts.joined(separator: "  ·  "))
             if style.verbose {
                 for (key, value) in p.metadata.sorted(by: { $0.key < $1.key }) { lines.append("      \(e(cardKey(key))): \(e(value))") }

@@ -39,19 +39,27 @@ package enum TransactionDetails {
             default: if style.verbose || !verboseKeys.contains(key) { rest.append((key, value)) }
             }
         }
-        // The parts joined by ", " as they come (a short text stays in the string itself: no array a row).
+        // The parts joined by ", " (、 in Japanese) as they come (a short text stays in the string itself: no array a row).
         var text = ""
+        // TRANSLATORS: between the parts of a record's details ("at 0101, route 14").
+        let comma = style.say(", ")
         func add(_ part: String) {
-            if !text.isEmpty { text += ", " }
+            if !text.isEmpty { text += comma }
             text += part
         }
+        // Why a code has no name (`StationNaming`), in the style's words: the region or network it was looked up by.
+        func unnamed(_ why: String?, region: String?) -> String? {
+            guard why != nil else { return nil }
+            if let network = t.metadata[MetadataKey.network] { return style.say("network %1$s: not in your tables", network) }
+            return region.map { style.say("region %1$s: not in your tables", $0) } ?? style.say("no region on the record: not in your tables")
+        }
         let entry = (stations ? t.entryStation : nil).map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
-                                                 unnamed: t.entryStationUnnamed, line: entryLine, operator: entryOperator, style) }
+                                                 unnamed: unnamed(t.entryStationUnnamed, region: entryRegion), line: entryLine, operator: entryOperator, style) }
         if let entry {
             if let exitCode = t.exitStation {
                 let sameLine = exitLine == entryLine && exitOperator == entryOperator
                 add("\(entry) → " + station(code: exitCode, name: t.exitStationName, english: t.exitStationNameEnglish,
-                                                     unnamed: t.exitStationUnnamed, line: sameLine ? nil : exitLine,
+                                                     unnamed: unnamed(t.exitStationUnnamed, region: exitRegion), line: sameLine ? nil : exitLine,
                                                      operator: sameLine ? nil : exitOperator, style))
             } else {
                 // TRANSLATORS: a record at one station or terminal (a top-up at 0101).
@@ -71,14 +79,14 @@ package enum TransactionDetails {
             if text.isEmpty { text = said } else { text += " " + said }
         }
         if style.verbose, let entryRegion {
-            add("region \(e(entryRegion))" + (exitRegion.map { " → \(e($0))" } ?? ""))
+            add(style.say("region %1$s", e(entryRegion)) + (exitRegion.map { " → \(e($0))" } ?? ""))
         }
         for (key, value) in rest.sorted(by: { $0.key < $1.key }) {
             add("\(e(words(key).joined(separator: " "))) \(e(value))")
         }
         if style.verbose {
-            if let raw = t.rawType { add("raw type \(e(raw))") }
-            if let payload = t.rawPayload { add("raw \(e(payload))") }
+            if let raw = t.rawType { add(style.say("raw type %1$s", e(raw))) }
+            if let payload = t.rawPayload { add(style.say("raw %1$s", e(payload))) }
         }
         return text
     }

@@ -74,9 +74,46 @@ final class JapaneseInterfaceTests: XCTestCase {
         XCTAssertTrue(main.stdout.hasPrefix("transit — 交通系ICカード・電子マネーの残高と利用履歴を読み取ります。\n\n使用法:\n  transit scan "), main.stdout)
         XCTAssertTrue(main.stdout.contains("終了コード: 0 読み取り成功。"), main.stdout)
         let scan = try run(["scan", "--help"], env)
-        XCTAssertTrue(scan.stdout.hasPrefix("transit scan — カードリーダーのカード（またはカードイメージ）を読み取って表示します。"), scan.stdout)
+        XCTAssertTrue(scan.stdout.hasPrefix("transit scan — リーダーのカード（またはカードイメージ）を読み取って表示します。"), scan.stdout)
         XCTAssertTrue(scan.stdout.contains("  --no-save         この読み取りを履歴アーカイブに保存しない\n"), scan.stdout)
         XCTAssertTrue(scan.stdout.contains("  --card FILE       カードリーダーの代わりにカードファイルを読む"), scan.stdout)
+    }
+
+    /// Every line of `transit --help` and of each command's help fits 80 terminal columns, in English
+    /// and in Japanese, where a kanji or kana takes two: widths by Python's unicodedata (East Asian
+    /// Width W and F are two columns), a table independent of transit's own.
+    func testEveryHelpLineFitsEightyColumns() throws {
+        for env in [try japanese(["LANG": "C.UTF-8"]), try japanese()] {
+            let main = try run(["--help"], env)
+            XCTAssertEqual(main.status, 0, main.stderr)
+            let commands = main.stdout.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                return line.hasPrefix("  transit ") && words.count > 1 && words[1].first?.isLowercase == true ? String(words[1]) : nil
+            }
+            XCTAssertEqual(commands.count, 15, main.stdout)
+            var texts = [main.stdout]
+            for command in commands {
+                let help = try run([command, "--help"], env)
+                XCTAssertEqual(help.status, 0, "\(command): \(help.stderr)")
+                texts.append(help.stdout)
+            }
+            let file = archive.directory.appendingPathComponent("help.txt")
+            try texts.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            let script = """
+                import sys, unicodedata
+                for line in open(sys.argv[1], encoding='utf-8').read().split('\\n'):
+                    w = sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in line)
+                    if w > 80: print(w, line)
+                """
+            let wide = try CommandRun.run("/usr/bin/python3", ["-c", script, file.path])
+            XCTAssertEqual(wide.status, 0, wide.stderr)
+            XCTAssertEqual(wide.stdout, "", "help lines wider than 80 columns under LANG=\(env["LANG"] ?? "")")
+        }
+        // The Japanese help is Japanese: its scan help holds no English sentence of the English one.
+        let english = try run(["scan", "--help"], try japanese(["LANG": "C.UTF-8"])).stdout
+        let japanese = try run(["scan", "--help"], try japanese()).stdout
+        XCTAssertTrue(english.contains("a card file"), english)
+        XCTAssertFalse(japanese.contains("a card file") || japanese.contains("history archive"), japanese)
     }
 
     func testErrorsSpeakJapaneseAndJSONKeepsEnglish() throws {
@@ -93,6 +130,61 @@ final class JapaneseInterfaceTests: XCTestCase {
         let english = try run(["scan", "--card", BuildProducts.sample("suica.json"), "--config", conf.path, "--no-save", "--json"], try japanese(["LC_ALL": "C"]))
         XCTAssertEqual(unread.stdout, english.stdout, "the JSON error is the same in every language")
         XCTAssertTrue(english.stderr.hasPrefix("transit: no plugin recognised this FeliCa card ("), english.stderr)
+    }
+
+    /// The month's report in Japanese, as text and as the page to print: the heading's period as
+    /// Japanese prose writes dates (2026年11月1日〜2026年11月30日), the rows as scan's, the totals
+    /// in Japanese words with their figures in one column (by display width), and a page whose
+    /// language is Japanese. The sample's November (samples/suica.json): trips on the 1st (its
+    /// amount unknown), 3rd (¥210, a bus) and 5th (¥160), a ¥120 purchase, a ¥2,000 top-up.
+    func testReportSpeaksJapanese() throws {
+        let env = try japanese()
+        XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample("suica.json")], env).status, 0)
+        let text = try run(["report", "--month", "2026-11"], env)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let lines = text.stdout.components(separatedBy: "\n")
+        XCTAssertEqual(lines.first, "Suica  IDm 012E4CD8A1B2C3D4  —  2026年11月1日〜2026年11月30日")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("2026/11/04 13:45") && $0.contains(" 物販 ") && $0.contains("-¥120") }, text.stdout)
+        let totals = ["乗車回数:": "3", "運賃:": "¥370", "物販:": "¥120", "チャージ:": "¥2,000"]
+        for (label, figure) in totals {
+            let line = try XCTUnwrap(lines.first { $0.hasPrefix(label) }, "\(label) in \(text.stdout)")
+            XCTAssertEqual(line.split(separator: " ").map(String.init), [label, figure])
+            // The widest labels, 乗車回数: and チャージ:, take 9 columns; then two spaces.
+            XCTAssertEqual(starts(line, [label, figure]).last, 11, "the figure of \(line) in the column of the others")
+        }
+        XCTAssertFalse(text.stdout.contains("Trips") || text.stdout.contains("Fares") || text.stdout.contains(" to 2026"), text.stdout)
+
+        let page = archive.directory.appendingPathComponent("report.html")
+        let html = try run(["report", "#1", "--month", "2026-11", "--format", "html", "--out", page.path], env)
+        XCTAssertEqual(html.status, 0, html.stderr)
+        XCTAssertTrue(html.stderr.hasPrefix("transit: カード 1 枚のレポート（5 件の記録）を "), html.stderr)
+        let body = try String(contentsOf: page, encoding: .utf8)
+        XCTAssertTrue(body.contains("<html lang=\"ja\">"), String(body.prefix(200)))
+        for fragment in ["期間: 2026年11月1日〜2026年11月30日", "<th>乗車回数</th><td class=\"n\">3</td>", "<th>運賃</th><td class=\"n\">¥370</td>",
+                         "<th>物販</th><td class=\"n\">¥120</td>", "<th>チャージ</th><td class=\"n\">¥2,000</td>",
+                         "<figcaption>日ごとの運賃</figcaption>", "<th>種別</th>",
+                         "<td class=\"date\">2026/11/04 13:45</td><td>物販</td><td class=\"n\">-¥120</td>"] {
+            XCTAssertTrue(body.contains(fragment), "\(fragment) in the page")
+        }
+        // The same page in English: its language is gettext's choice, not a guess from the text.
+        let english = try run(["report", "#1", "--month", "2026-11", "--format", "html"], try japanese(["LANG": "C.UTF-8"]))
+        XCTAssertTrue(english.stdout.contains("<html lang=\"en\">") && english.stdout.contains("Period: 2026-11-01 to 2026-11-30"), String(english.stdout.prefix(300)))
+    }
+
+    /// The cards listing: Japanese column titles, and the columns aligned by display width
+    /// (カード is 6 columns, 3 characters), the balance right-aligned under 残高.
+    func testCardsListSpeaksJapanese() throws {
+        let env = try japanese()
+        XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample("suica.json")], env).status, 0)
+        let cards = try run(["cards"], env)
+        XCTAssertEqual(cards.status, 0, cards.stderr)
+        let lines = cards.stdout.components(separatedBy: "\n")
+        XCTAssertEqual(lines.first?.split(separator: " ").map(String.init), ["ID", "カード", "番号", "残高", "最終読み取り", "記録数"])
+        let header = try XCTUnwrap(lines.first), row = try XCTUnwrap(lines.dropFirst().first)
+        XCTAssertTrue(row.hasPrefix("#1  Suica (japan-ic)  IDm 012E4CD8A1B2C3D4"), row)
+        // Right-aligned: ¥2,010 ends where 残高 ends; the read's date is written 2026/…
+        XCTAssertEqual(starts(row, ["¥2,010"]).first.map { $0 + 6 }, starts(header, ["残高"]).first.map { $0 + 4 }, "\(row)\nunder \(header)")
+        XCTAssertTrue(row.contains("  20") && row.contains("/"), row)
     }
 
     /// gettext's precedence, as for every Debian program: LC_ALL over LANG, LANGUAGE for messages,
