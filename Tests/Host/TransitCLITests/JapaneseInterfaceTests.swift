@@ -206,29 +206,52 @@ final class JapaneseInterfaceTests: XCTestCase {
     }
 
     /// Machine formats never change with the locale: scan and history JSON, decode, the CSV, ledger,
-    /// OFX and SFCard exports, byte for byte.
+    /// OFX and SFCard exports, byte for byte, with a station table that names each station in two
+    /// languages (docs/stations.md's columns; invented names), where the text picks by the locale.
     func testMachineFormatsAreTheSameInEveryLanguage() throws {
         let ja = try japanese(), c = try japanese(["LANG": "C.UTF-8"])
+        let table = archive.directory.appendingPathComponent("both-names.csv")
+        // samples/suica.json: a ride E33B (region 2) → E621 (region 1), a top-up at 0101 (region 0).
+        try """
+            area,line,station,operator,line_name,station_name,station_name_en
+            2,E3,3B,架空鉄道,本線,架空一丁目,Kaku Itchome
+            1,E6,21,架空鉄道,本線,架空港,Kaku Minato
+            0,01,01,架空鉄道,支線,架空中央,Kaku Chuo
+
+            """.write(to: table, atomically: true, encoding: .utf8)
+        let stations = ["--stations", table.path]
         for sample in ["suica.json", "ezlink.json"] {
-            XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample(sample)], ja).status, 0)
+            XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample(sample)] + stations, ja).status, 0)
         }
         let commands: [[String]] = [
-            ["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"],
+            ["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"] + stations,
             ["decode", BuildProducts.sample("suica.json"), BuildProducts.sample("ezlink.json")],
-            ["history", "--json"], ["cards", "--json"],
-            ["export", "--format", "csv"], ["export", "--format", "json"], ["export", "--format", "ledger"],
-            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json"],
-            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "ofx"],
-            ["report", "#1", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "sfcard"],
+            ["history", "--json"] + stations, ["cards", "--json"],
+            ["export", "--format", "csv"] + stations, ["export", "--format", "json"] + stations, ["export", "--format", "ledger"] + stations,
+            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json"] + stations,
+            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "ofx"] + stations,
+            ["report", "#1", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "sfcard"] + stations,
         ]
+        var outputs = [String: String]()
         for arguments in commands {
             let japanese = try run(arguments, ja), plain = try run(arguments, c)
             XCTAssertEqual(japanese.status, 0, "\(arguments): \(japanese.stderr)")
             XCTAssertFalse(japanese.stdout.isEmpty, "\(arguments)")
             XCTAssertEqual(japanese.stdout, plain.stdout, "transit \(arguments.joined(separator: " ")) differs between ja_JP.UTF-8 and C.UTF-8")
+            outputs[arguments.filter { !stations.contains($0) }.joined(separator: " ")] = plain.stdout
         }
-        // The text is Japanese in the same environment: the comparison above is not of two English runs.
-        XCTAssertTrue(try run(["history"], ja).stdout.contains("物販"))
+        // The table's names are in them (the comparison is not of two outputs without names): the
+        // CSV and report JSON give both, English first; the ledger and OFX English; SFCard its own.
+        let csv = try XCTUnwrap(outputs["export --format csv"])
+        XCTAssertTrue(csv.contains(",E33B,Kaku Itchome,E621,Kaku Minato,JPY,,架空一丁目,架空港,"), csv)
+        let json = try XCTUnwrap(outputs["report --from 2026-11-01 --to 2026-11-30 --format json"])
+        XCTAssertTrue(json.contains("\"exitStationName\":\"Kaku Minato\"") && json.contains("\"exitStationNameLocal\":\"架空港\""), json)
+        XCTAssertTrue(try XCTUnwrap(outputs["export --format ledger"]).contains("Kaku Itchome → Kaku Minato"))
+        XCTAssertTrue(try XCTUnwrap(outputs["report --from 2026-11-01 --to 2026-11-30 --format ofx"]).contains("Kaku Itchome"))
+        // The text is Japanese in the same environment, the names too: the comparison above is not of two English runs.
+        let text = try run(["history"] + stations, ja).stdout
+        XCTAssertTrue(text.contains("物販") && text.contains("架空一丁目"), text)
+        XCTAssertTrue(try run(["history"] + stations, c).stdout.contains("Kaku Itchome"))
     }
 
     /// The catalog is complete and current: msgfmt --check passes (placeholders included), no entry
