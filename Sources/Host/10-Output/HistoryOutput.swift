@@ -88,7 +88,7 @@ package enum HistoryOutput {
         }
         // Each card's current passes (its latest read's) under the table, a line a pass.
         let passes = cards.filter { !$0.passes.isEmpty }.flatMap { c in
-            TextOutput.passLines(c.passes, today: nil, style: .init()).dropFirst().map { "\(c.handle)\($0)" }
+            TextOutput.passLines(c.passes, today: nil, style: TextOutput.Style(translated: true).of(c.family)).dropFirst().map { "\(c.handle)\($0)" }
         }
         return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\n" + L10n.tr("Passes (as last read)") + "\n" + passes.joined(separator: "\n"))
     }
@@ -139,7 +139,7 @@ package enum HistoryOutput {
         if h.records.isEmpty {
             lines.append(L10n.tr("No records."))
         } else {
-            lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style)
+            lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style.of(c.family))
             lines += TextOutput.notes(reading.transactions)
         }
         for read in h.apart {

@@ -64,7 +64,7 @@ package enum TransactionDetails {
         } else if let busStop {
             add(style.say("bus stop %1$s", e(busStop)))
         }
-        if let event { add(e(event)) }
+        if let event { add(e(style.plugin(event))) }
         if let userData { add(e(userData)) }
         // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
         if t.type == .unknown, let raw = t.rawType, !style.verbose {
@@ -75,7 +75,7 @@ package enum TransactionDetails {
             add(style.say("region %1$s", e(entryRegion)) + (exitRegion.map { " → \(e($0))" } ?? ""))
         }
         for (key, value) in rest.sorted(by: { $0.key < $1.key }) {
-            add("\(e(words(key).joined(separator: " "))) \(e(value))")
+            add("\(e(words(key).joined(separator: " "))) \(e(style.plugin(value)))")
         }
         if style.verbose {
             if let raw = t.rawType { add(style.say("raw type %1$s", e(raw))) }

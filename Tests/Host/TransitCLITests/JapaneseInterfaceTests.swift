@@ -254,6 +254,46 @@ final class JapaneseInterfaceTests: XCTestCase {
         XCTAssertTrue(try run(["history"] + stations, c).stdout.contains("Kaku Itchome"))
     }
 
+    /// A plugin's words reach the person in their language (issue 44, item 3): the host looks a
+    /// pass's name, an event and a metadata value up in the family's own catalog, `transit-FAMILY`
+    /// (po/plugins/FAMILY/ja.po), when it prints text; English prints them as the plugin wrote
+    /// them, and JSON keeps the plugin's English in every locale. The samples' passes are those
+    /// their descriptions name (samples/*.json).
+    func testAPluginsWordsSpeakJapaneseInTheTextOnly() throws {
+        let ja = try japanese(), c = try japanese(["LANG": "C.UTF-8"])
+        // samples/charliecard.json's made-up keys, by their digests (its description).
+        let shipped = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("plugins.conf"), encoding: .utf8)
+        let conf = archive.directory.appendingPathComponent("plugins.conf")
+        try shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("charliecard ") ? line + " key-digests=58de1cd9312430aadce82eb222b534c9,9c502304a43d0a7bd258394288b37286" : String(line)
+        }.joined(separator: "\n").write(to: conf, atomically: true, encoding: .utf8)
+        // (sample, a line of the Japanese text, the same line's English words)
+        let cases: [(String, [String], [String])] = [
+            // An eTicket for zones A–B: the name's zones are the pass's, %1$s in the msgid; its validation by metro.
+            ("hsl-ul.json", ["  ゾーン AB のeチケット  ·  ", "mode 地下鉄"], ["  eTicket for zones AB  ·  ", "mode metro"]),
+            ("hsl.json", ["  HSL 定期券  ·  ", "  最終チャージ"], ["  HSL period pass  ·  ", "  last load"]),
+            ("waltti.json", ["  Waltti 定期券  ·  "], ["  Waltti period pass  ·  "]),
+            ("troika-ul.json", ["  20回券  ·  "], ["  20 rides  ·  "]),
+            ("troika-e3.json", ["fare 90分、mode モスクワ中央環状線"], ["fare 90 minutes, mode Moscow Central Circle"]),
+            // 30 Day LinkPass (product 138) and the card type Adult (367), in Japanese: a proper noun kept.
+            ("charliecard.json", ["  30日 LinkPass  ·  ", "Card type: 大人"], ["  30 Day LinkPass  ·  ", "Card type: Adult"]),
+        ]
+        for (sample, japaneseWords, englishWords) in cases {
+            let arguments = ["scan", "--card", BuildProducts.sample(sample), "--no-save", "--config", conf.path]
+            let text = try run(arguments, ja), english = try run(arguments, c)
+            XCTAssertEqual(text.status, 0, "\(sample): \(text.stderr)")
+            for words in japaneseWords { XCTAssertTrue(text.stdout.contains(words), "\(sample): \(words)\n\(text.stdout)") }
+            for words in englishWords {
+                XCTAssertTrue(english.stdout.contains(words), "\(sample) in English: \(words)\n\(english.stdout)")
+                XCTAssertFalse(text.stdout.contains(words), "\(sample) in Japanese still says \(words)")
+            }
+            let json = try run(arguments + ["--json"], ja), plain = try run(arguments + ["--json"], c)
+            XCTAssertEqual(json.status, 0, json.stderr)
+            XCTAssertEqual(json.stdout, plain.stdout, "\(sample)'s JSON differs between ja_JP.UTF-8 and C.UTF-8")
+            XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value >= 0x3000 && $0.value < 0xA000 }, "\(sample)'s JSON holds Japanese")
+        }
+    }
+
     /// The catalog is complete and current: msgfmt --check passes (placeholders included), no entry
     /// untranslated or fuzzy, ja.po has every msgid of the .pot, and the .pot is what the sources
     /// give now (scripts/extract-pot.py).
@@ -273,5 +313,27 @@ final class JapaneseInterfaceTests: XCTestCase {
         let extracted = try CommandRun.run("/usr/bin/python3", [root.appendingPathComponent("scripts/extract-pot.py").path, "--stdout"])
         XCTAssertEqual(extracted.status, 0, extracted.stderr)
         XCTAssertEqual(extracted.stdout, try String(contentsOfFile: pot, encoding: .utf8), "po/transit.pot is not current: run scripts/extract-pot.py")
+    }
+
+    /// Each family's catalog (po/plugins/FAMILY: the words its plugin marks with PluginWords.mark)
+    /// is checked as the host's: ja.po complete, neither untranslated nor fuzzy, msgfmt --check
+    /// clean, FAMILY.pot what the sources give now; and every family that marks words has one.
+    func testEachFamilysCatalogIsCompleteAndCurrent() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") else { throw XCTSkip("no msgfmt: install gettext (scripts/setup.sh)") }
+        let root = BuildProducts.packageRoot, script = root.appendingPathComponent("scripts/extract-pot.py").path
+        let folder = root.appendingPathComponent("po/plugins")
+        let families = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(families, ["charliecard", "hsl", "troika"], "the families whose plugins mark words (HSL's DESFire and Ultralight readers share hsl)")
+        for family in families {
+            let po = folder.appendingPathComponent("\(family)/ja.po").path, pot = folder.appendingPathComponent("\(family)/\(family).pot").path
+            let check = try CommandRun.run("/usr/bin/msgfmt", ["--check", "--statistics", "-o", "/dev/null", po])
+            XCTAssertEqual(check.status, 0, "\(family): \(check.stderr)")
+            XCTAssertFalse(check.stderr.contains("untranslated") || check.stderr.contains("fuzzy"), "\(family): \(check.stderr)")
+            XCTAssertEqual(try CommandRun.run("/usr/bin/msgcmp", [po, pot]).status, 0, "\(family)'s ja.po lacks msgids of its .pot")
+            let extracted = try CommandRun.run("/usr/bin/python3", [script, "--family", family])
+            XCTAssertEqual(extracted.status, 0, extracted.stderr)
+            XCTAssertEqual(extracted.stdout, try String(contentsOfFile: pot, encoding: .utf8), "\(pot) is not current: run scripts/extract-pot.py")
+            XCTAssertTrue(extracted.stdout.contains("\"Project-Id-Version: transit-\(family)\\n\""), extracted.stdout)
+        }
     }
 }
