@@ -292,6 +292,14 @@ final class JapaneseInterfaceTests: XCTestCase {
             XCTAssertEqual(json.stdout, plain.stdout, "\(sample)'s JSON differs between ja_JP.UTF-8 and C.UTF-8")
             XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value >= 0x3000 && $0.value < 0xA000 }, "\(sample)'s JSON holds Japanese")
         }
+        // A ticket type no msgid names (5da1; Metrodroid's list has 5da0, 20 rides): its name holds the
+        // pass's tariff, found as "Troika ticket %1$s" and filled back (page 4 bits 4–19 are the type).
+        var image = try CardImages.sample("troika-ul.json")
+        XCTAssertEqual(image.mifareUltralight?.pages[4], "45DA03AD")
+        image.mifareUltralight?.pages[4] = "45DA13AD"
+        let unknown = try CardImages.write(image, in: archive.directory)
+        XCTAssertTrue(try run(["scan", "--card", unknown, "--no-save"], ja).stdout.contains("  Troika 乗車券 5da1  ·  "))
+        XCTAssertTrue(try run(["scan", "--card", unknown, "--no-save"], c).stdout.contains("  Troika ticket 5da1  ·  "))
     }
 
     /// The catalog is complete and current: msgfmt --check passes (placeholders included), no entry
