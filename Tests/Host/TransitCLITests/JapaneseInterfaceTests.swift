@@ -277,6 +277,9 @@ final class JapaneseInterfaceTests: XCTestCase {
             ("troika-e3.json", ["fare 90分、mode モスクワ中央環状線"], ["fare 90 minutes, mode Moscow Central Circle"]),
             // 30 Day LinkPass (product 138) and the card type Adult (367), in Japanese: a proper noun kept.
             ("charliecard.json", ["  30日 LinkPass  ·  ", "Card type: 大人"], ["  30 Day LinkPass  ·  ", "Card type: Adult"]),
+            // Events: a nanaco transfer record (type 35) and a Navigo special event (samples' descriptions).
+            ("nanaco.json", ["  残高移行 （"], ["  transfer (record type 35"]),
+            ("navigo.json", ["、特殊イベント、"], [", special, "]),
         ]
         for (sample, japaneseWords, englishWords) in cases {
             let arguments = ["scan", "--card", BuildProducts.sample(sample), "--no-save", "--config", conf.path]
@@ -331,7 +334,7 @@ final class JapaneseInterfaceTests: XCTestCase {
         let root = BuildProducts.packageRoot, script = root.appendingPathComponent("scripts/extract-pot.py").path
         let folder = root.appendingPathComponent("po/plugins")
         let families = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(families, ["charliecard", "hsl", "troika"], "the families whose plugins mark words (HSL's DESFire and Ultralight readers share hsl)")
+        XCTAssertEqual(families, ["calypso", "charliecard", "hsl", "nanaco", "troika"], "the families whose plugins mark words (HSL's DESFire and Ultralight readers share hsl)")
         for family in families {
             let po = folder.appendingPathComponent("\(family)/ja.po").path, pot = folder.appendingPathComponent("\(family)/\(family).pot").path
             let check = try CommandRun.run("/usr/bin/msgfmt", ["--check", "--statistics", "-o", "/dev/null", po])
