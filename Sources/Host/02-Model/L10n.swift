@@ -17,6 +17,9 @@ public enum L10n {
     /// date style and `<html lang>` follow. Set once by `start`, before any thread or fork.
     public nonisolated(unsafe) private(set) static var language: String?
 
+    /// The catalogs' folder `start` bound, where the plugins' domains are bound too (`plugin`).
+    nonisolated(unsafe) private static var catalogs: String?
+
     /// Called once, first thing in each executable's main: the messages' locale from the
     /// environment (LC_MESSAGES only: LC_ALL would fail as a whole when another category's locale
     /// is missing, and LC_NUMERIC or LC_TIME must never reach a machine format), the catalogs'
@@ -24,6 +27,7 @@ public enum L10n {
     /// (which may open no file) has it too.
     public static func start(catalogs: String) {
         setlocale(LC_MESSAGES, "")
+        self.catalogs = catalogs
         bindtextdomain(domain, catalogs)
         bind_textdomain_codeset(domain, "UTF-8")
         // libc's own messages (strerror) in UTF-8 too: LC_CTYPE stays C, which would make them "???".
@@ -98,6 +102,50 @@ public enum L10n {
     /// A marked string in the chosen language, `%1$s`… replaced by `values`.
     public static func translated(_ msgid: String, _ values: [String]) -> String {
         fill(translated(msgid), values)
+    }
+
+    /// The text domain of a family's words: `transit-<family>` (docs/ABI.md), the same rule for
+    /// every family, named by none here.
+    public static func pluginDomain(_ family: String) -> String { "transit-" + family }
+
+    /// Words a plugin of `family` wrote (a pass's name, an event, a metadata value) in the chosen
+    /// language, from the family's own catalog `<catalogs>/<lang>/LC_MESSAGES/transit-<family>.mo`
+    /// (dgettext), for the text output only: JSON and the exports keep the plugin's English.
+    /// `text` itself is the msgid; else, for each of `parts` (a pass's tariff, its zones: the
+    /// fields a name is built from) that `text` holds, `text` with its last occurrence made `%1$s`
+    /// ("Troika ticket %1$s", "eTicket for zones %1$s"), filled back with the part. Untranslated,
+    /// or in English, `text` as the plugin wrote it.
+    public static func plugin(_ text: String, family: String, parts: [String?] = []) -> String {
+        guard language != nil, let catalogs, !text.isEmpty, !family.isEmpty else { return text }
+        let name = pluginDomain(family)
+        // Bound on every call: glibc changes nothing (and drops no cache) when the folder is the same.
+        bindtextdomain(name, catalogs)
+        bind_textdomain_codeset(name, "UTF-8")
+        func look(_ msgid: String) -> String? {
+            let said = msgid.withCString { String(cString: dgettext(name, $0)) }
+            return said == msgid ? nil : said
+        }
+        if let said = look(text) { return said }
+        for case let part? in parts where !part.isEmpty {
+            guard let at = lastRange(of: part, in: text) else { continue }
+            let template = String(text[..<at.lowerBound]) + "%1$s" + String(text[at.upperBound...])
+            if let said = look(template) { return fill(said, [part]) }
+        }
+        return text
+    }
+
+    /// Where `part` last occurs in `text` (by Characters), or nil.
+    private static func lastRange(of part: String, in text: String) -> Range<String.Index>? {
+        var end = text.endIndex
+        while true {
+            let head = text[..<end]
+            if head.hasSuffix(part) {
+                let start = text.index(end, offsetBy: -part.count)
+                return start ..< end
+            }
+            guard end > text.startIndex else { return nil }
+            end = text.index(before: end)
+        }
     }
 
     /// `%1$s`, `%2$s`… replaced by the values, `%%` by `%`; anything else stays as written.

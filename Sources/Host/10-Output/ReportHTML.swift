@@ -86,6 +86,7 @@ package enum ReportHTML {
     }
 
     private static func section(_ r: CardReport, style: TextOutput.Style) -> String {
+        let style = style.of(r.card.family)
         let c = r.card, currency = c.currency
         var out = "<section>\n<h1>\(html(c.name ?? c.family))\(c.nickname.map { " <q>\(html($0))</q>" } ?? "")</h1>\n"
         out += "<p class=\"card\">\(html(TextOutput.number(r.reading))) (\(html(c.family)))<br>"

@@ -9,7 +9,7 @@ package enum ReportText {
     }
 
     package static func render(_ report: CardReport, style: TextOutput.Style, note: String? = nil) -> String {
-        let reading = report.reading, currency = report.card.currency
+        let reading = report.reading, currency = report.card.currency, style = style.of(report.card.family)
         var lines = ["\(report.title)  \(TerminalText.escape(TextOutput.number(reading)))  —  \(DateColumn.period(report.period.from, report.period.to))"]
         if !report.passes.isEmpty {
             // Expiry is the period's matter here: each pass is named with its own dates.

@@ -71,7 +71,7 @@ package enum TransactionDetails {
         } else if let busStop {
             add(style.say("bus stop %1$s", e(busStop)))
         }
-        if let event { add(e(event)) }
+        if let event { add(e(eventWords(event, style))) }
         if let userData { add(e(userData)) }
         // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
         if t.type == .unknown, let raw = t.rawType, !style.verbose {
@@ -82,13 +82,25 @@ package enum TransactionDetails {
             add(style.say("region %1$s", e(entryRegion)) + (exitRegion.map { " → \(e($0))" } ?? ""))
         }
         for (key, value) in rest.sorted(by: { $0.key < $1.key }) {
-            add("\(e(words(key).joined(separator: " "))) \(e(value))")
+            add("\(e(words(key).joined(separator: " "))) \(e(style.plugin(value)))")
         }
         if style.verbose {
             if let raw = t.rawType { add(style.say("raw type %1$s", e(raw))) }
             if let payload = t.rawPayload { add(style.say("raw %1$s", e(payload))) }
         }
         return text
+    }
+
+    /// A record's event as a person reads it: the ABI's own (TRANSIT_EVENT_*) in the host's
+    /// catalog, any other in the family's (`TextOutput.Style.plugin`); as written in a machine format.
+    package static func eventWords(_ event: String, _ style: TextOutput.Style) -> String {
+        switch event {
+        // TRANSLATORS: a top-up the card made itself at the gate (オートチャージ).
+        case MetadataKey.autoChargeEvent: return style.say("auto-charge")
+        // TRANSLATORS: a top-up that gave money back (払戻し).
+        case MetadataKey.refundEvent: return style.say("refund")
+        default: return style.plugin(event)
+        }
     }
 
     /// `Shinjuku (JR East Yamanote)`, or the code when the table has no name for it, with why when

@@ -56,8 +56,8 @@ extension TransitCommand {
         // The CSV's details and the ledger say no region, sequence or raw amount (what only --verbose says).
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json",
                                           listing: !tables, unsaid: format == "json" ? [] : TransactionDetails.unsaid(naming: tables))
-        let english = TextOutput.Style.forOutput(verbose: false).englishNames
-        let names = tables ? .from(try library.table(), english: english) : HistoryOutput.StationNames.stored(english: english)
+        // Both names of a station, whatever the locale (a machine format never changes with it).
+        let names = tables ? .from(try library.table()) : HistoryOutput.StationNames.stored()
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
         defer { LeftToExit.keep(histories) }

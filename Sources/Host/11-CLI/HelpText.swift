@@ -108,8 +108,10 @@ enum HelpText {
     static let export = L10n.mark("""
     transit export — write a card's timeline (every card's without CARD), oldest first, for a \
     spreadsheet or an expense claim. CSV (RFC 4180): card, date, time, type, amount, balance, \
-    entry_station, entry_station_name, exit_station, exit_station_name, currency, nickname, details \
-    (bus line and stop, CEPAS location: what scan shows besides the stations); amounts and \
+    entry_station, entry_station_name, exit_station, exit_station_name, currency, nickname, \
+    entry_station_name_local, exit_station_name_local, details (bus line and stop, CEPAS location: \
+    what scan shows besides the stations); a station's name in English where the table has one, \
+    and as the table spells it (the _local columns), the same in every language; amounts and \
     balances in major units (trips and purchases negative). JSON: what history --json prints. \
     Ledger: a journal hledger and ledger read, one transaction a record (the card an asset \
     account, expenses by kind, its stored balances as assertions, an opening balance first; a \

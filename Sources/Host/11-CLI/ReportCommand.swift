@@ -44,7 +44,7 @@ extension TransitCommand {
             let plain = TextOutput.Style(verbose: false, colour: out == nil && style.colour, englishNames: style.englishNames, translated: true)
             bytes = Array(((cards.isEmpty ? Self.nothingKept : ReportText.render(reports, style: plain, notes: notes.mapValues(\.said))) + "\n").utf8)
         case .json:
-            bytes = Array((ReportJSON.render(reports, all: a.operands.isEmpty, english: style.englishNames) + "\n").utf8)
+            bytes = Array((ReportJSON.render(reports, all: a.operands.isEmpty) + "\n").utf8)
         case .sfcard:
             guard let only = reports.first else { throw TransitError(.usage, L10n.words("no card to report")) }
             let csv = SFCardCSV.render(only)
@@ -54,7 +54,8 @@ extension TransitCommand {
             }
             bytes = csv.bytes
         case .ofx:
-            let plain = TextOutput.Style(verbose: false, colour: false, englishNames: style.englishNames)
+            // English station names where the table has them in every locale: a machine format (issue 44).
+            let plain = TextOutput.Style(verbose: false, colour: false, englishNames: true)
             bytes = Array(OFXStatement.render(reports) { Self.describe($0, style: plain) }.utf8)
         case .html:
             bytes = Array(ReportHTML.render(reports, style: TextOutput.Style(verbose: false, colour: false, englishNames: style.englishNames, translated: true)).utf8)

@@ -206,29 +206,103 @@ final class JapaneseInterfaceTests: XCTestCase {
     }
 
     /// Machine formats never change with the locale: scan and history JSON, decode, the CSV, ledger,
-    /// OFX and SFCard exports, byte for byte.
+    /// OFX and SFCard exports, byte for byte, with a station table that names each station in two
+    /// languages (docs/stations.md's columns; invented names), where the text picks by the locale.
     func testMachineFormatsAreTheSameInEveryLanguage() throws {
         let ja = try japanese(), c = try japanese(["LANG": "C.UTF-8"])
+        let table = archive.directory.appendingPathComponent("both-names.csv")
+        // samples/suica.json: a ride E33B (region 2) → E621 (region 1), a top-up at 0101 (region 0).
+        try """
+            area,line,station,operator,line_name,station_name,station_name_en
+            2,E3,3B,架空鉄道,本線,架空一丁目,Kaku Itchome
+            1,E6,21,架空鉄道,本線,架空港,Kaku Minato
+            0,01,01,架空鉄道,支線,架空中央,Kaku Chuo
+
+            """.write(to: table, atomically: true, encoding: .utf8)
+        let stations = ["--stations", table.path]
         for sample in ["suica.json", "ezlink.json"] {
-            XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample(sample)], ja).status, 0)
+            XCTAssertEqual(try run(["scan", "--card", BuildProducts.sample(sample)] + stations, ja).status, 0)
         }
         let commands: [[String]] = [
-            ["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"],
+            ["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"] + stations,
             ["decode", BuildProducts.sample("suica.json"), BuildProducts.sample("ezlink.json")],
-            ["history", "--json"], ["cards", "--json"],
-            ["export", "--format", "csv"], ["export", "--format", "json"], ["export", "--format", "ledger"],
-            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json"],
-            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "ofx"],
-            ["report", "#1", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "sfcard"],
+            ["history", "--json"] + stations, ["cards", "--json"],
+            ["export", "--format", "csv"] + stations, ["export", "--format", "json"] + stations, ["export", "--format", "ledger"] + stations,
+            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json"] + stations,
+            ["report", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "ofx"] + stations,
+            ["report", "#1", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "sfcard"] + stations,
         ]
+        var outputs = [String: String]()
         for arguments in commands {
             let japanese = try run(arguments, ja), plain = try run(arguments, c)
             XCTAssertEqual(japanese.status, 0, "\(arguments): \(japanese.stderr)")
             XCTAssertFalse(japanese.stdout.isEmpty, "\(arguments)")
             XCTAssertEqual(japanese.stdout, plain.stdout, "transit \(arguments.joined(separator: " ")) differs between ja_JP.UTF-8 and C.UTF-8")
+            outputs[arguments.filter { !stations.contains($0) }.joined(separator: " ")] = plain.stdout
         }
-        // The text is Japanese in the same environment: the comparison above is not of two English runs.
-        XCTAssertTrue(try run(["history"], ja).stdout.contains("物販"))
+        // The table's names are in them (the comparison is not of two outputs without names): the
+        // CSV and report JSON give both, English first; the ledger and OFX English; SFCard its own.
+        let csv = try XCTUnwrap(outputs["export --format csv"])
+        XCTAssertTrue(csv.contains(",E33B,Kaku Itchome,E621,Kaku Minato,JPY,,架空一丁目,架空港,"), csv)
+        let json = try XCTUnwrap(outputs["report --from 2026-11-01 --to 2026-11-30 --format json"])
+        XCTAssertTrue(json.contains("\"exitStationName\":\"Kaku Minato\"") && json.contains("\"exitStationNameLocal\":\"架空港\""), json)
+        XCTAssertTrue(try XCTUnwrap(outputs["export --format ledger"]).contains("Kaku Itchome → Kaku Minato"))
+        XCTAssertTrue(try XCTUnwrap(outputs["report --from 2026-11-01 --to 2026-11-30 --format ofx"]).contains("Kaku Itchome"))
+        // The text is Japanese in the same environment, the names too: the comparison above is not of two English runs.
+        let text = try run(["history"] + stations, ja).stdout
+        XCTAssertTrue(text.contains("物販") && text.contains("架空一丁目"), text)
+        XCTAssertTrue(try run(["history"] + stations, c).stdout.contains("Kaku Itchome"))
+    }
+
+    /// A plugin's words reach the person in their language (issue 44, item 3): the host looks a
+    /// pass's name, an event and a metadata value up in the family's own catalog, `transit-FAMILY`
+    /// (po/plugins/FAMILY/ja.po), when it prints text; English prints them as the plugin wrote
+    /// them, and JSON keeps the plugin's English in every locale. The samples' passes are those
+    /// their descriptions name (samples/*.json).
+    func testAPluginsWordsSpeakJapaneseInTheTextOnly() throws {
+        let ja = try japanese(), c = try japanese(["LANG": "C.UTF-8"])
+        // samples/charliecard.json's made-up keys, by their digests (its description).
+        let shipped = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("plugins.conf"), encoding: .utf8)
+        let conf = archive.directory.appendingPathComponent("plugins.conf")
+        try shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("charliecard ") ? line + " key-digests=58de1cd9312430aadce82eb222b534c9,9c502304a43d0a7bd258394288b37286" : String(line)
+        }.joined(separator: "\n").write(to: conf, atomically: true, encoding: .utf8)
+        // (sample, a line of the Japanese text, the same line's English words)
+        let cases: [(String, [String], [String])] = [
+            // An eTicket for zones A–B: the name's zones are the pass's, %1$s in the msgid; its validation by metro.
+            ("hsl-ul.json", ["  ゾーン AB のeチケット  ·  ", "mode 地下鉄"], ["  eTicket for zones AB  ·  ", "mode metro"]),
+            ("hsl.json", ["  HSL 定期券  ·  ", "  最終チャージ"], ["  HSL period pass  ·  ", "  last load"]),
+            ("waltti.json", ["  Waltti 定期券  ·  "], ["  Waltti period pass  ·  "]),
+            ("troika-ul.json", ["  20回券  ·  "], ["  20 rides  ·  "]),
+            ("troika-e3.json", ["fare 90分、mode モスクワ中央環状線"], ["fare 90 minutes, mode Moscow Central Circle"]),
+            // 30 Day LinkPass (product 138) and the card type Adult (367), in Japanese: a proper noun kept.
+            ("charliecard.json", ["  30日 LinkPass  ·  ", "Card type: 大人"], ["  30 Day LinkPass  ·  ", "Card type: Adult"]),
+            // Events: a nanaco transfer record (type 35) and a Navigo special event (samples' descriptions).
+            ("nanaco.json", ["  残高移行 （"], ["  transfer (record type 35"]),
+            ("navigo.json", ["、特殊イベント、"], [", special, "]),
+        ]
+        for (sample, japaneseWords, englishWords) in cases {
+            let arguments = ["scan", "--card", BuildProducts.sample(sample), "--no-save", "--config", conf.path]
+            let text = try run(arguments, ja), english = try run(arguments, c)
+            XCTAssertEqual(text.status, 0, "\(sample): \(text.stderr)")
+            for words in japaneseWords { XCTAssertTrue(text.stdout.contains(words), "\(sample): \(words)\n\(text.stdout)") }
+            for words in englishWords {
+                XCTAssertTrue(english.stdout.contains(words), "\(sample) in English: \(words)\n\(english.stdout)")
+                XCTAssertFalse(text.stdout.contains(words), "\(sample) in Japanese still says \(words)")
+            }
+            let json = try run(arguments + ["--json"], ja), plain = try run(arguments + ["--json"], c)
+            XCTAssertEqual(json.status, 0, json.stderr)
+            XCTAssertEqual(json.stdout, plain.stdout, "\(sample)'s JSON differs between ja_JP.UTF-8 and C.UTF-8")
+            XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value >= 0x3000 && $0.value < 0xA000 }, "\(sample)'s JSON holds Japanese")
+        }
+        // A ticket type no msgid names (5da1; Metrodroid's list has 5da0, 20 rides): its name holds the
+        // pass's tariff, found as "Troika ticket %1$s" and filled back (page 4 bits 4–19 are the type).
+        var image = try CardImages.sample("troika-ul.json")
+        XCTAssertEqual(image.mifareUltralight?.pages[4], "45DA03AD")
+        image.mifareUltralight?.pages[4] = "45DA13AD"
+        let unknown = try CardImages.write(image, in: archive.directory)
+        XCTAssertTrue(try run(["scan", "--card", unknown, "--no-save"], ja).stdout.contains("  Troika 乗車券 5da1  ·  "))
+        XCTAssertTrue(try run(["scan", "--card", unknown, "--no-save"], c).stdout.contains("  Troika ticket 5da1  ·  "))
     }
 
     /// The catalog is complete and current: msgfmt --check passes (placeholders included), no entry
@@ -250,5 +324,27 @@ final class JapaneseInterfaceTests: XCTestCase {
         let extracted = try CommandRun.run("/usr/bin/python3", [root.appendingPathComponent("scripts/extract-pot.py").path, "--stdout"])
         XCTAssertEqual(extracted.status, 0, extracted.stderr)
         XCTAssertEqual(extracted.stdout, try String(contentsOfFile: pot, encoding: .utf8), "po/transit.pot is not current: run scripts/extract-pot.py")
+    }
+
+    /// Each family's catalog (po/plugins/FAMILY: the words its plugin marks with PluginWords.mark)
+    /// is checked as the host's: ja.po complete, neither untranslated nor fuzzy, msgfmt --check
+    /// clean, FAMILY.pot what the sources give now; and every family that marks words has one.
+    func testEachFamilysCatalogIsCompleteAndCurrent() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") else { throw XCTSkip("no msgfmt: install gettext (scripts/setup.sh)") }
+        let root = BuildProducts.packageRoot, script = root.appendingPathComponent("scripts/extract-pot.py").path
+        let folder = root.appendingPathComponent("po/plugins")
+        let families = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(families, ["calypso", "charliecard", "hsl", "nanaco", "troika"], "the families whose plugins mark words (HSL's DESFire and Ultralight readers share hsl)")
+        for family in families {
+            let po = folder.appendingPathComponent("\(family)/ja.po").path, pot = folder.appendingPathComponent("\(family)/\(family).pot").path
+            let check = try CommandRun.run("/usr/bin/msgfmt", ["--check", "--statistics", "-o", "/dev/null", po])
+            XCTAssertEqual(check.status, 0, "\(family): \(check.stderr)")
+            XCTAssertFalse(check.stderr.contains("untranslated") || check.stderr.contains("fuzzy"), "\(family): \(check.stderr)")
+            XCTAssertEqual(try CommandRun.run("/usr/bin/msgcmp", [po, pot]).status, 0, "\(family)'s ja.po lacks msgids of its .pot")
+            let extracted = try CommandRun.run("/usr/bin/python3", [script, "--family", family])
+            XCTAssertEqual(extracted.status, 0, extracted.stderr)
+            XCTAssertEqual(extracted.stdout, try String(contentsOfFile: pot, encoding: .utf8), "\(pot) is not current: run scripts/extract-pot.py")
+            XCTAssertTrue(extracted.stdout.contains("\"Project-Id-Version: transit-\(family)\\n\""), extracted.stdout)
+        }
     }
 }
