@@ -11,6 +11,7 @@
 #   share/man (and share/man/LANG: the translated pages of docs/man/LANG), share/bash-completion,
 #   share/zsh, share/fish, share/doc/transit
 #   share/locale/LANG/LC_MESSAGES/transit.mo       the message catalogs of po/ (msgfmt --check)
+#   share/locale/LANG/LC_MESSAGES/transit-FAMILY.mo  a family's words, po/plugins/FAMILY/ (docs/ABI.md)
 #   share/doc/transit/examples (the sample card images, and myfamily.c with its card image myfamily.json,
 #   the plugin example of ABI.md)
 #   include/transit/transit_reader.h, share/pkgconfig/transit-plugin.pc (arch-independent)
@@ -99,11 +100,12 @@ done
 for doc in README.md LICENSE docs/*.md; do put 0644 "$doc" "$PREFIX/share/doc/transit/$(basename "$doc")"; done
 for sample in samples/*.json docs/examples/*.c docs/examples/*.json; do put 0644 "$sample" "$PREFIX/share/doc/transit/examples/$(basename "$sample")"; done
 
-# The message catalogs (po/LINGUAS), compiled and checked here: share/locale/LANG/LC_MESSAGES/transit.mo.
+# The message catalogs (po/LINGUAS), compiled and checked here: share/locale/LANG/LC_MESSAGES/transit.mo
+# and each family's transit-FAMILY.mo.
 command -v msgfmt >/dev/null || { echo "install: msgfmt is missing (gettext; scripts/setup.sh installs it)" >&2; exit 1; }
 locales=$(mktemp -d)
 scripts/build-locales.sh "$locales"
-for mo in "$locales"/*/LC_MESSAGES/transit.mo; do
+for mo in "$locales"/*/LC_MESSAGES/*.mo; do
     [ -f "$mo" ] || continue
     put 0644 "$mo" "$PREFIX/share/locale/${mo#"$locales"/}"
 done

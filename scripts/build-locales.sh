@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the message catalogs of po/LINGUAS (po/LANG.po, checked by msgfmt --check) into
-# DEST/LANG/LC_MESSAGES/transit.mo (docs/translating.md).
+# DEST/LANG/LC_MESSAGES/transit.mo, and each family's (po/plugins/FAMILY/LANG.po, the words its
+# plugin marks) into DEST/LANG/LC_MESSAGES/transit-FAMILY.mo (docs/translating.md, docs/ABI.md).
 #   scripts/build-locales.sh             the build tree's: .build/<triple>/share/locale, which a
 #                                        transit in .build/<triple>/debug or release finds (bin/../share/locale)
 #   scripts/build-locales.sh DEST        another folder (packaging/install.sh: PREFIX/share/locale)
@@ -14,11 +15,20 @@ else
     bin=$(swift build --show-bin-path)
     dest=$(dirname "$bin")/share/locale
 fi
+# compile PO DOMAIN LANG: PO into DEST/LANG/LC_MESSAGES/DOMAIN.mo.
+compile() {
+    mkdir -p "$dest/$3/LC_MESSAGES"
+    tmp=$(mktemp "$dest/$3/LC_MESSAGES/.$2.mo.XXXXXX")
+    msgfmt --check -o "$tmp" "$1"
+    chmod 0644 "$tmp"
+    mv -f "$tmp" "$dest/$3/LC_MESSAGES/$2.mo"
+}
 while read -r lang; do
     case "$lang" in ''|\#*) continue ;; esac
-    mkdir -p "$dest/$lang/LC_MESSAGES"
-    tmp=$(mktemp "$dest/$lang/LC_MESSAGES/.transit.mo.XXXXXX")
-    msgfmt --check -o "$tmp" "po/$lang.po"
-    chmod 0644 "$tmp"
-    mv -f "$tmp" "$dest/$lang/LC_MESSAGES/transit.mo"
+    compile "po/$lang.po" transit "$lang"
+    for po in po/plugins/*/"$lang.po"; do
+        [ -e "$po" ] || continue
+        family=$(basename "$(dirname "$po")")
+        compile "$po" "transit-$family" "$lang"
+    done
 done < po/LINGUAS

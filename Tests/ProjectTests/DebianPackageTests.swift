@@ -82,7 +82,9 @@ final class DebianPackageTests: XCTestCase {
                   "./usr/share/doc/transit/copyright", "./usr/share/doc/transit/changelog.Debian.gz",
                   "./usr/share/doc/transit/examples/suica.json", "./usr/lib/sysusers.d/transit.conf",
                   "./usr/share/polkit-1/rules.d/transit.rules", "./usr/lib/udev/rules.d/60-transit-pasori.rules",
-                  "./usr/share/locale/ja/LC_MESSAGES/transit.mo"] {
+                  "./usr/share/locale/ja/LC_MESSAGES/transit.mo", "./usr/share/locale/ja/LC_MESSAGES/transit-hsl.mo",
+                  "./usr/share/locale/ja/LC_MESSAGES/transit-troika.mo", "./usr/share/locale/ja/LC_MESSAGES/transit-charliecard.mo",
+                  "./usr/share/locale/ja/LC_MESSAGES/transit-calypso.mo", "./usr/share/locale/ja/LC_MESSAGES/transit-nanaco.mo"] {
             XCTAssertTrue(files.contains(f), "\(f) missing")
         }
         // The Japanese pages are the committed ones, gzip'd as Debian wants (UTF-8: Policy 12.1).

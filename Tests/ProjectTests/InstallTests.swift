@@ -80,6 +80,17 @@ final class InstallTests: XCTestCase {
         let plugins = try CommandRun.run(transit, ["plugins", "--json"], currentDirectory: URL(fileURLWithPath: "/"))
         XCTAssertEqual(plugins.status, 0, plugins.stdout + plugins.stderr)
         XCTAssertTrue(plugins.stdout.contains("\(root.path)/lib/transit/plugins/libTransitJapanIC.so"), plugins.stdout)
+        // Each family's words install beside the host's catalog (docs/ABI.md), where the installed
+        // transit finds them: an HSL ticket's name in Japanese (po/plugins/hsl/ja.po).
+        for family in ["hsl", "troika", "charliecard"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("share/locale/ja/LC_MESSAGES/transit-\(family).mo").path), family)
+        }
+        if var japanese = try? JapaneseLocale.environment() {
+            japanese["PATH"] = "/usr/bin:/bin"
+            let ticket = try CommandRun.run(transit, ["scan", "--card", BuildProducts.sample("hsl-ul.json"), "--no-save"], environment: japanese)
+            XCTAssertEqual(ticket.status, 0, ticket.stderr)
+            XCTAssertTrue(ticket.stdout.contains("ゾーン AB のeチケット"), ticket.stdout)
+        }
     }
 
     func testACPluginBuiltWithPkgConfigLoadsFromADropIn() throws {

@@ -146,9 +146,10 @@ final class ManAndCompletionTests: XCTestCase {
         let help = try Self.help.get()
         for command in help.commands {
             let usage = Self.options(in: help.usage[command] ?? "")
-            // The options the help lists: each line that begins with options, up to its description.
-            let listed = (help.commandHelp[command] ?? "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { $0.hasPrefix("--") }.map { $0.components(separatedBy: "  ").first ?? "" }
+            // The options the help lists: each line that begins with options at column 3 (a
+            // description's lines, wrapped, start at column 21), up to its description.
+            let listed = (help.commandHelp[command] ?? "").split(separator: "\n").filter { $0.hasPrefix("  --") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.map { $0.components(separatedBy: "  ").first ?? "" }
             let own = Self.options(in: listed.joined(separator: "\n"))
             XCTAssertEqual(own, usage, "transit \(command) --help against its usage line")
         }

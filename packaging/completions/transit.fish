@@ -23,7 +23,7 @@ complete -c transit -n "not __fish_seen_subcommand_from $commands" -a history -d
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a export -d 'Write the timeline of a card as CSV, JSON or a ledger journal'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a report -d 'Report a period: totals, SFCard Viewer CSV, OFX or a page to print'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Remove a card and all its reads from the history archive'
-complete -c transit -n "not __fish_seen_subcommand_from $commands" -a readers -d 'List the readers (PC/SC and RC-S380) and the card on each'
+complete -c transit -n "not __fish_seen_subcommand_from $commands" -a readers -d 'List the readers (PC/SC and USB) and the card on each'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a doctor -d 'Check pcscd, readers, plugins.conf and each plugin'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a plugins -d 'List the plugins of plugins.conf in probe order'
 complete -c transit -n "not __fish_seen_subcommand_from $commands" -a completions -d 'Print the completion script of bash, zsh or fish'

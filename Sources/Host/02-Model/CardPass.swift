@@ -45,7 +45,7 @@ public struct CardPass: Codable, Equatable, Sendable {
     }
 
     /// The name a person reads: the pass's name, or its tariff code.
-    public var title: String { name ?? "tariff \(tariff)" }
+    public var title: String { name ?? L10n.tr("tariff %1$s", tariff) }
 }
 
 /// The ABI's field names of a pass (TRANSIT_PASS_*), for the builder and the tests.

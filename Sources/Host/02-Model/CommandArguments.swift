@@ -67,7 +67,7 @@ public struct CommandArguments {
                     // whatever they begin with (a nickname may).
                     var taken = parts.count == 2 ? [parts[1]] : []
                     while taken.count < 2 {
-                        guard i + 1 < args.count else { throw TransitError(.usage, "--\(name) needs \(option.value ?? "two values")") }
+                        guard i + 1 < args.count else { throw TransitError(.usage, L10n.words("--%1$s needs %2$s", .init(name), .init(option.value ?? "CARD NICKNAME"))) }
                         i += 1
                         taken.append(args[i])
                     }
@@ -77,10 +77,11 @@ public struct CommandArguments {
                     if parts.count == 2 {
                         value = parts[1]
                     } else {
-                        guard i + 1 < args.count else { throw TransitError(.usage, "--\(name) needs a value") }
+                        guard i + 1 < args.count else { throw TransitError(.usage, L10n.words("--%1$s needs a value", .init(name))) }
                         i += 1
                         guard !args[i].hasPrefix("--") else {
-                            throw TransitError(.usage, "--\(name) needs a value, not the option \(args[i]) (write --\(name)=VALUE for a value that starts with --)")
+                            throw TransitError(.usage, L10n.words("--%1$s needs a value, not the option %2$s (write --%1$s=VALUE for a value that starts with --)",
+                                                                  .init(name), .init(args[i])))
                         }
                         value = args[i]
                     }
@@ -91,19 +92,25 @@ public struct CommandArguments {
             } else {
                 let maximum = spec.maximum
                 guard operands.count < maximum else {
-                    let hint = options.contains { $0.name == "card" } ? " (a card file is read with --card FILE)" : ""
-                    throw TransitError(.usage, "\(command) takes \(maximum == 0 ? "no" : "at most \(maximum)") operand\(maximum == 1 ? "" : "s"), not \"\(arg)\"\(hint)")
+                    let hint = options.contains { $0.name == "card" } ? L10n.words(" (a card file is read with --card FILE)") : .init("")
+                    throw TransitError(.usage, maximum == 0
+                        ? L10n.words("%1$s takes no operands, not \"%2$s\"%3$s", .init(command), .init(arg), hint)
+                        : L10n.wordsn("%1$s takes at most %2$s operand, not \"%3$s\"%4$s", "%1$s takes at most %2$s operands, not \"%3$s\"%4$s",
+                                      maximum, .init(command), .init(String(maximum)), .init(arg), hint))
                 }
                 operands.append(arg)
             }
             i += 1
         }
         for option in options where option.required && values[option.name] == nil {
-            throw TransitError(.usage, "\(command) needs --\(option.name) \(option.value ?? "")")
+            throw TransitError(.usage, L10n.words("%1$s needs --%2$s %3$s", .init(command), .init(option.name), .init(option.value ?? "")))
         }
         switch spec {
-        case .one(let name, required: true) where operands.isEmpty: throw TransitError(.usage, "\(command) takes \(name) (see \(helpCommand))")
-        case .many(let name) where operands.isEmpty: throw TransitError(.usage, "\(command) takes one or more \(name)s (see \(helpCommand))")
+        case .one(let name, required: true) where operands.isEmpty:
+            throw TransitError(.usage, L10n.words("%1$s takes %2$s (see %3$s)", .init(command), .init(name), .init(helpCommand)))
+        case .many(let name) where operands.isEmpty:
+            // TRANSLATORS: %2$s is what the command takes, in capitals (FILE): "decode takes one or more FILEs".
+            throw TransitError(.usage, L10n.words("%1$s takes one or more %2$ss (see %3$s)", .init(command), .init(name), .init(helpCommand)))
         default: break
         }
     }
@@ -111,7 +118,8 @@ public struct CommandArguments {
     /// An option the command does not take, with the nearest one it does.
     public static func unknownOption(_ typed: String, command: String, options: [OptionSpec], helpCommand: String) -> TransitError {
         let known = Array(Set(options.map { "--\($0.name)" } + ["--help"])).sorted()
-        return TransitError(.usage, "\(command): unknown option \(typed)\(Suggestion.phrase(typed, among: known)) (see \(helpCommand))")
+        return TransitError(.usage, L10n.words("%1$s: unknown option %2$s%3$s (see %4$s)", .init(command), .init(typed),
+                                               Suggestion.words(typed, among: known), .init(helpCommand)))
     }
 
     /// The option's value (its last, when given more than once).

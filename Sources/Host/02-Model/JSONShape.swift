@@ -5,9 +5,10 @@ import Foundation
 /// (`key "amount" of journey 1 is the number 1.28; expected a whole number…`). Never the decoder's
 /// own text, which names Swift types and coding keys.
 package struct JSONShape {
-    /// A key's expected value in words (`"balance": "a whole number of minor units"`).
+    /// A key's expected value in words (`"balance": "a whole number of minor units"`), marked for
+    /// the catalog (`L10n.mark`) where they are declared.
     package var expected: [String: String]
-    /// What one entry of a list is called (`"journeys": "journey"`: `journey 2`, not `journeys entry 2`).
+    /// What one entry of a list is called (`"journeys": "journey"`: `journey 2`, not `journeys entry 2`), marked too.
     package var entryNames: [String: String]
 
     package init(expected: [String: String] = [:], entryNames: [String: String] = [:]) {
@@ -15,46 +16,57 @@ package struct JSONShape {
     }
 
     /// The problem `error` (thrown by `JSONDecoder` on `data`) is, in words.
-    package func problem(_ error: any Error, in data: Data) -> String {
+    package func problem(_ error: any Error, in data: Data) -> L10n.Words {
         let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        guard let root else { return "it is not JSON" }
+        guard let root else { return L10n.words("it is not JSON") }
         let context: DecodingError.Context, missing: CodingKey?
         switch error as? DecodingError {
         case .keyNotFound(let key, let c)?: context = c; missing = key
         case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?, .dataCorrupted(let c)?: context = c; missing = nil
-        case nil, .some: return TerminalText.excerpt("\(error)")
+        case nil, .some: return .init(TerminalText.excerpt("\(error)"))
         }
         var path = context.codingPath
-        if let missing { return "key \"\(TerminalText.excerpt(missing.stringValue))\" is missing\(place(path))\(expectation(missing.stringValue))" }
+        if let missing {
+            // TRANSLATORS: %2$s is where (" of journey 1") or nothing, %3$s what was expected ("; expected …") or nothing.
+            return L10n.words("key \"%1$s\" is missing%2$s%3$s", .init(TerminalText.excerpt(missing.stringValue)), place(path), expectation(missing.stringValue))
+        }
         // A number the decoder could not take (1.28 for a whole number) comes without a path.
         if path.isEmpty, let found = Self.firstFraction(in: root) { path = found }
-        guard let last = path.last else { return "it holds \(Self.describe(root)) where an object was expected" }
+        guard let last = path.last else { return L10n.words("it holds %1$s where an object was expected", Self.describe(root)) }
         let parent = Array(path.dropLast())
         let found = Self.describe(Self.value(at: path, in: root))
-        if last.intValue != nil { return "\(name(path)) is \(found)" }
+        if last.intValue != nil { return L10n.words("%1$s is %2$s", name(path), found) }
         let key = last.stringValue
-        let fallback = Self.value(at: path, in: root).map { Self.isFraction($0) ? "; expected a whole number" : "" } ?? ""
+        let fallback = Self.value(at: path, in: root).map { Self.isFraction($0) ? L10n.words("; expected a whole number") : .init("") } ?? .init("")
         let wanted = expectation(key)
-        return "key \"\(TerminalText.excerpt(key))\"\(place(parent)) is \(found)\(wanted.isEmpty ? fallback : wanted)"
+        // TRANSLATORS: %2$s is where (" of journey 1") or nothing, %3$s what the key holds ("the number 1.28"), %4$s what was expected or nothing.
+        return L10n.words("key \"%1$s\"%2$s is %3$s%4$s", .init(TerminalText.excerpt(key)), place(parent), found, wanted.english.isEmpty ? fallback : wanted)
     }
 
-    private func expectation(_ key: String) -> String { expected[key].map { "; expected \($0)" } ?? "" }
+    private func expectation(_ key: String) -> L10n.Words {
+        expected[key].map { L10n.words("; expected %1$s", L10n.Words(english: $0, said: L10n.translated($0))) } ?? .init("")
+    }
 
     /// ` of journey 1`, ` of felica`, or nothing at the top.
-    private func place(_ path: [any CodingKey]) -> String { path.isEmpty ? "" : " of \(name(path))" }
+    private func place(_ path: [any CodingKey]) -> L10n.Words { path.isEmpty ? .init("") : L10n.words(" of %1$s", name(path)) }
 
     /// `journey 1`, `felica.systems entry 2`: the container a key is in.
-    private func name(_ path: [any CodingKey]) -> String {
-        var parts = [String]()
+    private func name(_ path: [any CodingKey]) -> L10n.Words {
+        var parts = [(key: String?, words: L10n.Words)]()
         for key in path {
             if let index = key.intValue {
-                let list = parts.popLast() ?? "the file"
-                parts.append(entryNames[list].map { "\($0) \(index + 1)" } ?? "\(list) entry \(index + 1)")
+                let list = parts.popLast()
+                let number = L10n.Words(String(index + 1))
+                if let entry = list?.key.flatMap({ entryNames[$0] }) {
+                    parts.append((nil, L10n.Words(english: entry, said: L10n.translated(entry)) + .init(" ") + number))
+                } else {
+                    parts.append((nil, L10n.words("%1$s entry %2$s", list?.words ?? L10n.words("the file"), number)))
+                }
             } else {
-                parts.append(TerminalText.excerpt(key.stringValue))
+                parts.append((key.stringValue, .init(TerminalText.excerpt(key.stringValue))))
             }
         }
-        return parts.joined(separator: ".")
+        return parts.map(\.words).joined(separator: .init("."))
     }
 
     /// The value at `path` in a JSONSerialization tree, nil when there is none.
@@ -68,16 +80,16 @@ package struct JSONShape {
     }
 
     /// `the number 5`, `the text "8.97"`, `a list`, `null`…
-    private static func describe(_ value: Any?) -> String {
+    private static func describe(_ value: Any?) -> L10n.Words {
         switch value {
-        case nil: return "missing"
-        case is NSNull: return "null"
-        case let text as String: return "the text \"\(TerminalText.excerpt(text))\""
-        case let number as NSNumber where isBool(number): return number.boolValue ? "true" : "false"
-        case let number as NSNumber: return "the number \(TerminalText.excerpt(number.stringValue))"
-        case is [Any]: return "a list"
-        case is [String: Any]: return "an object"
-        default: return "another kind of value"
+        case nil: return L10n.words("missing")
+        case is NSNull: return .init("null")
+        case let text as String: return L10n.words("the text \"%1$s\"", .init(TerminalText.excerpt(text)))
+        case let number as NSNumber where isBool(number): return .init(number.boolValue ? "true" : "false")
+        case let number as NSNumber: return L10n.words("the number %1$s", .init(TerminalText.excerpt(number.stringValue)))
+        case is [Any]: return L10n.words("a list")
+        case is [String: Any]: return L10n.words("an object")
+        default: return L10n.words("another kind of value")
         }
     }
 

@@ -12,7 +12,8 @@ public struct OptionSpec: Equatable, Sendable {
     public var required = false
     /// How many values follow it: 1, or 2 for `cards --name CARD NICKNAME`.
     public var count = 1
-    /// What it does, as `--help` says it: lines of at most 80 columns, written beside its label.
+    /// What it does, as `--help` says it, beside its label: one paragraph (`L10n.mark`ed), wrapped
+    /// where it is shown.
     public var help: String
     /// What it does in a few words (the shell completions' descriptions).
     public var summary: String
@@ -50,14 +51,15 @@ public struct OptionSpec: Equatable, Sendable {
     public var label: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
 
     /// The option's lines in `--help`: its label, its description at column 20 (below the label
-    /// when the label is wider), each line indented `indent` columns.
-    public func helpLines(indent: Int = 2) -> String {
-        let margin = String(repeating: " ", count: indent), column = 18
+    /// when the label is wider), each line indented `indent` columns, none wider than `width`
+    /// columns in any language (`LineWrap`).
+    public func helpLines(indent: Int = 2, width: Int = 80) -> String {
+        let margin = String(repeating: " ", count: indent), column = 18, gutter = String(repeating: " ", count: column)
         // The help in the chosen language (marked where the option is declared: `L10n.mark`).
-        let lines = L10n.translated(help).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let first = label.count < column ? [label.padding(toLength: column, withPad: " ", startingAt: 0) + (lines.first ?? "")]
-            : [label] + lines.prefix(1).map { String(repeating: " ", count: column) + $0 }
-        let rest = lines.dropFirst().map { String(repeating: " ", count: column) + $0 }
+        let lines = LineWrap.lines(L10n.translated(help), width: width - indent - column)
+        let first = DisplayWidth.of(label) < column ? [DisplayWidth.padded(label, to: column) + (lines.first ?? "")]
+            : [label] + lines.prefix(1).map { gutter + $0 }
+        let rest = lines.dropFirst().map { gutter + $0 }
         return (first + rest).map { margin + $0 }.joined(separator: "\n")
     }
 

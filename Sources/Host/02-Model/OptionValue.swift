@@ -22,6 +22,7 @@ public enum OptionValue: Equatable, Sendable {
     /// `YYYY-MM-DD`, a day that exists.
     case day
     /// One of `words`; `what` names it in the message ("dialect", "reader model").
+    /// `what` is marked for the catalog (`L10n.mark`) where the option is declared.
     case choice([String], what: String)
 
     /// `--month`'s value: a month, or the previous calendar month.
@@ -39,35 +40,40 @@ public enum OptionValue: Equatable, Sendable {
             return text
         case .seconds(let positive):
             guard let s = Double(text), s.isFinite, positive ? s > 0 : s >= 0 else {
-                throw TransitError(.usage, "\(name) takes a number of seconds\(positive ? " above 0" : ""), not \"\(text)\"")
+                throw TransitError(.usage, positive ? L10n.words("%1$s takes a number of seconds above 0, not \"%2$s\"", .init(name), .init(text))
+                                    : L10n.words("%1$s takes a number of seconds, not \"%2$s\"", .init(name), .init(text)))
             }
             return s
         case .amount:
             guard let amount = Int64(text) else {
-                throw TransitError(.usage, "\(name) takes an amount in the card's minor units (1000 for ¥1,000, 500 for S$5.00), not \"\(text)\"")
+                throw TransitError(.usage, L10n.words("%1$s takes an amount in the card's minor units (1000 for ¥1,000, 500 for S$5.00), not \"%2$s\"",
+                                                  .init(name), .init(text)))
             }
             return amount
         case .index:
-            guard let n = Int(text), n >= 1 else { throw TransitError(.usage, "\(name) takes a card's number in the file, 1 or more, not \"\(text)\"") }
+            guard let n = Int(text), n >= 1 else { throw TransitError(.usage, L10n.words("%1$s takes a card's number in the file, 1 or more, not \"%2$s\"", .init(name), .init(text))) }
             return n
         case .count:
-            guard let n = Int(text), n >= 0 else { throw TransitError(.usage, "\(name) takes a whole number, 0 or more, not \"\(text)\"") }
+            guard let n = Int(text), n >= 0 else { throw TransitError(.usage, L10n.words("%1$s takes a whole number, 0 or more, not \"%2$s\"", .init(name), .init(text))) }
             return n
         case .port:
-            guard let port = UInt16(text), port > 0 else { throw TransitError(.usage, "\(name) takes a TCP port, 1 to 65535, not \"\(text)\"") }
+            guard let port = UInt16(text), port > 0 else { throw TransitError(.usage, L10n.words("%1$s takes a TCP port, 1 to 65535, not \"%2$s\"", .init(name), .init(text))) }
             return port
         case .month:
             if text == "last" { return Month.last }
             guard let period = ReportPeriod(month: text) else {
-                throw TransitError(.usage, "\(name) takes a month that exists, YYYY-MM (2026-11), or last, not \"\(text)\"")
+                throw TransitError(.usage, L10n.words("%1$s takes a month that exists, YYYY-MM (2026-11), or last, not \"%2$s\"", .init(name), .init(text)))
             }
             return Month.month(period)
         case .day:
-            guard let day = CalendarDay(text) else { throw TransitError(.usage, "\(name) takes a date that exists, YYYY-MM-DD, not \"\(text)\"") }
+            guard let day = CalendarDay(text) else { throw TransitError(.usage, L10n.words("%1$s takes a date that exists, YYYY-MM-DD, not \"%2$s\"", .init(name), .init(text))) }
             return day
         case .choice(let words, let what):
             guard words.contains(text) else {
-                throw TransitError(.usage, "unknown \(what) \(text): \(name) must be one of \(words.joined(separator: ", "))")
+                // TRANSLATORS: %1$s is what the option chooses ("dialect", "export format", "report format").
+                throw TransitError(.usage, L10n.words("unknown %1$s %2$s: %3$s must be one of %4$s", L10n.Words(english: what, said: L10n.translated(what)),
+                                                      .init(text), .init(name),
+                                                      .init(words.joined(separator: ", "))))
             }
             return text
         }

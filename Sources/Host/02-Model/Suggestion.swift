@@ -15,12 +15,8 @@ package enum Suggestion {
         return best.0
     }
 
-    /// `: did you mean X?`, or nothing when no known word is near.
-    package static func phrase(_ typed: String, among known: [String]) -> String {
-        nearest(typed, among: known).map { ": did you mean \($0)?" } ?? ""
-    }
-
-    /// `phrase` in English and in the chosen language, for an error's `L10n.words`.
+    /// `: did you mean X?` in English and in the chosen language, for an error's `L10n.words`, or
+    /// nothing when no known word is near.
     package static func words(_ typed: String, among known: [String]) -> L10n.Words {
         // TRANSLATORS: after an unknown command or option: the nearest one transit knows.
         nearest(typed, among: known).map { L10n.words(": did you mean %1$s?", .init($0)) } ?? .init("")

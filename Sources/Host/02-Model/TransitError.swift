@@ -71,6 +71,9 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
     /// What a person reads: `said`, else `message`.
     public var text: String { said ?? message }
 
+    /// The message in English and in the chosen language, to say inside another's `L10n.words`.
+    public var words: L10n.Words { L10n.Words(english: message, said: text) }
+
     /// `error` itself when it is a `TransitError`, the one it stands for when it knows
     /// (`TransitErrorConvertible`: an archive's SQLite failure), else an `internal` one saying what
     /// was being done.

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// Reads a file the user did not write (a card image, dump, log or reference) without trusting
 /// it: only a regular file (a FIFO or device is refused, never waited on) of at most `limit`
@@ -7,7 +8,7 @@ public enum BoundedFile {
     public static func read(_ path: String, limit: Int) throws -> Data {
         // O_NONBLOCK: opening a FIFO without a writer returns at once instead of blocking.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw BoundedFileError("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw BoundedFileError.unreadable(path) }
         defer { close(fd) }
         return try read(descriptor: fd, name: path, limit: limit)
     }
@@ -16,9 +17,11 @@ public enum BoundedFile {
     /// `name` is the path errors name.
     public static func read(descriptor fd: Int32, name path: String, limit: Int) throws -> Data {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw BoundedFileError("\(path): cannot be read: \(String(cString: strerror(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw BoundedFileError("\(path): not a regular file") }
-        let tooLarge = BoundedFileError("\(path): larger than the \(describe(limit)) limit for this file")
+        guard fstat(fd, &info) == 0 else { throw BoundedFileError.unreadable(path) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw BoundedFileError(L10n.words("%1$s: not a regular file", .init(path))) }
+        let tooLarge = BoundedFileError(limit % (1 << 20) == 0
+            ? L10n.words("%1$s: larger than the %2$s MiB limit for this file", .init(path), .init(String(limit >> 20)))
+            : L10n.words("%1$s: larger than the %2$s-byte limit for this file", .init(path), .init(String(limit))))
         guard info.st_size <= limit else { throw tooLarge }
         // The size may lie (a /proc file says 0) or grow: read at most one byte past the limit.
         var data = Data()
@@ -26,7 +29,7 @@ public enum BoundedFile {
         while data.count <= limit {
             let wanted = min(buffer.count, limit + 1 - data.count)
             let n = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted])) }
-            guard n >= 0 else { throw BoundedFileError("\(path): cannot be read: \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw BoundedFileError.unreadable(path) }
             if n == 0 { break }
             data.append(contentsOf: buffer.prefix(n))
         }
@@ -39,7 +42,12 @@ public enum BoundedFile {
 }
 
 /// A file refused by `BoundedFile`; the description names the file.
-public struct BoundedFileError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ d: String) { description = d }
+public struct BoundedFileError: SaidError {
+    public let words: L10n.Words
+    public init(_ words: L10n.Words) { self.words = words }
+
+    /// `path: cannot be read: ` and errno's words.
+    static func unreadable(_ path: String) -> BoundedFileError {
+        BoundedFileError(L10n.words("%1$s: cannot be read: %2$s", .init(path), L10n.system(errno)))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// The one way `transit` and `transit-sim` write a file (log bundles, `dump --out`, `export --out`,
 /// the simulator's `--log`): they hold the card's number and history, and either may run as root
@@ -51,13 +52,16 @@ package enum PrivateFile {
     /// way that breaks the rule, or a device, FIFO or socket at the target. Nil otherwise, also
     /// when a folder is missing or cannot be read (the write itself says so). Commands ask this
     /// before they read the card, so a refused `--out` or `--log` costs no read.
-    package static func refusal(_ path: String) -> String? {
+    package static func refusal(_ path: String) -> String? { refusalWords(path)?.english }
+
+    /// `refusal` in English and in the chosen language.
+    package static func refusalWords(_ path: String) -> L10n.Words? {
         do {
             let (folder, name) = try openFolder(of: path)
             defer { close(folder) }
             return targetRefusal(folder, name)
         } catch {
-            return error.refused ? error.description : nil
+            return error.refused ? error.words : nil
         }
     }
 
@@ -75,11 +79,11 @@ package enum PrivateFile {
         if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
             switch existing.st_mode & S_IFMT {
             case S_IFREG: break
-            case S_IFLNK: throw Failure("\(name) is a symbolic link: not followed", refused: true)
-            case S_IFIFO, S_IFSOCK: throw Failure("\(name) is a FIFO or socket, not a regular file", refused: true)
-            case S_IFCHR, S_IFBLK: throw Failure("\(name) is a device, not a regular file", refused: true)
-            case S_IFDIR: throw Failure("\(name) is a folder, not a regular file", refused: true)
-            default: throw Failure("\(name) is not a regular file", refused: true)
+            case S_IFLNK: throw Failure(L10n.words("%1$s is a symbolic link: not followed", .init(name)), refused: true)
+            case S_IFIFO, S_IFSOCK: throw Failure(L10n.words("%1$s is a FIFO or socket, not a regular file", .init(name)), refused: true)
+            case S_IFCHR, S_IFBLK: throw Failure(L10n.words("%1$s is a device, not a regular file", .init(name)), refused: true)
+            case S_IFDIR: throw Failure(L10n.words("%1$s is a folder, not a regular file", .init(name)), refused: true)
+            default: throw Failure(L10n.words("%1$s is not a regular file", .init(name)), refused: true)
             }
         } else if errno != ENOENT {
             throw failure()
@@ -87,15 +91,15 @@ package enum PrivateFile {
         let fd = openat(folder, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             switch errno {
-            case ELOOP: throw Failure("\(name) is a symbolic link: not followed", refused: true)
-            case ENXIO: throw Failure("\(name) is a FIFO or socket, not a regular file", refused: true) // a FIFO without a reader
+            case ELOOP: throw Failure(L10n.words("%1$s is a symbolic link: not followed", .init(name)), refused: true)
+            case ENXIO: throw Failure(L10n.words("%1$s is a FIFO or socket, not a regular file", .init(name)), refused: true) // a FIFO without a reader
             default: throw failure()
             }
         }
         var st = stat()
         guard fstat(fd, &st) == 0 else { let f = failure(); close(fd); throw f }
         let why = PrivateFolder.privateProblem(st, name, isFolder: false)
-            ?? (st.st_nlink > 1 ? "\(name) has \(st.st_nlink) hard links: another name may reach it" : nil)
+            ?? (st.st_nlink > 1 ? L10n.words("%1$s has %2$s hard links: another name may reach it", .init(name), .init(String(st.st_nlink))) : nil)
         if let why { close(fd); throw Failure(why, refused: true) }
         _ = fcntl(fd, F_SETFL, O_APPEND) // blocking again (a regular file never blocks anyway)
         return fd
@@ -109,9 +113,9 @@ package enum PrivateFile {
         do {
             opened = try FolderWalk.open(folderPath, create: false)
         } catch {
-            throw Failure(error.description, refused: error.refused)
+            throw Failure(error.words, refused: error.refused)
         }
-        guard let opened else { throw Failure(String(cString: strerror(ENOENT))) }
+        guard let opened else { throw Failure(L10n.system(ENOENT)) }
         if let why = TrustedFile.problem(opened.status, what: folderPath, isFolder: true) {
             close(opened.fd)
             throw Failure(why, refused: true)
@@ -123,7 +127,7 @@ package enum PrivateFile {
     private static func split(_ path: String) throws(Failure) -> (folder: String, name: String) {
         var absolute = path
         if !path.hasPrefix("/") {
-            guard let cwd = currentFolder() else { throw Failure("the current folder cannot be named: \(String(cString: strerror(errno)))") }
+            guard let cwd = currentFolder() else { throw Failure(L10n.words("the current folder cannot be named: %1$s", L10n.system(errno))) }
             absolute = cwd + "/" + path
         }
         var parts = [Substring]()
@@ -132,7 +136,7 @@ package enum PrivateFile {
         }
         let last = path.split(separator: "/").last
         guard let name = parts.popLast(), !path.hasSuffix("/"), last != ".", last != ".." else {
-            throw Failure("names a folder, not a file")
+            throw Failure(L10n.words("names a folder, not a file"))
         }
         return ("/" + parts.joined(separator: "/"), String(name))
     }
@@ -147,22 +151,22 @@ package enum PrivateFile {
 
     /// A device, FIFO or socket at the target (or a symlink to one: `--out /dev/stdout` as root)
     /// is refused: renaming over it would replace a node that is not ours to replace.
-    private static func targetRefusal(_ folder: Int32, _ name: String) -> String? {
+    private static func targetRefusal(_ folder: Int32, _ name: String) -> L10n.Words? {
         var existing = stat()
         guard fstatat(folder, name, &existing, 0) == 0 else { return nil }
         let kind = existing.st_mode & S_IFMT
         // A folder is left to the rename, which refuses to replace it (EISDIR).
-        return kind == S_IFREG || kind == S_IFDIR ? nil : "it exists and is not a regular file; nothing was replaced"
+        return kind == S_IFREG || kind == S_IFDIR ? nil : L10n.words("it exists and is not a regular file; nothing was replaced")
     }
 
     /// Why the file could not be written: errno's text ("Permission denied"), or the folder or
     /// target the rule refuses and why.
-    package struct Failure: Error, CustomStringConvertible {
-        package let description: String
+    package struct Failure: SaidError {
+        package let words: L10n.Words
         /// Refused by the rule (a folder, a link, a kind of file), not a system error.
         package let refused: Bool
-        package init(_ description: String, refused: Bool = false) { self.description = description; self.refused = refused }
+        package init(_ words: L10n.Words, refused: Bool = false) { self.words = words; self.refused = refused }
     }
 
-    private static func failure() -> Failure { Failure(String(cString: strerror(errno))) }
+    private static func failure() -> Failure { Failure(L10n.system(errno)) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// A folder `transit` keeps private data in (the history archive's), opened so that it cannot be
 /// swapped: walked from `/` by `FolderWalk` (no link followed, each folder on the way owned by root
@@ -19,15 +20,18 @@ package enum PrivateFolder {
 
     /// Why a private folder or file with status `st` is not: another owner, another kind, or a
     /// mode with group or other bits (others may have read it: said, never quietly repaired).
-    package static func privateProblem(_ st: stat, _ what: String, isFolder: Bool) -> String? {
+    package static func privateProblem(_ st: stat, _ what: String, isFolder: Bool) -> L10n.Words? {
         guard st.st_mode & S_IFMT == (isFolder ? S_IFDIR : S_IFREG) else {
-            return "\(what) is \(isFolder ? "not a folder" : "a symbolic link or not a regular file"): not followed"
+            return isFolder ? L10n.words("%1$s is not a folder: not followed", .init(what))
+                : L10n.words("%1$s is a symbolic link or not a regular file: not followed", .init(what))
         }
-        guard st.st_uid == geteuid() else { return "\(what) belongs to user \(st.st_uid), not to the user running transit (\(geteuid()))" }
+        guard st.st_uid == geteuid() else {
+            return L10n.words("%1$s belongs to user %2$s, not to the user running transit (%3$s)", .init(what), .init(String(st.st_uid)), .init(String(geteuid())))
+        }
         let mode = st.st_mode & 0o7777
         guard mode & 0o077 == 0 else {
-            return "\(what) has mode \(String(mode, radix: 8)): others may have read it; "
-                + "after a look at who did, make it private (chmod \(isFolder ? "700" : "600") \(what))"
+            return L10n.words("%1$s has mode %2$s: others may have read it; after a look at who did, make it private (chmod %3$s %1$s)",
+                              .init(what), .init(String(mode, radix: 8)), .init(isFolder ? "700" : "600"))
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// The user's folders, as the XDG Base Directory specification has them: `$XDG_CONFIG_HOME` and
 /// `$XDG_DATA_HOME` when set to an absolute path (empty or relative values are ignored, as the
@@ -30,18 +31,18 @@ package enum XDGFolders {
     private static func own(_ environment: [String: String], _ name: String) -> String? {
         guard let value = environment[name], value.hasPrefix("/") else { return nil }
         guard let owner = foreignOwner(of: value) else { return value }
-        Notices.once("\(name)=\(value) is ignored: \(owner); using \(home(environment))")
+        Notices.once(L10n.words("%1$s=%2$s is ignored: %3$s; using %4$s", .init(name), .init(value), owner, .init(home(environment))))
         return nil
     }
 
     /// What makes `path` someone else's: the first existing folder along it (symbolic links
     /// followed, as a later open would) owned by neither root nor the effective user.
-    package static func foreignOwner(of path: String) -> String? {
+    package static func foreignOwner(of path: String) -> L10n.Words? {
         let me = geteuid()
         for folder in TrustedFile.ancestors(of: path) + [path] {
             var st = stat()
             guard stat(folder, &st) == 0 else { break } // the rest does not exist yet
-            if st.st_uid != 0, st.st_uid != me { return "\(folder) belongs to user \(st.st_uid)" }
+            if st.st_uid != 0, st.st_uid != me { return L10n.words("%1$s belongs to user %2$s", .init(folder), .init(String(st.st_uid))) }
         }
         return nil
     }

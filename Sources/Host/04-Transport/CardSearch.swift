@@ -2,7 +2,7 @@ import Foundation
 import TransitModel
 
 /// A reader with a card that a search found: its channel, and what gives the reader back once the
-/// read is done (an RC-S380's field off and its kernel driver re-attached; nothing for pcscd's).
+/// read is done (a USB reader's field off and its kernel driver re-attached; nothing for pcscd's).
 package struct FoundCard {
     package let channel: ReaderChannel
     package let giveBack: () -> Void
@@ -32,7 +32,7 @@ package struct SearchLook {
 
 /// One command's search for a card among a source's readers (`ReaderSource.search`), looked at
 /// until the command's wait runs out: the source's state between looks (pcscd's context, the
-/// RC-S380s opened) is the search's, and what it opened is given back by `close`.
+/// USB readers opened) is the search's, and what it opened is given back by `close`.
 package protocol CardSearch: AnyObject {
     /// Brings the search's readers up to date (the USB bus is looked at again each second).
     func prepare()

@@ -82,7 +82,7 @@ package final class CardSession {
                 throw TransitError(.tagNotSupported, L10n.words("no transit family reads this card: %1$s, a memory card (ATR %2$s)", .init(name), .init(HexFormat.string(channel.atr))))
             }
             if let refusal = kind == .mifareClassic ? profile.classicRefusal : profile.ultralightRefusal {
-                throw TransitError(.readerUnsupported, refusal)
+                throw TransitError(.readerUnsupported, ReaderProfile.words(refusal))
             }
             uid = try readUIDIfGiven() ?? []
             let reader = StorageCardReader(send: { [unowned self] in try self.send($0) }, readerName: channel.readerName,
@@ -99,7 +99,7 @@ package final class CardSession {
             }
             guard uid.count == 8 else {
                 throw TransitError(uid.isEmpty ? .communication : .malformedResponse,
-                                   uid.isEmpty ? "the reader gave no FeliCa IDm (FF CA)" : "the reader gave a FeliCa IDm of \(uid.count) bytes")
+                                   uid.isEmpty ? L10n.words("the reader gave no FeliCa IDm (FF CA)") : L10n.words("the reader gave a FeliCa IDm of %1$s bytes", .init(String(uid.count))))
             }
             log("card: FeliCa by its ATR, \(how)")
             technology = .felica
@@ -156,7 +156,7 @@ package final class CardSession {
     /// passes no dialect is `readerUnsupported`; one that fails, `communication`.
     package func felica(_ frame: [UInt8]) throws -> [UInt8] {
         guard let answer = try passThrough.exchange(frame, send) else {
-            throw TransitError(.noAnswer, "the card did not answer FeliCa command \(HexFormat.string(frame.prefix(2).suffix(1)))")
+            throw TransitError(.noAnswer, L10n.words("the card did not answer FeliCa command %1$s", .init(HexFormat.string(frame.prefix(2).suffix(1)))))
         }
         return answer
     }
@@ -192,14 +192,15 @@ package final class CardSession {
             let sw1 = answer[answer.count - 2], sw2 = answer[answer.count - 1]
             if sw1 == 0x61 {
                 guard getResponses < Self.maxGetResponses else {
-                    throw TransitError(.malformedResponse, "the card answered 61 xx (more data) to \(Self.maxGetResponses) GET RESPONSEs in a row: a chain that does not end")
+                    throw TransitError(.malformedResponse, L10n.words("the card answered 61 xx (more data) to %1$s GET RESPONSEs in a row: a chain that does not end",
+                                                                      .init(String(Self.maxGetResponses))))
                 }
                 getResponses += 1
                 data += answer.dropLast(2)
                 answer = try send([0x00, 0xC0, 0x00, 0x00, sw2])
             } else if sw1 == 0x6C, command.count >= 4 {
                 guard !resent else {
-                    throw TransitError(.malformedResponse, "the card answered 6C xx (wrong length) again to the command re-sent with the Le it named")
+                    throw TransitError(.malformedResponse, L10n.words("the card answered 6C xx (wrong length) again to the command re-sent with the Le it named"))
                 }
                 resent = true
                 answer = try send(Self.withLe(command, sw2))

@@ -19,7 +19,7 @@ package enum ClassicKeyDictionary {
     package static func parse(_ bytes: [UInt8], path: String) throws(TransitError) -> [ClassicKeyRing.Key] {
         let name = baseName(path)
         guard bytes.count <= sizeLimit else {
-            throw TransitError(.config, "\(path) is larger than \(sizeLimit >> 20) MiB: a key file holds one 12-digit key a line")
+            throw TransitError(.config, L10n.words("%1$s is larger than %2$s MiB: a key file holds one 12-digit key a line", .init(path), .init(String(sizeLimit >> 20))))
         }
         var keys = [ClassicKeyRing.Key]()
         var lineNumber = 0
@@ -33,8 +33,10 @@ package enum ClassicKeyDictionary {
             guard !word.isEmpty else { continue }
             guard word.count == 12, let key = HexFormat.bytes(String(decoding: word, as: UTF8.self)), key.count == 6 else {
                 // The line is never quoted, not even in part: it may be a key with a typo.
-                throw TransitError(.config, "\(path) line \(lineNumber) is not a key: a key is 12 hex digits, "
-                                   + "alone on its line, and # begins a comment (the line is not shown: it may hold a key)")
+                throw TransitError(.config, L10n.words("""
+                    %1$s line %2$s is not a key: a key is 12 hex digits, alone on its line, and # begins a comment \
+                    (the line is not shown: it may hold a key)
+                    """, .init(path), .init(String(lineNumber))))
             }
             keys.append(ClassicKeyRing.Key(key, source: "\(name) line \(lineNumber)"))
         }

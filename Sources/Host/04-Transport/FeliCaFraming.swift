@@ -55,7 +55,7 @@ package enum FeliCaFraming {
         // frame too).
         if dialect == .acsDirect || dialect == .bareFrame, sw == [0x63, 0x00] { return .silent }
         guard sw == [0x90, 0x00] else {
-            throw TransitError(.communication, "the reader failed the FeliCa exchange (SW \(HexFormat.string(sw)))")
+            throw TransitError(.communication, L10n.words("the reader failed the FeliCa exchange (SW %1$s)", .init(HexFormat.string(sw))))
         }
         switch dialect {
         case .pn532: return try pn532(body)
@@ -74,10 +74,13 @@ package enum FeliCaFraming {
         switch body[2] & 0x3F {
         case 0x00 where body[2] & 0x40 != 0:
             // MI: the PN532 chained its answer (more to fetch); a FeliCa frame never needs that.
-            throw TransitError(.communication, "the reader's PN532 chained its answer (status \(HexFormat.string([body[2]])))")
+            throw TransitError(.communication, L10n.words("the reader's PN532 chained its answer (status %1$s)", .init(HexFormat.string([body[2]]))))
         case 0x00: return .frame(try frame(Array(body.dropFirst(3))))
         case 0x01: return .silent
-        case let code: throw TransitError(.communication, "the reader's PN532 reported error \(HexFormat.string([code])) (\(pn532Errors[code] ?? "see the PN532 user manual, 7.1"))")
+        case let code:
+            // The PN532 user manual's words for its error codes (7.1), as it says them.
+            throw TransitError(.communication, L10n.words("the reader's PN532 reported error %1$s (%2$s)", .init(HexFormat.string([code])),
+                                                          pn532Errors[code].map(L10n.Words.init) ?? L10n.words("see the PN532 user manual, 7.1")))
         }
     }
 
@@ -103,10 +106,10 @@ package enum FeliCaFraming {
         if sw == [0x6A, 0x81] { return .refused("Part 3 status \(HexFormat.string(status)): function not supported") }
         if sw == [0x64, 0x01] { return .silent } // "no response from the card" (Part 3, generic error status)
         guard sw == [0x90, 0x00] else {
-            throw TransitError(.communication, "the reader reported Part 3 status \(HexFormat.string(status)) for the FeliCa exchange")
+            throw TransitError(.communication, L10n.words("the reader reported Part 3 status %1$s for the FeliCa exchange", .init(HexFormat.string(status))))
         }
         if let flags = objects.first(where: { $0.tag == 0x96 })?.value, flags.contains(where: { $0 != 0 }) {
-            throw TransitError(.communication, "the reader reported a radio error (Part 3 response status \(HexFormat.string(flags)))")
+            throw TransitError(.communication, L10n.words("the reader reported a radio error (Part 3 response status %1$s)", .init(HexFormat.string(flags))))
         }
         guard let frameBytes = objects.first(where: { $0.tag == 0x97 })?.value else {
             throw malformed("Part 3 answer without a 97 frame")
@@ -166,5 +169,9 @@ package enum FeliCaFraming {
         return f
     }
 
-    private static func malformed(_ m: String) -> TransitError { TransitError(.malformedResponse, m) }
+    /// The reader's answer did not parse: `m` says what, in the reader's terms (the same in English;
+    /// introduced in another language).
+    private static func malformed(_ m: String) -> TransitError {
+        TransitError(.malformedResponse, L10n.Words(english: m, said: L10n.tr("the reader's answer did not parse: %1$s", m)))
+    }
 }

@@ -45,12 +45,12 @@ package final class FeliCaPassThrough {
     /// The card's frame, or nil when it stayed silent. `send` is one exchange with the reader.
     package func exchange(_ frame: [UInt8], _ send: ([UInt8]) throws -> [UInt8]) throws -> [UInt8]? {
         if let forced, let why = profile.unsafe[forced] {
-            throw TransitError(.usage, "--dialect \(forced.rawValue) is never sent to \(readerName): \(why)")
+            throw TransitError(.usage, L10n.words("--dialect %1$s is never sent to %2$s: %3$s", .init(forced.rawValue), .init(readerName), ReaderProfile.words(why)))
         }
         while let dialect {
             if dialect == .part3 { try openSession(send) }
             guard let apdu = FeliCaFraming.wrap(frame, dialect) else {
-                throw TransitError(.communication, "a FeliCa frame of \(frame.count) bytes does not fit one \(dialect.rawValue) command")
+                throw TransitError(.communication, L10n.words("a FeliCa frame of %1$s bytes does not fit one %2$s command", .init(String(frame.count)), .init(dialect.rawValue)))
             }
             let answer = try send(apdu)
             // Until a dialect has worked, a 63 00 or a PN532 error tells nothing of the card (a reader
@@ -69,7 +69,7 @@ package final class FeliCaPassThrough {
                 confirmed = true
                 return nil
             case .refused(let why) where confirmed:
-                throw TransitError(.communication, "the reader refused the FeliCa pass-through in \(dialect.rawValue) (\(why)), which it had carried")
+                throw TransitError(.communication, L10n.words("the reader refused the FeliCa pass-through in %1$s (%2$s), which it had carried", .init(dialect.rawValue), .init(why)))
             case .refused(let why):
                 try next(because: why)
             }
@@ -105,7 +105,7 @@ package final class FeliCaPassThrough {
         refused.append((failed, why))
         let following = order.first { d in !refused.contains { $0.dialect == d } }
         if let forced, following == nil {
-            throw TransitError(.communication, "the reader refused the FeliCa pass-through in \(forced.rawValue) (\(why)); try another --dialect")
+            throw TransitError(.communication, L10n.words("the reader refused the FeliCa pass-through in %1$s (%2$s); try another --dialect", .init(forced.rawValue), .init(why)))
         }
         if let following { log("reader: the \(failed.rawValue) pass-through did not work (\(why)); trying \(following.rawValue)") }
         dialect = following
@@ -115,8 +115,10 @@ package final class FeliCaPassThrough {
     /// was tried, and what to use instead. Never `tagNotSupported`: the card may be perfectly known.
     private func noPassThrough() -> TransitError {
         let tried = refused.map { "\($0.dialect.rawValue): \($0.why)" }.joined(separator: "; ")
-        let what = tried.isEmpty ? "no FeliCa pass-through is known for \(profile.name) (\(profile.source))" : "it refused every dialect tried (\(tried))"
-        return TransitError(.readerUnsupported, "\(readerName) passes no FeliCa commands: \(what). Read FeliCa cards on a reader "
-                            + "that passes them, such as an ACS ACR1252U or a Sony RC-S300 (docs/readers.md)")
+        let what = tried.isEmpty ? L10n.words("no FeliCa pass-through is known for %1$s (%2$s)", .init(profile.name), .init(profile.source))
+            : L10n.words("it refused every dialect tried (%1$s)", .init(tried))
+        return TransitError(.readerUnsupported, L10n.words("""
+            %1$s passes no FeliCa commands: %2$s. Read FeliCa cards on a reader that passes them, such as an ACS ACR1252U or a Sony RC-S300 (docs/readers.md)
+            """, .init(readerName), what))
     }
 }

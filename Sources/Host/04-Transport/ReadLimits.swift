@@ -1,3 +1,4 @@
+import TransitModel
 /// How long a read may take, and how many exchanges its plugins may ask: set by the command line
 /// (`--exchange-timeout`, `--read-timeout`), obeyed by the transport, the engine and each plugin's call.
 package struct ReadLimits: Codable, Equatable {
@@ -11,5 +12,11 @@ package struct ReadLimits: Codable, Equatable {
     package init() {}
 
     /// "5 s", "0.5 s": a time limit as messages say it.
-    package static func seconds(_ s: Double) -> String { s == s.rounded() ? "\(Int(s)) s" : "\(s) s" }
+    package static func seconds(_ s: Double) -> String { secondsWords(s).english }
+
+    /// `seconds` in English and in the chosen language.
+    package static func secondsWords(_ s: Double) -> L10n.Words {
+        // TRANSLATORS: a duration in seconds ("5 s").
+        L10n.words("%1$s s", .init(s == s.rounded() ? "\(Int(s))" : "\(s)"))
+    }
 }

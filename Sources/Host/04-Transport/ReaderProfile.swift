@@ -1,3 +1,4 @@
+import TransitModel
 /// What transit knows of one reader model: the dialects it carries FeliCa frames in, what must never
 /// be sent to it, the largest command it takes, and where those facts come from. The lines are in
 /// `ReaderTable`; docs/readers.md is the same table for people.
@@ -12,6 +13,20 @@ package struct ReaderProfile: Equatable, Sendable {
         case code
         /// An inference: the line of a related reader.
         case guess
+
+        /// The word in brackets after a reader's line: its name, and in the chosen language.
+        package var words: L10n.Words {
+            switch self {
+            // TRANSLATORS: how a reader's line of the reader table is known: seen in a log of the real reader.
+            case .trace: return L10n.words("trace")
+            // TRANSLATORS: how a reader's line is known: from the vendor's manual.
+            case .manual: return L10n.words("manual")
+            // TRANSLATORS: how a reader's line is known: from public code that drives the reader.
+            case .code: return L10n.words("code")
+            // TRANSLATORS: how a reader's line is known: inferred from a related reader's.
+            case .guess: return L10n.words("guess")
+            }
+        }
     }
 
     /// The model for people, e.g. "ACS ACR122U".
@@ -102,9 +117,20 @@ package struct ReaderProfile: Equatable, Sendable {
         }
     }
 
-    /// The line for people: the model, the dialects in order, the source's confidence.
-    package var summary: String {
-        let order = dialects.isEmpty ? "passes no FeliCa frames" : dialects.map(\.rawValue).joined(separator: ", then ")
-        return "\(name): \(order)\(transparentSession ? " (in a transparent session)" : "") [\(confidence.rawValue)]"
+    /// A refusal or reason the table declares (`L10n.mark`ed there), in English and in the chosen language.
+    package static func words(_ marked: String) -> L10n.Words { L10n.Words(english: marked, said: L10n.translated(marked)) }
+
+    /// The line for people: the model, the dialects in order, the source's confidence (English,
+    /// as `readers --json` writes it).
+    package var summary: String { summaryWords.english }
+
+    /// `summary` in English and in the chosen language.
+    package var summaryWords: L10n.Words {
+        let order = dialects.isEmpty ? L10n.words("passes no FeliCa frames")
+            // TRANSLATORS: between the FeliCa dialects of a reader, in the order they are tried ("pn532, then part3").
+            : dialects.map { L10n.Words($0.rawValue) }.joined(separator: L10n.words(", then "))
+        let session = transparentSession ? L10n.words(" (in a transparent session)") : .init("")
+        let head = L10n.Words(name) + L10n.Words(": ") + order
+        return head + session + L10n.Words(" [") + confidence.words + L10n.Words("]")
     }
 }

@@ -28,7 +28,7 @@ package struct ReaderListing: Equatable, Sendable {
     package init(readers: [ListedReader], serviceRunning: Bool = true) { self.readers = readers; self.serviceRunning = serviceRunning }
 }
 
-/// A kind of reader — pcscd's, the RC-S380s on USB — as the commands use it: the readers listed
+/// A kind of reader — pcscd's, the USB readers transit drives — as the commands use it: the readers listed
 /// with their state, a search for a card, a watch for taps, and every reader held given back as
 /// the process ends. `TransitPCSC` and `TransitUSB` each have one; `TransitWatch`'s
 /// `ReaderSources.all` holds both.
@@ -51,13 +51,24 @@ package protocol ReaderSource: AnyObject, Sendable {
 
 /// One line of `transit doctor`: what was checked, whether it is fine, what was found, what to do.
 package struct ReaderFinding: Equatable, Sendable {
-    package let check: String
+    /// What was checked, what was found and what to do, in English (`doctor --json`) and in the
+    /// chosen language (its text).
+    package let checkWords: L10n.Words
     package let ok: Bool
-    package let detail: String
-    package let fix: String?
+    package let detailWords: L10n.Words
+    package let fixWords: L10n.Words?
 
+    package var check: String { checkWords.english }
+    package var detail: String { detailWords.english }
+    package var fix: String? { fixWords?.english }
+
+    package init(check: L10n.Words, ok: Bool, detail: L10n.Words, fix: L10n.Words?) {
+        checkWords = check; self.ok = ok; detailWords = detail; fixWords = fix
+    }
+
+    /// A finding in words that are the same in every language.
     package init(check: String, ok: Bool, detail: String, fix: String?) {
-        self.check = check; self.ok = ok; self.detail = detail; self.fix = fix
+        self.init(check: L10n.Words(check), ok: ok, detail: L10n.Words(detail), fix: fix.map(L10n.Words.init))
     }
 }
 

@@ -85,7 +85,7 @@ package final class StorageCardReader {
     /// The sector's data blocks (trailer left out: its keys are never handed on), nil when no key opens it.
     package func sector(_ n: Int) throws -> [UInt8]? {
         guard n >= 0, n < sectorCount else {
-            throw TransitError(.cardRefused, "sector \(n) is past the card's \(sectorCount) sectors")
+            throw TransitError(.cardRefused, L10n.words("sector %1$s is past the card's %2$s sectors", .init(String(n)), .init(String(sectorCount))))
         }
         if let state = sectors[n] {
             if case .open(let data, _, _) = state { return data }
@@ -103,7 +103,8 @@ package final class StorageCardReader {
         let opened = try sector(n) != nil
         if var replayed {
             guard let next = replayed.first, next.sector == n, next.salt == salt else {
-                throw TransitError(.replayDiverged, "the read checks the key of sector \(n), the log \(replayed.first.map { "sector \($0.sector)'s" } ?? "no more keys")")
+                throw TransitError(.replayDiverged, replayed.first.map { L10n.words("the read checks the key of sector %1$s, the log sector %2$s's", .init(String(n)), .init(String($0.sector))) }
+                                   ?? L10n.words("the read checks the key of sector %1$s, the log no more keys", .init(String(n))))
             }
             replayed.removeFirst()
             self.replayed = replayed
@@ -166,7 +167,7 @@ package final class StorageCardReader {
             if let loaded, loaded.key == key, !form.loadsByType || loaded.typeB == typeB { return form }
             let answer = try send(form.loadKeys(candidates[key].bytes, typeB: typeB))
             guard Self.succeeded(answer) else {
-                throw TransitError(.readerUnsupported, "the reader \(readerName) refused to load a MIFARE Classic key (\(Self.status(answer)))")
+                throw TransitError(.readerUnsupported, L10n.words("the reader %1$s refused to load a MIFARE Classic key (%2$s)", .init(readerName), Self.statusWords(answer)))
             }
             loaded = (key, typeB)
             return form
@@ -189,7 +190,9 @@ package final class StorageCardReader {
             loaded = (key, typeB)
             return candidate
         }
-        throw TransitError(.readerUnsupported, "the reader \(readerName) takes no MIFARE Classic key in any known form (ACS, ACS session key, HID OMNIKEY, Identiv): it cannot open this card's sectors")
+        throw TransitError(.readerUnsupported, L10n.words("""
+            the reader %1$s takes no MIFARE Classic key in any known form (ACS, ACS session key, HID OMNIKEY, Identiv): it cannot open this card's sectors
+            """, .init(readerName)))
     }
 
     /// `count` blocks from `first`, as many a Read Binary as the reader allows; nil when one fails.
@@ -202,7 +205,7 @@ package final class StorageCardReader {
             let answer = try send([0xFF, 0xB0, 0x00, UInt8(truncatingIfNeeded: block), UInt8(16 * n)])
             guard Self.succeeded(answer) else { return nil }
             guard answer.count == 16 * n + 2 else {
-                throw TransitError(.malformedResponse, "block \(block) read as \(answer.count - 2) bytes, not \(16 * n)")
+                throw TransitError(.malformedResponse, L10n.words("block %1$s read as %2$s bytes, not %3$s", .init(String(block)), .init(String(answer.count - 2)), .init(String(16 * n))))
             }
             data += answer.dropLast(2)
             block += n
@@ -215,7 +218,7 @@ package final class StorageCardReader {
     /// refusal (past the card's end) is `cardRefused`.
     package func pages(_ first: Int, count: Int) throws -> [UInt8] {
         guard first >= 0, count > 0, first + count <= 256 else {
-            throw TransitError(.cardRefused, "pages \(first)+\(count) lie outside an Ultralight's 256 pages")
+            throw TransitError(.cardRefused, L10n.words("pages %1$s+%2$s lie outside an Ultralight's 256 pages", .init(String(first)), .init(String(count))))
         }
         var data = [UInt8]()
         var page = first
@@ -228,9 +231,9 @@ package final class StorageCardReader {
             reads += 1
             let answer = try send([0xFF, 0xB0, 0x00, UInt8(page), 0x10])
             guard Self.succeeded(answer) else {
-                throw TransitError(.cardRefused, "the card refused to read page \(page) (\(Self.status(answer)))")
+                throw TransitError(.cardRefused, L10n.words("the card refused to read page %1$s (%2$s)", .init(String(page)), Self.statusWords(answer)))
             }
-            guard answer.count == 18 else { throw TransitError(.malformedResponse, "pages from \(page) read as \(answer.count - 2) bytes, not 16") }
+            guard answer.count == 18 else { throw TransitError(.malformedResponse, L10n.words("pages from %1$s read as %2$s bytes, not 16", .init(String(page)), .init(String(answer.count - 2)))) }
             // Only the pages asked for are kept: past the card's last page a READ rolls over to page 0
             // (MF0ICU1 §9.3), so what follows them may not be the pages it names.
             for n in 0 ..< 4 where page + n < first + count { readPages[page + n] = Array(answer[4 * n ..< 4 * n + 4]) }
@@ -250,8 +253,10 @@ package final class StorageCardReader {
 
     private static func succeeded(_ answer: [UInt8]) -> Bool { answer.count >= 2 && answer.suffix(2) == [0x90, 0x00] }
 
-    private static func status(_ answer: [UInt8]) -> String {
-        answer.count >= 2 ? "status \(HexFormat.string(Array(answer.suffix(2))))" : "an answer of \(answer.count) bytes"
+    private static func status(_ answer: [UInt8]) -> String { statusWords(answer).english }
+
+    private static func statusWords(_ answer: [UInt8]) -> L10n.Words {
+        answer.count >= 2 ? L10n.words("status %1$s", .init(HexFormat.string(Array(answer.suffix(2))))) : L10n.words("an answer of %1$s bytes", .init(String(answer.count)))
     }
 
     /// The form each reader turned out to take where its table line names none, or one it refused:

@@ -5,9 +5,9 @@ import TransitModel
 package struct CardTap {
     package let reader: String
     /// The card's channel: connected when the read starts (pcscd's readers), or the one the look
-    /// that saw the card made (an RC-S380). Throws when the card cannot be reached.
+    /// that saw the card made (a USB reader's). Throws when the card cannot be reached.
     package let channel: () throws -> ReaderChannel
-    /// False where `--dialect` does not apply (an RC-S380 speaks the bare-frame dialect only).
+    /// False where `--dialect` does not apply (a USB reader's channel speaks the bare-frame dialect only).
     package let takesDialect: Bool
 
     package init(reader: String, takesDialect: Bool, channel: @escaping () throws -> ReaderChannel) {
@@ -26,7 +26,7 @@ package protocol TapHandler: AnyObject, Sendable {
     /// runs once the read has ended, or once a newer tap of the same reader has replaced it while it
     /// waited for a busy lane (its card has gone): a source may wait for `done`.
     func read(_ tap: CardTap, done: @escaping () -> Void) throws
-    /// Drops a reader's lane once its reads are done (an RC-S380 unplugged).
+    /// Drops a reader's lane once its reads are done (a USB reader unplugged).
     func close(_ reader: String)
     /// A reader or its service that failed, in words.
     func problem(_ line: String)
@@ -36,7 +36,7 @@ package protocol TapHandler: AnyObject, Sendable {
 /// put on a reader handed over once (one left there is not a new tap until it has gone), each
 /// failure said through the handler. The watch loop turns every source's watch in turn.
 package protocol TapWatch: AnyObject {
-    /// True while it watches readers of its own (pcscd's listed, RC-S380s polled): another source's
+    /// True while it watches readers of its own (pcscd's listed, USB readers polled): another source's
     /// service that is down is then no problem to tell.
     var watching: Bool { get }
     /// Brings its readers up to date (the USB bus looked at again, a poll started for each new

@@ -41,7 +41,7 @@ package final class PCSCCard: ReaderChannel {
             if PCSCStatus(rv).meansCardGone || PCSCStatus(rv) == .unresponsiveCard {
                 throw TransitError(.noCard, L10n.words("no card on %1$s", .init(reader)))
             }
-            throw PCSCStatus(rv).error("connecting to the card")
+            throw PCSCStatus(rv).error(L10n.words("connecting to the card"))
         }
         handle = card
         pci = SCARD_IO_REQUEST(dwProtocol: UInt(proto), cbPciLength: UInt(MemoryLayout<SCARD_IO_REQUEST>.size))
@@ -61,12 +61,12 @@ package final class PCSCCard: ReaderChannel {
     /// holds the card: past the deadline that is said as such.
     private func beginTransaction() throws(TransitError) {
         for attempt in 0 ..< 2 {
-            let rv = try call(orElse: TransitError(.communication, "another application holds the card on \(readerName) "
-                                                   + "(it did not let go within \(Self.seconds(exchangeTimeout)))")) { [handle] in
+            let rv = try call(orElse: TransitError(.communication, L10n.words("another application holds the card on %1$s (it did not let go within %2$s)",
+                                                                              .init(readerName), Self.secondsWords(exchangeTimeout)))) { [handle] in
                 SCardBeginTransaction(handle)
             }
             if rv == .success { inTransaction = true; return }
-            guard rv == .resetCard, attempt == 0 else { throw rv.error("taking the card") }
+            guard rv == .resetCard, attempt == 0 else { throw rv.error(L10n.words("taking the card")) }
             try reconnect()
         }
     }
@@ -77,7 +77,7 @@ package final class PCSCCard: ReaderChannel {
         let rv = try call { [handle] in
             SCardReconnect(handle, DWORD(SCARD_SHARE_SHARED), DWORD(SCARD_PROTOCOL_T0) | DWORD(SCARD_PROTOCOL_T1), DWORD(SCARD_LEAVE_CARD), &proto)
         }
-        guard rv == .success else { throw rv.error("reconnecting to the card") }
+        guard rv == .success else { throw rv.error(L10n.words("reconnecting to the card")) }
         pci.dwProtocol = UInt(proto)
     }
 
@@ -90,7 +90,7 @@ package final class PCSCCard: ReaderChannel {
             return (PCSCStatus(rv), Array(atr.prefix(Int(min(atrLength, 33)))))
         }, late: giveBack)
         guard let (rv, atr) = answer else { abandon(); throw Self.stopped(readerName, exchangeTimeout) }
-        guard rv == .success else { throw rv.error("reading the card's status") }
+        guard rv == .success else { throw rv.error(L10n.words("reading the card's status")) }
         return atr
     }
 
@@ -130,7 +130,7 @@ package final class PCSCCard: ReaderChannel {
         guard let (status, answer) = exchange else {
             abandon()
             if left < exchangeTimeout {
-                throw TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
+                throw TransitError(.communication, L10n.words("the read did not finish within its deadline (%1$s was still answering)", .init(readerName)))
             }
             throw Self.stopped(readerName, exchangeTimeout)
         }
@@ -138,14 +138,14 @@ package final class PCSCCard: ReaderChannel {
             // Another client reset the card between our exchanges: reconnect, and let the read start again.
             try reconnect()
             try beginTransaction()
-            throw TransitError(.cardReset, "another application reset the card during the read")
+            throw TransitError(.cardReset, L10n.words("another application reset the card during the read"))
         }
         // A card leaving mid-exchange shows first as a failed or empty answer, and only a moment later
         // (at pcscd's next presence poll) as a removed card: ask before calling it a communication error.
         if status.meansCardGone || ((status != .success || answer.count < 2) && context.cardLeft(readerName)) {
-            throw TransitError(.sessionLost, "the card was removed during the read")
+            throw TransitError(.sessionLost, L10n.words("the card was removed during the read"))
         }
-        guard status == .success else { throw status.error("sending a command") }
+        guard status == .success else { throw status.error(L10n.words("sending a command")) }
         return answer
     }
 
@@ -176,8 +176,9 @@ package final class PCSCCard: ReaderChannel {
     }
 
     package static func stopped(_ reader: String, _ seconds: Double) -> TransitError {
-        TransitError(.communication, "the reader stopped answering (\(reader), nothing within \(Self.seconds(seconds)))")
+        TransitError(.communication, L10n.words("the reader stopped answering (%1$s, nothing within %2$s)", .init(reader), Self.secondsWords(seconds)))
     }
 
     package static func seconds(_ s: Double) -> String { ReadLimits.seconds(s) }
+    package static func secondsWords(_ s: Double) -> L10n.Words { ReadLimits.secondsWords(s) }
 }

@@ -13,7 +13,7 @@ package final class PCSCContext {
 
     package init() throws {
         let rv = SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &handle)
-        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("connecting to pcscd") }
+        guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error(L10n.words("connecting to pcscd")) }
     }
 
     deinit {
@@ -43,15 +43,15 @@ package final class PCSCContext {
             var length: DWORD = 0
             var rv = SCardListReaders(handle, nil, nil, &length)
             if PCSCStatus(rv) == .noReadersAvailable { return [] }
-            guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error("listing readers") }
+            guard PCSCStatus(rv) == .success else { throw PCSCStatus(rv).error(L10n.words("listing readers")) }
             var buffer = [CChar](repeating: 0, count: Int(length))
             rv = SCardListReaders(handle, nil, &buffer, &length)
             if PCSCStatus(rv) == .noReadersAvailable { return [] }
-            guard PCSCStatus(rv) == .success else { lastError = PCSCStatus(rv).error("listing readers"); continue }
+            guard PCSCStatus(rv) == .success else { lastError = PCSCStatus(rv).error(L10n.words("listing readers")); continue }
             // A multi-string: names separated by NUL, ended by an empty name.
             return buffer.split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         }
-        throw lastError ?? TransitError(.communication, "listing readers failed")
+        throw lastError ?? TransitError(.communication, L10n.words("listing readers failed"))
     }
 
     /// The state and ATR of each reader right now.
@@ -63,7 +63,7 @@ package final class PCSCContext {
             states = s
             return rv
         }
-        guard PCSCStatus(rv) == .success || PCSCStatus(rv) == .timeout else { throw PCSCStatus(rv).error("reading reader states") }
+        guard PCSCStatus(rv) == .success || PCSCStatus(rv) == .timeout else { throw PCSCStatus(rv).error(L10n.words("reading reader states")) }
         return zip(names, states).map { name, s in
             let present = s.dwEventState & DWORD(SCARD_STATE_PRESENT) != 0 && s.dwEventState & DWORD(SCARD_STATE_MUTE) == 0
             let atr = withUnsafeBytes(of: s.rgbAtr) { Array($0.prefix(Int(min(s.cbAtr, 33)))) }

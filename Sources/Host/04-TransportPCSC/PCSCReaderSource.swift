@@ -39,43 +39,47 @@ package final class PCSCReaderSource: ReaderSource {
                            serviceRunning: !findings.contains { $0.check == "pcscd" && !$0.ok })
     }
 
+    /// The check of pcscd's readers: "readers" to scripts (`doctor --json`).
+    // TRANSLATORS: what doctor checked: the PC/SC readers pcscd lists.
+    private static var readersCheck: L10n.Words { L10n.words("readers") }
+
     private func checks() -> [ReaderFinding] {
         // Each call has a deadline: a stuck pcscd is a finding, not a hang.
         let calls = CallThread(name: "doctor")
         defer { calls.close() }
         guard let connected = calls.run(by: Deadline(secondsFromNow: 5), { Result { try PCSCContext() } }) else {
-            return [ReaderFinding(check: "pcscd", ok: false, detail: "did not answer within 5 s", fix: "restart it: systemctl restart pcscd")]
+            return [ReaderFinding(check: .init("pcscd"), ok: false, detail: L10n.words("did not answer within 5 s"), fix: L10n.words("restart it: systemctl restart pcscd"))]
         }
         let context: PCSCContext
         switch connected {
         case .success(let c): context = c
         case .failure(let e as TransitError) where e.pcscCode == PCSCStatus.noService.code:
-            return [ReaderFinding(check: "pcscd", ok: false, detail: "not running: only PC/SC readers need it", fix: PCSCStatus.startPcscd)]
+            return [ReaderFinding(check: .init("pcscd"), ok: false, detail: L10n.words("not running: only PC/SC readers need it"), fix: PCSCStatus.startPcscdWords)]
         case .failure(let e):
-            return [ReaderFinding(check: "pcscd", ok: false, detail: (e as? TransitError)?.message ?? "\(e)",
-                          fix: PCSCStatus.startPcscd)]
+            return [ReaderFinding(check: .init("pcscd"), ok: false, detail: L10n.Words(error: e), fix: PCSCStatus.startPcscdWords)]
         }
-        var checks = [ReaderFinding(check: "pcscd", ok: true, detail: "reachable", fix: nil)]
+        var checks = [ReaderFinding(check: .init("pcscd"), ok: true, detail: L10n.words("reachable"), fix: nil)]
         let readers = calls.run(by: Deadline(secondsFromNow: 5), { Result { try context.states(try context.readers()) } })
         switch readers {
         case .success(let states)? where !states.isEmpty:
-            checks.append(ReaderFinding(check: "readers", ok: true,
-                                detail: states.map { "\($0.reader) (\($0.present ? "card" : "no card"))" }.joined(separator: ", "), fix: nil))
+            checks.append(ReaderFinding(check: Self.readersCheck, ok: true,
+                                detail: states.map { L10n.Words($0.reader) + .init(" (") + ($0.present ? L10n.words("card") : L10n.words("no card")) + .init(")") }
+                                    .joined(separator: .init(", ")), fix: nil))
             // Each reader's line of the reader table: how FeliCa cards will be read on it.
             for state in states where !ReaderProfile.isSAMSlot(state.reader) {
                 let p = ReaderProfile.matching(state.reader)
-                checks.append(ReaderFinding(check: "reader \(state.reader)", ok: true,
-                                    detail: p.summary + " (\(p.source))"
-                                        + (p.dialects.isEmpty ? "; it reads ISO 14443-4 cards only: FeliCa cards need a reader that passes FeliCa frames (docs/readers.md)" : ""),
+                checks.append(ReaderFinding(check: L10n.words("reader %1$s", .init(state.reader)), ok: true,
+                                    detail: p.summaryWords + .init(" (\(p.source))")
+                                        + (p.dialects.isEmpty ? L10n.words("; it reads ISO 14443-4 cards only: FeliCa cards need a reader that passes FeliCa frames (docs/readers.md)") : .init("")),
                                     fix: nil))
             }
         case .success?:
-            checks.append(ReaderFinding(check: "readers", ok: false, detail: "none connected",
-                                fix: "plug in a reader; if it is connected, check `pcsc_scan` and the reader's driver (libccid)"))
+            checks.append(ReaderFinding(check: Self.readersCheck, ok: false, detail: L10n.words("none connected"),
+                                fix: L10n.words("plug in a reader; if it is connected, check `pcsc_scan` and the reader's driver (libccid)")))
         case .failure(let e)?:
-            checks.append(ReaderFinding(check: "readers", ok: false, detail: (e as? TransitError)?.message ?? "\(e)", fix: "restart pcscd"))
+            checks.append(ReaderFinding(check: Self.readersCheck, ok: false, detail: L10n.Words(error: e), fix: L10n.words("restart pcscd")))
         case nil:
-            checks.append(ReaderFinding(check: "readers", ok: false, detail: "pcscd did not list them within 5 s", fix: "restart pcscd"))
+            checks.append(ReaderFinding(check: Self.readersCheck, ok: false, detail: L10n.words("pcscd did not list them within 5 s"), fix: L10n.words("restart pcscd")))
         }
         return checks
     }

@@ -29,20 +29,26 @@ package struct PCSCStatus: Equatable {
     }
 
     /// How to start pcscd: the one hint scan, watch and doctor give.
-    package static let startPcscd = "start it: sudo systemctl start pcscd.socket; not installed: sudo apt install pcscd"
+    package static var startPcscd: String { startPcscdWords.english }
+    /// `startPcscd` in English and in the chosen language.
+    package static var startPcscdWords: L10n.Words { L10n.words("start it: sudo systemctl start pcscd.socket; not installed: sudo apt install pcscd") }
 
-    /// The error of a failed call during a read, carrying this code.
-    package func error(_ what: String) -> TransitError {
-        func error(_ kind: TransitError.Kind, _ message: String) -> TransitError { TransitError(kind, message, pcscCode: code) }
+    /// `error` with the call in words that are the same in every language.
+    package func error(_ what: String) -> TransitError { error(L10n.Words(what)) }
+
+    /// The error of a failed call during a read, carrying this code; `what` is the call ("connecting to the card").
+    package func error(_ what: L10n.Words) -> TransitError {
         func error(_ kind: TransitError.Kind, _ words: L10n.Words) -> TransitError { TransitError(kind, words, pcscCode: code) }
-        if meansCardGone { return error(.sessionLost, "the card was removed during the read") }
+        if meansCardGone { return error(.sessionLost, L10n.words("the card was removed during the read")) }
         switch self {
-        case .resetCard: return error(.cardReset, "another application reset the card during the read")
-        case .noService: return error(.noReader, L10n.words("pcscd is not running (%1$s)", .init(Self.startPcscd)))
+        case .resetCard: return error(.cardReset, L10n.words("another application reset the card during the read"))
+        case .noService: return error(.noReader, L10n.words("pcscd is not running (%1$s)", Self.startPcscdWords))
         case .noReadersAvailable: return error(.noReader, L10n.words("no reader is connected"))
         default:
+            // libpcsclite's own words for the code, as it says them.
             let text = pcsc_stringify_error(LONG(bitPattern: UInt(code))).map { String(cString: $0) } ?? ""
-            return error(.communication, "\(what) failed: \(text) (\(hex))")
+            // TRANSLATORS: %1$s is what failed ("connecting to the card"), %2$s libpcsclite's words, %3$s the code.
+            return error(.communication, L10n.words("%1$s failed: %2$s (%3$s)", what, .init(text), .init(hex)))
         }
     }
 }

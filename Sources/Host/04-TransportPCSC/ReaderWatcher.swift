@@ -64,7 +64,7 @@ package struct ReaderWatcher {
             // pcscd gone (or restarting), no readers yet: say so once, wait, and connect anew.
             let e = TransitError(error, while: "watching the readers")
             let unneeded = quietWithoutPCSCD && e.pcscCode == PCSCStatus.noService.code
-            if lastProblem != e.message, !unneeded { onProblem("\(e.message); waiting") }
+            if lastProblem != e.message, !unneeded { onProblem(L10n.tr("%1$s; waiting", e.text)) }
             lastProblem = e.message
             context = nil
             watched = []

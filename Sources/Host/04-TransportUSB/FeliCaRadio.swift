@@ -12,15 +12,7 @@ package protocol FeliCaRadio: AnyObject {
     var commandsSent: Int { get }
     /// One frame (length byte first) to the card and what came back: the card's frame, silence
     /// within `timeout` (the card's), or a radio fault; the USB wait ends by `deadline` too.
-    func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline?) throws(TransitError) -> RCS380.Reception
-    /// A Polling for any system at `bitRate`, its answer as it came (`RCS380.target` reads it).
-    func presencePolling(bitRate: FeliCaBitRate, timeout: Double, deadline: Deadline?) throws(TransitError) -> RCS380.Reception
-}
-
-extension RCS380: FeliCaRadio {
-    package var clock: MonotonicClock { port.clock }
-
-    package func presencePolling(bitRate: FeliCaBitRate, timeout: Double, deadline: Deadline?) throws(TransitError) -> Reception {
-        try poll(bitRate: bitRate, timeout: timeout, deadline: deadline)
-    }
+    func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline?) throws(TransitError) -> FeliCaReception
+    /// A Polling for any system at `bitRate`, its answer as it came (`FeliCaTarget(polled:bitRate:)` reads it).
+    func presencePolling(bitRate: FeliCaBitRate, timeout: Double, deadline: Deadline?) throws(TransitError) -> FeliCaReception
 }

@@ -33,7 +33,7 @@ package final class LibUSBDevice: USBPipe {
         }
 
         /// "SONY RC-S380/S (USB 1:13)".
-        package var readerName: String { RCS380Channel.readerName(model: model, bus: bus, address: address) }
+        package var readerName: String { model.readerName(bus: bus, address: address) }
         /// The device node libusb opens, "/dev/bus/usb/001/013".
         package var node: String { "/dev/bus/usb/" + Self.threeDigits(bus) + "/" + Self.threeDigits(address) }
 
@@ -79,7 +79,7 @@ package final class LibUSBDevice: USBPipe {
 
     /// Opens `found`: the device, its endpoints, the kernel driver detached, interface claimed.
     /// `holding` learns of the device before anything is detached, so a signal from then on gives
-    /// it back (issue 36 §1: a SIGTERM between a detach and the registration left port100 out).
+    /// it back (issue 36 §1: a SIGTERM between a detach and the registration left the kernel driver out).
     /// A reader unplugged since it was listed is `noReader`; no access to its node, a reader
     /// another program holds and one another kernel driver than port100 holds are `communication`
     /// (exit 5) errors that name it and say what to do.
@@ -232,8 +232,8 @@ package final class LibUSBDevice: USBPipe {
         return TransitError(.communication, "\(doing) \(found.readerName) failed: \(Self.name(rv))")
     }
 
-    /// The kernel driver transit detaches from `found`: the reader's own (`USBReaderModel.kernelDriver`:
-    /// port100 for an RC-S380, pn533_usb for an RC-S330/360/370). Any other bound to a device with
+    /// The kernel driver transit detaches from `found`: the reader's own (`USBChipset.kernelDriver`,
+    /// from the reader table). Any other bound to a device with
     /// its ids (usb-storage, usbhid: a gadget posing as one) is left bound.
     package static func readerDriver(_ found: Found) -> String { found.model.kernelDriver }
 
@@ -251,7 +251,7 @@ package final class LibUSBDevice: USBPipe {
             var configuration: Int32 = 1
             _ = libusb_get_configuration(handle, &configuration)
             kernelDriverName = found.driver(configuration: configuration, interface: interface)
-            let own = Self.readerDriver(found), model = found.model.chipset == .rcs956 ? "RC-S330/360/370" : "RC-S380"
+            let own = Self.readerDriver(found), model = found.model.family
             guard kernelDriverName == own else {
                 throw TransitError(.communication, "cannot open \(found.readerName): the kernel's "
                                    + (kernelDriverName.map { "\(TerminalText.escape($0)) driver" } ?? "driver of another name than \(own)")
@@ -276,12 +276,12 @@ package final class LibUSBDevice: USBPipe {
                                 + "\(USBAccess.ruleName) gives it to the person at the desktop and to group transit: the .deb installs it "
                                 + "in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/\(USBAccess.ruleName) "
                                 + "there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader"
-                                + (found.model.chipset == .rcs956
-                                    ? ". The kernel's pn533_usb driver may stay bound: transit detaches it while it reads (with that same access) and gives it back"
+                                + (found.model.chipset.driverMayTakeItBack
+                                    ? ". The kernel's \(found.model.kernelDriver) driver may stay bound: transit detaches it while it reads (with that same access) and gives it back"
                                     : ""))
         case LIBUSB_ERROR_BUSY.rawValue:
             return TransitError(.communication, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it"
-                                + (found.model.chipset == .rcs956 ? ", or the kernel's pn533_usb driver took it back" : "") + ")")
+                                + (found.model.chipset.driverMayTakeItBack ? ", or the kernel's \(found.model.kernelDriver) driver took it back" : "") + ")")
         case LIBUSB_ERROR_NO_DEVICE.rawValue:
             return TransitError(.noReader, "cannot \(doing) \(reader): it was unplugged")
         default:

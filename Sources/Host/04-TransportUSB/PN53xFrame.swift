@@ -11,22 +11,11 @@
 /// cancel. Not the RC-S380's Port-100 frame (`Port100Frame`), whose extended LEN is little-endian:
 /// never decode one with the other.
 package enum PN53xFrame {
-    /// What a received buffer begins with.
-    package enum Decoded: Equatable, Sendable {
-        /// `00 00 FF 00 FF 00`: the chip took the command.
-        case ack
-        /// `00 00 FF FF 00 00`: asks for the last frame again (a host's; no chip is known to send it).
-        case nak
-        /// A data frame whose checksums hold: its data, `D5 <code> …` from the chip.
-        case data([UInt8])
-        /// The error frame `00 00 FF 01 FF 7F 81 00` (data `7F`): "invalid command syntax"
-        /// (nfcpy base_clf_pn53x `ERR`; libnfc's RC-S360 trace answering SetParameters 14).
-        case error
-        /// A frame's beginning (or nothing): more bytes are needed.
-        case incomplete
-        /// Not a PN53x frame.
-        case invalid(Fault)
-    }
+    /// What a received buffer begins with. Its `.nak` is `00 00 FF FF 00 00` (a host's; no chip
+    /// is known to send it); its `.error` the error frame `00 00 FF 01 FF 7F 81 00` (data `7F`):
+    /// "invalid command syntax" (nfcpy base_clf_pn53x `ERR`; libnfc's RC-S360 trace answering
+    /// SetParameters 14).
+    package typealias Decoded = USBFrame<Fault>
 
     /// Why a buffer is not a frame.
     package enum Fault: String, Equatable, Sendable {

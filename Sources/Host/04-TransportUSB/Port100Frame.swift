@@ -10,20 +10,10 @@
 /// This is not the PN53x frame of the RC-S956 (`00 00 FF LEN LCS D4 …`, its extended LEN
 /// big-endian): never decode one with the other (docs/research/port100.md §"PN53x frame").
 package enum Port100Frame {
-    /// What a received buffer begins with.
-    package enum Decoded: Equatable, Sendable {
-        /// `00 00 FF 00 FF 00`: the chip took the command.
-        case ack
-        /// A data frame whose checksums hold: its data, `D7 <code> …` from the chip.
-        case data([UInt8])
-        /// The start `00 00 FF FF FF` alone, nfcpy's "err" frame (rcs380.py `Frame`; no log shows
-        /// the chip sending it, docs/research/port100.md §"Open questions").
-        case error
-        /// A frame's beginning (or nothing): more bytes are needed.
-        case incomplete
-        /// Not a Port-100 frame.
-        case invalid(Fault)
-    }
+    /// What a received buffer begins with (never `.nak`: Port-100 has none). Its `.error` is the
+    /// start `00 00 FF FF FF` alone, nfcpy's "err" frame (rcs380.py `Frame`; no log shows the
+    /// chip sending it, docs/research/port100.md §"Open questions").
+    package typealias Decoded = USBFrame<Fault>
 
     /// Why a buffer is not a frame.
     package enum Fault: String, Equatable, Sendable {

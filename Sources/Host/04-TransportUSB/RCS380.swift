@@ -10,18 +10,12 @@ import TransitModel
 /// with nfcpy's `sense_tta` (`senseTypeA`) and a Type 2 tag read with one InCommRF a READ
 /// (`exchangeTypeA`), the radio set for it once (docs/research/port100.md §"Type A").
 package final class RCS380 {
-    /// A FeliCa card that answered a Polling.
-    package struct Target: Equatable, Sendable {
-        package let idm: [UInt8]
-        package let pmm: [UInt8]
-        /// The system code, when the Polling asked for it (request code 01).
-        package let systemCode: UInt16?
-        package let bitRate: FeliCaBitRate
-
-        package init(idm: [UInt8], pmm: [UInt8], systemCode: UInt16?, bitRate: FeliCaBitRate) {
-            self.idm = idm; self.pmm = pmm; self.systemCode = systemCode; self.bitRate = bitRate
-        }
-    }
+    /// A FeliCa card that answered a Polling (`FeliCaTarget`, whatever the chip).
+    package typealias Target = FeliCaTarget
+    /// What one InCommRF brought back; its silence is status 0x80, RECEIVE_TIMEOUT.
+    package typealias Reception = FeliCaReception
+    /// A 106 kbit/s type A card a sense selected (`TypeA.Target`).
+    package typealias TypeATarget = TypeA.Target
 
     /// A version the chip reports as minor, major (`11 01` is 1.11: docs/research/port100.md V1).
     package struct Version: Equatable, Sendable, CustomStringConvertible {
@@ -35,18 +29,6 @@ package final class RCS380 {
             let m = String(minor, radix: 16)
             return String(major, radix: 16) + "." + (m.count == 1 ? "0" + m : m)
         }
-    }
-
-    /// A 106 kbit/s type A card a sense selected (ISO/IEC 14443-3): its SENS_RES (ATQA) as it came,
-    /// its whole UID (4, 7 or 10 bytes, cascade tags left out) and its last SEL_RES (SAK).
-    package struct TypeATarget: Equatable, Sendable {
-        package let sensRes: [UInt8]
-        package let uid: [UInt8]
-        package let sak: UInt8
-
-        package init(sensRes: [UInt8], uid: [UInt8], sak: UInt8) { self.sensRes = sensRes; self.uid = uid; self.sak = sak }
-
-        package var kind: TypeA.Kind { TypeA.Kind(sak: sak) }
     }
 
     /// What a type A sense found: a card, none, or an answer that came back damaged (two cards, a
@@ -65,16 +47,6 @@ package final class RCS380 {
         case typeA
     }
 
-    /// What one InCommRF brought back.
-    package enum Reception: Equatable, Sendable {
-        /// The card's frame, its length byte first.
-        case frame([UInt8])
-        /// Nothing within the timeout (status 0x80, RECEIVE_TIMEOUT).
-        case silence
-        /// The chip received something that was not a frame (CRC, parity, collision…).
-        case radioError(InCommRFStatus)
-    }
-
     package let port: Port100
     /// The firmware, once `open` has run.
     package private(set) var firmware: Version?
@@ -87,25 +59,15 @@ package final class RCS380 {
     /// Seconds the USB wait adds to an InCommRF's own timeout before the command is cancelled: the
     /// chip's timeout normally ends a silent exchange (docs/research/port100.md §"Timeouts", a GUESS there as here).
     package static let usbMargin = 0.1
-    /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3
-    /// command three times (nfcpy tt3.py, its Type 3 exchange; docs/research/port100.md §"Sequences").
-    package static let tries = 3
+    /// Tries a card command gets while its answer comes back damaged (`USBFeliCaChannel.tries`).
+    package static let tries = USBFeliCaChannel.tries
     /// A Polling's timeout: nfcpy's 10 ms, `6E 00` on the wire (docs/research/port100.md §"Sequences", V5).
-    package static let pollingTimeout = 0.010
+    package static let pollingTimeout = USBFeliCaChannel.pollingTimeout
 
     package init(port: Port100) { self.port = port }
 
     package convenience init(pipe: USBPipe, name: String = "the RC-S380") {
         self.init(port: Port100(pipe: pipe, name: name))
-    }
-
-    /// The driver of an opened USB reader; an RC-S956 reader (RC-S330/360/370) speaks another
-    /// framing and is refused (`USBReaderModel.Chipset.rcs956`).
-    package convenience init(device: LibUSBDevice) throws(TransitError) {
-        guard device.found.model.chipset == .port100 else {
-            throw TransitError(.readerUnsupported, "\(device.found.readerName) has an RC-S956 chip, which transit does not drive (only the RC-S380's Port-100)")
-        }
-        self.init(pipe: device, name: device.found.readerName)
     }
 
     /// Port-100 commands sent so far (each one USB round trip: command, ACK, answer).
@@ -163,12 +125,7 @@ package final class RCS380 {
     /// The card a Polling's answer names; nil for no answer, a damaged one or a frame that is no
     /// Polling's answer.
     package static func target(_ reception: Reception, bitRate: FeliCaBitRate, requestSystemCode: Bool = true) -> Target? {
-        guard case .frame(let answer) = reception else { return nil }
-        // LEN 01 IDm PMm [system code]: accepted as nfcpy does, LEN ≥ 18, LEN = the length, code 01
-        // (nfcpy rcs380.py `sense_ttf`; docs/research/port100.md §"Sequences").
-        guard let idm = FeliCaCommand.polledIDm(answer), answer.count >= 18 else { return nil }
-        let code = requestSystemCode && answer.count >= 20 ? UInt16(answer[18]) << 8 | UInt16(answer[19]) : nil
-        return Target(idm: idm, pmm: Array(answer[10 ..< 18]), systemCode: code, bitRate: bitRate)
+        FeliCaTarget(polled: reception, bitRate: bitRate, requestSystemCode: requestSystemCode)
     }
 
     /// One frame (length byte first) to the card and what came back: ONE InCommRF, the radio set
@@ -326,3 +283,14 @@ package final class RCS380 {
         return deadline.map { min($0, own) } ?? own
     }
 }
+
+extension RCS380: FeliCaRadio {
+    package var clock: MonotonicClock { port.clock }
+
+    package func presencePolling(bitRate: FeliCaBitRate, timeout: Double, deadline: Deadline?) throws(TransitError) -> Reception {
+        try poll(bitRate: bitRate, timeout: timeout, deadline: deadline)
+    }
+}
+
+/// The RC-S380's name for the channel, which it had alone before the RC-S956 (issue 46).
+package typealias RCS380Channel = USBFeliCaChannel

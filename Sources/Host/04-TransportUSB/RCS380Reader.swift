@@ -6,50 +6,23 @@ import TransitTransport
 /// driver detached) at the first look for a card, and given back — field off, interface released,
 /// driver re-attached — when the command is done with it. No pcscd is involved. Every reader held
 /// open is known to `giveBackAll`, which a command's end on a signal calls.
-package final class RCS380Reader: USBReader, @unchecked Sendable { // Unchecked: `lock` guards the rest; `log` is set before it is shared.
-    package let found: LibUSBDevice.Found
-    /// Guards `device` and `driver`: `giveBackBeforeExit` reads them on a signal's thread.
-    private let lock = NSLock()
-    private var device: LibUSBDevice?
-    private var driver: RCS380?
+// Unchecked: the device and driver are `hold`'s, under its lock; `log` is set before the
+// reader is shared (USBCardSearch, USBTapWatch).
+package final class RCS380Reader: USBDriverHolding, @unchecked Sendable {
+    /// The device and the RC-S380 driver, opened at the first look (`USBDriverHold`).
+    package let hold: USBDriverHold<RCS380>
     /// `--verbose` lines: the kernel driver detached, the firmware.
     package var log: (String) -> Void = { _ in }
 
-    package init(_ found: LibUSBDevice.Found) { self.found = found }
+    package init(_ found: LibUSBDevice.Found) { hold = USBDriverHold(found) }
 
     deinit { close() }
 
-    /// "SONY RC-S380/S (USB 1:13)".
-    package var name: String { found.readerName }
-
     /// A card an RC-S380 sensed: FeliCa, or a 106 kbit/s type A card it can say something of
     /// (MIFARE Ultralight and the other Type 2 tags, which it reads; MIFARE Classic, which it cannot).
-    package enum Card: Equatable, Sendable {
-        case felica(RCS380.Target)
-        case typeA(RCS380.TypeATarget)
-
-        /// What tells one card from another: the IDm, the UID.
-        package var identity: [UInt8] {
-            switch self {
-            case .felica(let target): return target.idm
-            case .typeA(let target): return target.uid
-            }
-        }
-
-        /// The ATR the card's channel shows.
-        package var atr: [UInt8] {
-            switch self {
-            case .felica: return RCS380Channel.atr
-            case .typeA(let target): return TypeA.atr(kind: target.kind, sak: target.sak) ?? []
-            }
-        }
-    }
-
-    /// What one look at the reader saw: a card, none, or an answer that came back damaged (a card
-    /// being placed or moved: there is a card, not yet read), which a watch takes as no change.
-    package enum Sight: Equatable, Sendable {
-        case card(Card), none, damaged
-    }
+    package typealias Card = USBCard
+    /// What one look at the reader saw (`USBSight`).
+    package typealias Sight = USBSight
 
     /// `sense`, telling a damaged answer from no card: a Polling at 212 kbit/s, then at 424; when
     /// neither was answered at all, a type A sense (`RCS380.senseTypeA`). A FeliCa card is found as
@@ -92,10 +65,7 @@ package final class RCS380Reader: USBReader, @unchecked Sendable { // Unchecked:
     /// on the reader, is not sensed again until it leaves the field (`RCS380.haltTypeA`). A reader
     /// that fails is opened anew at the next look.
     package func halt(by deadline: Deadline) {
-        lock.lock()
-        let current = driver
-        lock.unlock()
-        guard let current else { return }
+        guard let current = hold.current else { return }
         do throws(TransitError) {
             try current.haltTypeA(deadline: deadline)
         } catch {
@@ -103,53 +73,22 @@ package final class RCS380Reader: USBReader, @unchecked Sendable { // Unchecked:
         }
     }
 
-    /// Field off and an ACK (unless the reader just stopped answering: the wait would be for
-    /// nothing), interface released, kernel driver given back; the next sense opens it again.
-    package func close() {
-        lock.lock()
-        let (device, driver) = (self.device, self.driver)
-        self.device = nil
-        self.driver = nil
-        lock.unlock()
-        if let device { HeldUSBDevices.forget(device) }
-        if let driver, !driver.port.silent { try? driver.close() }
-        device?.close()
-    }
-
-    /// As the process ends on a signal, from the signal's thread: the reader given back to the
-    /// kernel without closing what the command's thread may be using.
-    package func giveBackBeforeExit() {
-        lock.lock()
-        let device = self.device
-        lock.unlock()
-        device?.giveBackBeforeExit()
-    }
-
     /// Every reader held open, given back before the process ends on a signal (`HeldUSBDevices`).
     package static func giveBackAll() { HeldUSBDevices.giveBackAll() }
+}
 
+extension RCS380: USBChipDriver {
+    package static var chipset: USBChipset { .port100 }
+    package var openedNote: String { "firmware \(firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb" }
+    package var silent: Bool { port.silent }
+}
 
-    private func opened(by deadline: Deadline) throws(TransitError) -> RCS380 {
-        lock.lock()
-        let current = driver
-        lock.unlock()
-        if let current { return current }
-        let device = try HeldUSBDevices.open(found)
-        lock.lock()
-        self.device = device
-        lock.unlock()
-        do throws(TransitError) {
-            let reader = try RCS380(device: device)
-            try reader.open(by: deadline)
-            if let note = device.driverNote { log(note) }
-            log("\(name): firmware \(reader.firmware.map { "\($0)" } ?? "unknown"), Port-100 over libusb")
-            lock.lock()
-            driver = reader
-            lock.unlock()
-            return reader
-        } catch {
-            close()
-            throw error
-        }
-    }
+extension USBChipset {
+    /// The RC-S380's Port-100 chip (`Port100Frame`, `Port100`, `RCS380`), bound by the kernel's
+    /// port100 driver (docs/research/port100.md §"Kernel driver").
+    package static let port100 = USBChipset(
+        id: "port100", kernelDriver: "port100",
+        reads: "FeliCa cards and MIFARE Ultralight tickets (not MIFARE Classic)",
+        readsOnly: "FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…",
+        reader: { RCS380Reader($0) })
 }

@@ -66,14 +66,6 @@ package final class RCS956: FeliCaRadio {
         self.init(chip: PN53x(pipe: pipe, name: name))
     }
 
-    /// The driver of an opened USB reader; an RC-S380 speaks Port-100 and is refused.
-    package convenience init(device: LibUSBDevice) throws(TransitError) {
-        guard device.found.model.chipset == .rcs956 else {
-            throw TransitError(.internal, "\(device.found.readerName) has no RC-S956 chip")
-        }
-        self.init(pipe: device, name: device.found.readerName)
-    }
-
     package var clock: MonotonicClock { chip.clock }
     package var commandsSent: Int { chip.commandsSent }
 
@@ -115,7 +107,7 @@ package final class RCS956: FeliCaRadio {
     /// Polls for a FeliCa card at `bitRate` with InListPassiveTarget (one target; the Polling
     /// payload `00 FF FF 01 00`: any system, its code asked): the card's Polling answer, its
     /// length byte first, or silence when none answered. The first poll switches the field on.
-    package func poll(bitRate: FeliCaBitRate, deadline: Deadline? = nil) throws(TransitError) -> RCS380.Reception {
+    package func poll(bitRate: FeliCaBitRate, deadline: Deadline? = nil) throws(TransitError) -> FeliCaReception {
         if !fieldOn {
             try configure(Self.itemField, [Self.fieldOnValue], deadline: deadline)
             fieldOn = true
@@ -134,7 +126,7 @@ package final class RCS956: FeliCaRadio {
         return .frame(response)
     }
 
-    package func presencePolling(bitRate: FeliCaBitRate, timeout: Double, deadline: Deadline?) throws(TransitError) -> RCS380.Reception {
+    package func presencePolling(bitRate: FeliCaBitRate, timeout: Double, deadline: Deadline?) throws(TransitError) -> FeliCaReception {
         try poll(bitRate: bitRate, deadline: deadline)
     }
 
@@ -145,7 +137,7 @@ package final class RCS956: FeliCaRadio {
     /// should have brought: that is silence, as status 01 is, which the channel checks (the card
     /// still there?) and sends again, as nfcpy's Type 3 layer retries a USB timeout (rcs956-facts.md
     /// §4). Past the read's `deadline` it is the error it is.
-    package func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> RCS380.Reception {
+    package func exchange(_ frame: [UInt8], timeout: Double, deadline: Deadline? = nil) throws(TransitError) -> FeliCaReception {
         let index = Self.timeoutIndex(for: timeout)
         if index != timeoutIndex { try setTimeout(index, deadline: deadline) }
         let wait = clock.deadline(in: Self.seconds(timeoutIndex: index) + Self.usbMargin)

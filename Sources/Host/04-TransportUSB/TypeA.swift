@@ -6,6 +6,18 @@ import CardProtocol
 /// `send_cmd_recv_rsp`, byte for byte in its tests/test_clf_rcs380.py `test_sense_tta_*` and
 /// `test_send_cmd_recv_rsp_with_tt2_target`); docs/research/port100.md §"Type A" states it in our words.
 package enum TypeA {
+    /// A 106 kbit/s type A card a sense selected (ISO/IEC 14443-3): its SENS_RES (ATQA) as it came,
+    /// its whole UID (4, 7 or 10 bytes, cascade tags left out) and its last SEL_RES (SAK).
+    package struct Target: Equatable, Sendable {
+        package let sensRes: [UInt8]
+        package let uid: [UInt8]
+        package let sak: UInt8
+
+        package init(sensRes: [UInt8], uid: [UInt8], sak: UInt8) { self.sensRes = sensRes; self.uid = uid; self.sak = sak }
+
+        package var kind: Kind { TypeA.Kind(sak: sak) }
+    }
+
     /// InSetRF for 106 kbit/s type A: send setting 02, send type 03, receive setting 0F, type 03
     /// (docs/research/port100.md §"Commands", nfcpy rcs380.py `in_set_rf` "106A").
     package static let inSetRF: [UInt8] = [0x02, 0x03, 0x0F, 0x03]

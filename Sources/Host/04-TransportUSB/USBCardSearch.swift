@@ -2,12 +2,12 @@ import Foundation
 import TransitModel
 import TransitTransport
 
-/// The RC-S380s on USB searched for a card: the bus looked at again each second (a reader plugged
-/// in during `--wait` is read), each reader opened once and polled — a Polling at each bit rate,
-/// then a type A sense when no FeliCa card answered — about four times a second; every reader
+/// The USB readers searched for a card: the bus looked at again each second (a reader plugged
+/// in during `--wait` is read), each reader opened once and looked at by its driver about four
+/// times a second; every reader
 /// opened is given back but the one with the card.
 package final class USBCardSearch: CardSearch {
-    /// How often an RC-S380 is polled while a command waits.
+    /// How often a USB reader is polled while a command waits.
     package static let pollInterval = 0.25
     /// How often the bus is looked at again while a command waits.
     package static let busInterval = 1.0
@@ -38,7 +38,7 @@ package final class USBCardSearch: CardSearch {
     package func look() throws -> SearchLook {
         let names = readers.map(\.name)
         var out = SearchLook(all: names, candidates: names,
-                             note: names.isEmpty ? nil : Self.note(names))
+                             note: names.isEmpty ? nil : Self.note(readers.map(\.found.model)))
         for reader in readers {
             do {
                 guard let card = try reader.sense(by: Deadline(secondsFromNow: exchangeTimeout)) else { continue }
@@ -54,17 +54,15 @@ package final class USBCardSearch: CardSearch {
         return out
     }
 
-    /// What the readers searched read: the RC-S380 FeliCa cards and MIFARE Ultralight tickets,
-    /// an RC-S330/360/370 FeliCa cards.
-    private static func note(_ names: [String]) -> String {
-        let rcs380s = names.filter { $0.contains("RC-S380") }.count
-        if rcs380s == names.count {
-            return "\(names.count == 1 ? "the RC-S380 reads" : "RC-S380s read") FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…"
+    /// What the readers searched read, from their table lines: "the RC-S380 reads FeliCa cards
+    /// and MIFARE Ultralight tickets only: …"; for readers of several families, each one's.
+    package static func note(_ models: [USBReaderModel]) -> String {
+        let families = USBReaderTable.families(models)
+        let said = families.compactMap { family in models.first { $0.family == family } }.map { model in
+            let count = models.filter { $0.family == model.family }.count
+            return "\(count == 1 ? "the \(model.family) reads" : "\(model.family)s read") \(model.chipset.readsOnly)"
         }
-        if rcs380s == 0 {
-            return "\(names.count == 1 ? "the RC-S330/360/370 reads" : "RC-S330/360/370s read") FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…"
-        }
-        return "these Sony readers read FeliCa cards (Suica, ICOCA, Edy, WAON, nanaco, Octopus…), the RC-S380 MIFARE Ultralight tickets too"
+        return said.joined(separator: "; ")
     }
 
     package func waitForChange(_ seconds: Double) -> Bool { false }

@@ -11,7 +11,7 @@ import TransitTransport
 package final class USBFeliCaChannel: ReaderChannel {
     package let reader: any FeliCaRadio
     /// The card, as the sense found it.
-    package let target: RCS380.Target
+    package let target: FeliCaTarget
     /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
     package let readerName: String
     /// Seconds one exchange may take (`--exchange-timeout`); the card's own time is far shorter.
@@ -22,22 +22,22 @@ package final class USBFeliCaChannel: ReaderChannel {
     package let frameTimeout: Double
     /// Presence checks made (a Polling after a silence or a radio error), counted in the reader's commands too.
     package private(set) var presenceChecks = 0
-    /// Frames sent again after a damaged answer (`RCS380.tries`), counted in the log bundle.
+    /// Frames sent again after a damaged answer (`tries`), counted in the log bundle.
     package private(set) var retryCount = 0
     /// `--verbose` lines: each retry.
     package var log: (String) -> Void
     /// How often the last frame went (`tried`).
     private var lastTries = 0
 
-    package init(reader: any FeliCaRadio, target: RCS380.Target, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
+    package init(reader: any FeliCaRadio, target: FeliCaTarget, readerName: String, exchangeTimeout: Double = ReadLimits().exchangeTimeout,
                  frameTimeout: Double = 0.1, log: @escaping (String) -> Void = { _ in }) {
         self.reader = reader; self.target = target; self.readerName = readerName; self.log = log
         self.exchangeTimeout = exchangeTimeout; self.frameTimeout = frameTimeout
     }
 
-    /// The reader's name for a model on USB bus `bus`, device `address`: "SONY RC-S380/S (USB 1:13)".
+    /// The reader's name for a model on USB bus `bus`, device `address` (`USBReaderModel.readerName`).
     package static func readerName(model: USBReaderModel, bus: UInt8, address: UInt8) -> String {
-        "SONY \(model.name) (USB \(bus):\(address))"
+        model.readerName(bus: bus, address: address)
     }
 
     /// A FeliCa card's ATR as PC/SC Part 3 builds it for a storage card (3.1.3.2.3): `3B 8F 80 01`,
@@ -82,7 +82,7 @@ package final class USBFeliCaChannel: ReaderChannel {
     /// it still there, before its silence is the answer (`63 00`): the first silence may be the
     /// card's answer lost on the way (status 01, or a chip that never answered), which nfcpy's
     /// Type 3 layer meets by sending the command again (nfcpy tt3.py; rcs956-facts.md §4). Two, not
-    /// `RCS380.tries`: a card is silent too to a command it does not take (the Edy of a phone to
+    /// `Self.tries`: a card is silent too to a command it does not take (the Edy of a phone to
     /// a Request Service under a derived IDm), and each try costs its timeout and a Polling.
     package static let silentTries = 2
 
@@ -90,9 +90,9 @@ package final class USBFeliCaChannel: ReaderChannel {
         var silences = 0
         while true {
             guard !clock.hasPassed(deadline) else { throw overDeadline() }
-            let reception: RCS380.Reception
+            let reception: FeliCaReception
             do throws(TransitError) {
-                reception = try tried(frame, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
+                reception = try tried(frame, by: deadline) { (left: Double) throws(TransitError) -> FeliCaReception in
                     let timeout = min(FeliCaTiming.timeout(for: frame, pmm: target.pmm, floor: frameTimeout), exchangeTimeout, left)
                     return try reader.exchange(frame, timeout: timeout, deadline: deadline)
                 }
@@ -115,7 +115,7 @@ package final class USBFeliCaChannel: ReaderChannel {
 
     /// What the channel answers for `reception`, the card's answer to `frame` (silence here is a
     /// Polling's, or a card's that stayed silent on every try).
-    private func answer(_ reception: RCS380.Reception, to frame: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
+    private func answer(_ reception: FeliCaReception, to frame: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
         switch reception {
         case .frame(let answer):
             return answer + [0x90, 0x00]
@@ -131,19 +131,19 @@ package final class USBFeliCaChannel: ReaderChannel {
     }
 
     /// Sends a frame with `send` (given the seconds left of the read) and sends it again while
-    /// its answer comes back damaged (`InCommRFStatus.isDamage`), up to `RCS380.tries` in all and
+    /// its answer comes back damaged (`InCommRFStatus.isDamage`), up to `Self.tries` in all and
     /// never past the read's `deadline`. Every FeliCa command transit sends may be repeated: they
     /// read, or poll. Each retry is logged and counted (`retries`, in the log bundle).
     private func tried(_ frame: [UInt8], by deadline: Deadline,
-                       _ send: (Double) throws(TransitError) -> RCS380.Reception) throws(TransitError) -> RCS380.Reception {
+                       _ send: (Double) throws(TransitError) -> FeliCaReception) throws(TransitError) -> FeliCaReception {
         var reception = try send(clock.secondsLeft(until: deadline))
         var count = 1
-        while case .radioError(let status) = reception, status.isDamage, count < RCS380.tries {
+        while case .radioError(let status) = reception, status.isDamage, count < Self.tries {
             let left = clock.secondsLeft(until: deadline)
             guard left > 0 else { break }
             count += 1
             retryCount += 1
-            log("\(readerName): the card's answer to \(Self.command(frame)) came back damaged (\(status)); sending it again (try \(count) of \(RCS380.tries))")
+            log("\(readerName): the card's answer to \(Self.command(frame)) came back damaged (\(status)); sending it again (try \(count) of \(Self.tries))")
             reception = try send(left)
         }
         lastTries = count
@@ -163,13 +163,13 @@ package final class USBFeliCaChannel: ReaderChannel {
     private func checkPresence(by deadline: Deadline) throws(TransitError) {
         presenceChecks += 1
         let polling = FeliCaCommand.polling(systemCode: 0xFFFF, requestCode: 0x01)
-        let reception = try tried(polling, by: deadline) { (left: Double) throws(TransitError) -> RCS380.Reception in
-            try reader.presencePolling(bitRate: target.bitRate, timeout: min(RCS380.pollingTimeout, left), deadline: deadline)
+        let reception = try tried(polling, by: deadline) { (left: Double) throws(TransitError) -> FeliCaReception in
+            try reader.presencePolling(bitRate: target.bitRate, timeout: min(Self.pollingTimeout, left), deadline: deadline)
         }
         if case .radioError(let status) = reception, status.isDamage {
             throw TransitError(.communication, "\(readerName) received the card's answer to a Polling damaged (\(status)) \(tries(of: polling))")
         }
-        guard RCS380.target(reception, bitRate: target.bitRate)?.idm == target.idm else {
+        guard FeliCaTarget(polled: reception, bitRate: target.bitRate)?.idm == target.idm else {
             throw TransitError(.sessionLost, "the card was removed during the read")
         }
     }
@@ -177,7 +177,10 @@ package final class USBFeliCaChannel: ReaderChannel {
     private func overDeadline() -> TransitError {
         TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
     }
-}
 
-/// The RC-S380's name for the channel, which it had alone before the RC-S956 (issue 46).
-package typealias RCS380Channel = USBFeliCaChannel
+    /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3
+    /// command three times (nfcpy tt3.py, its Type 3 exchange; docs/research/port100.md §"Sequences").
+    package static let tries = 3
+    /// A presence check's Polling timeout: nfcpy's 10 ms (docs/research/port100.md §"Sequences", V5).
+    package static let pollingTimeout = 0.010
+}

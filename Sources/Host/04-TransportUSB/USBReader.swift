@@ -4,17 +4,19 @@ import TransitTransport
 
 /// One Sony reader on USB as the USB reader source, its search and its watch use it, whatever its
 /// chip: found on the bus without opening it, opened at the first look for a card, given back
-/// (kernel driver re-attached) by `close`. `RCS380Reader` is the RC-S380's; a new chipset adds
-/// its own beside it and a case in `USBReaders.reader(for:)`.
+/// (kernel driver re-attached) by `close`. Each chipset's driver implements it, and its line in
+/// the reader table (`USBReaderTable`, `USBChipset.reader`) makes one for a reader found.
 package protocol USBReader: AnyObject {
+    /// The reader on the bus, with its table line (`found.model`).
+    var found: LibUSBDevice.Found { get }
     /// "SONY RC-S380/S (USB 1:13)".
     var name: String { get }
     /// `--verbose` lines: the kernel driver detached, the firmware, retries.
     var log: (String) -> Void { get set }
     /// What one look at the reader saw: a card, none, or an answer that came back damaged.
-    func look(by deadline: Deadline) throws(TransitError) -> RCS380Reader.Sight
+    func look(by deadline: Deadline) throws(TransitError) -> USBSight
     /// The card a look found, as a reader channel.
-    func channel(_ card: RCS380Reader.Card, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel
+    func channel(_ card: USBCard, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel
     /// After a card was read on a reader kept open (a watch): whatever keeps it from being read
     /// again while it stays: a type A card's HLTA (ISO/IEC 14443-3 6.3.3).
     func halt(by deadline: Deadline)
@@ -24,29 +26,27 @@ package protocol USBReader: AnyObject {
 
 extension USBReader {
     /// A card on the reader now; nil when none answers (a damaged answer is none yet).
-    package func sense(by deadline: Deadline) throws(TransitError) -> RCS380Reader.Card? {
+    package func sense(by deadline: Deadline) throws(TransitError) -> USBCard? {
         guard case .card(let card) = try look(by: deadline) else { return nil }
         return card
     }
 }
 
-/// The Sony readers on the bus, each with the reader object of its chip.
+/// The USB readers on the bus, each with the driver its table line names.
 package enum USBReaders {
     /// The readers on the bus whose names contain one of `filters` (any, when there is none): none
     /// where libusb cannot look (no USB in a container), which is no error for a command that may
-    /// find a PC/SC reader instead.
-    package static func connected(matching filters: [String]) -> [any USBReader] {
-        guard let found = try? LibUSBDevice.list() else { return [] }
+    /// find a PC/SC reader instead. `bus` lists what is plugged in (libusb's bus, or a test's).
+    package static func connected(matching filters: [String],
+                                  bus: () throws(TransitError) -> [LibUSBDevice.Found] = { () throws(TransitError) in try LibUSBDevice.list() }) -> [any USBReader] {
+        guard let found = try? bus() else { return [] }
         let names = ReaderProfile.selected(found.map(\.readerName), by: filters)
-        return found.filter { names.contains($0.readerName) }.compactMap(reader(for:))
+        return found.filter { names.contains($0.readerName) }.map(reader(for:))
     }
 
-    /// The reader object of `found`'s chip.
-    package static func reader(for found: LibUSBDevice.Found) -> (any USBReader)? {
-        switch found.model.chipset {
-        case .port100: return RCS380Reader(found)
-        case .rcs956: return RCS956Reader(found)
-        }
+    /// The driver of `found`'s chip, as its table line says.
+    package static func reader(for found: LibUSBDevice.Found) -> any USBReader {
+        found.model.chipset.reader(found)
     }
 
     /// The Sony readers on the bus transit does not drive, for `doctor` and `readers`: none since

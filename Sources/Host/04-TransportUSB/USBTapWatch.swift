@@ -3,14 +3,14 @@ import Synchronization
 import TransitModel
 import TransitTransport
 
-/// The RC-S380s on USB watched for taps: the bus looked at every `busInterval` (one plugged in
+/// The USB readers watched for taps: the bus looked at every `busInterval` (one plugged in
 /// later is found at the next look), each reader polled on a thread of its own about four times a
 /// second (`USBCardSearch.pollInterval`), each new card read once on the reader's lane while the
 /// poll waits (one left on the reader is not read again until it has gone; a damaged answer to the
 /// Polling is not its going), and a reader that fails said once for each kind of failure
 /// (`failureKind`); one unplugged ends its poll, to be found again if it comes back.
 package final class USBTapWatch: TapWatch {
-    /// Seconds between looks at the bus for RC-S380s plugged in.
+    /// Seconds between looks at the bus for USB readers plugged in.
     package static let busInterval = 5.0
     private let filters: [String], exchangeTimeout: Double, log: (String) -> Void
     private let handler: TapHandler
@@ -57,7 +57,7 @@ package final class USBTapWatch: TapWatch {
         return e.kind.rawValue + ": " + kept.joined(separator: " ")
     }
 
-    /// One RC-S380 polled on a thread of its own until it is unplugged.
+    /// One USB reader polled on a thread of its own until it is unplugged.
     // Unchecked for `reader` alone, which is not Sendable: once started, only the poll's thread uses it.
     private final class Poll: @unchecked Sendable {
         private let reader: any USBReader

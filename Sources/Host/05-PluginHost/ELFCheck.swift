@@ -4,22 +4,23 @@
 /// Header": e_phoff at 0x20, e_shoff 0x28, e_phentsize 0x36, e_phnum 0x38, e_shentsize 0x3A,
 /// e_shnum 0x3C; p_offset at 0x08, p_filesz at 0x20 of each program header).
 import Foundation
+import TransitModel
 
 package enum ELFCheck {
     /// Nil when the headers and every segment lie inside the file, else the reason.
-    package static func problem(fd: Int32, size: Int) -> String? {
-        guard let header = read(fd, at: 0, count: 64) else { return "is too short to be a shared library" }
-        guard header.prefix(4) == [0x7F, 0x45, 0x4C, 0x46] else { return "is not an ELF shared library" }
-        guard header[4] == 2, header[5] == 1 else { return "is not a 64-bit little-endian ELF library" }
+    package static func problem(fd: Int32, size: Int) -> L10n.Words? {
+        guard let header = read(fd, at: 0, count: 64) else { return L10n.words("is too short to be a shared library") }
+        guard header.prefix(4) == [0x7F, 0x45, 0x4C, 0x46] else { return L10n.words("is not an ELF shared library") }
+        guard header[4] == 2, header[5] == 1 else { return L10n.words("is not a 64-bit little-endian ELF library") }
         let phoff = le(header, 0x20, 8), shoff = le(header, 0x28, 8)
         let phentsize = le(header, 0x36, 2), phnum = le(header, 0x38, 2)
         let shentsize = le(header, 0x3A, 2), shnum = le(header, 0x3C, 2)
         let end = UInt64(size)
-        guard phentsize >= 0x38, fits(phoff, phnum * phentsize, end) else { return "is truncated (its program headers lie past its end)" }
-        if shoff != 0, !fits(shoff, shnum * shentsize, end) { return "is truncated (its section headers lie past its end)" }
+        guard phentsize >= 0x38, fits(phoff, phnum * phentsize, end) else { return L10n.words("is truncated (its program headers lie past its end)") }
+        if shoff != 0, !fits(shoff, shnum * shentsize, end) { return L10n.words("is truncated (its section headers lie past its end)") }
         for i in 0 ..< phnum {
-            guard let ph = read(fd, at: phoff + i * phentsize, count: 0x38) else { return "is truncated" }
-            if !fits(le(ph, 0x08, 8), le(ph, 0x20, 8), end) { return "is truncated (a segment lies past its end)" }
+            guard let ph = read(fd, at: phoff + i * phentsize, count: 0x38) else { return L10n.words("is truncated") }
+            if !fits(le(ph, 0x08, 8), le(ph, 0x20, 8), end) { return L10n.words("is truncated (a segment lies past its end)") }
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import CardProtocol
 import ReaderABI
+import TransitModel
 import TransitTransport
 
 /// A plugins.conf entry after loading: usable, or refused with the reason.
@@ -7,10 +8,10 @@ package struct LoadedPlugin {
     package enum State: Equatable {
         case loaded
         /// Not loaded: the library cannot be used (not trusted, not a plugin, another ABI…).
-        case refused(String)
+        case refused(L10n.Words)
         /// Loaded, but its plugins.conf line has an option it does not take, or a bad value: a
         /// configuration error (exit 2), naming the file and line.
-        case misconfigured(String)
+        case misconfigured(L10n.Words)
     }
 
     package let entry: PluginConfig.Entry
@@ -25,9 +26,9 @@ package struct LoadedPlugin {
     package var name: String { entry.name }
 
     /// What a refused plugin's loader says on stderr; nil for any other state.
-    package var refusal: String? {
+    package var refusal: L10n.Words? {
         guard case .refused(let why) = state else { return nil }
-        return "plugin \(name) (\(path)) refused: \(why)"
+        return L10n.words("plugin %1$s (%2$s) refused: %3$s", .init(name), .init(path), why)
     }
 
     /// The technologies the plugin reads (the descriptor's bits, release 5; one before), in ABI order.

@@ -33,17 +33,17 @@ package struct PluginConfig: Equatable {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             guard !words.isEmpty else { continue }
-            func fail(_ why: String) -> TransitError { TransitError(.config, "\(path):\(index + 1): \(why)") }
-            guard words.count >= 2 else { throw fail("expected `name library [key=value …]`") }
+            func fail(_ why: L10n.Words) -> TransitError { TransitError(.config, L10n.Words("\(path):\(index + 1): ") + why) }
+            guard words.count >= 2 else { throw fail(L10n.words("expected `name library [key=value …]`")) }
             let name = words[0]
             guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw fail("plugin name \"\(TerminalText.excerpt(name))\" may hold only letters, digits, - and _")
+                throw fail(L10n.words("plugin name \"%1$s\" may hold only letters, digits, - and _", .init(TerminalText.excerpt(name))))
             }
-            guard !entries.contains(where: { $0.name == name }) else { throw fail("plugin \(name) is listed twice") }
+            guard !entries.contains(where: { $0.name == name }) else { throw fail(L10n.words("plugin %1$s is listed twice", .init(name))) }
             var options = [String: String]()
             for word in words.dropFirst(2) {
                 let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, !parts[0].isEmpty else { throw fail("option \"\(TerminalText.excerpt(word))\" is not key=value") }
+                guard parts.count == 2, !parts[0].isEmpty else { throw fail(L10n.words("option \"%1$s\" is not key=value", .init(TerminalText.excerpt(word)))) }
                 options[String(parts[0])] = String(parts[1])
             }
             entries.append(Entry(name: name, library: words[1], options: options, line: index + 1, file: path))
@@ -70,18 +70,18 @@ package struct PluginConfig: Equatable {
             // user could write it) is passed over, and said, for the next (/etc, the installed one).
             let candidates = searchPath(environment: environment, executableDirectory: executableDirectory)
             var found: (String, String)?
-            var passedOver = [String]()
+            var passedOver = [L10n.Words]()
             for candidate in candidates where found == nil && FileManager.default.fileExists(atPath: candidate) {
                 switch TrustedFile.open(candidate).flatMap({ $0.text(limit: sizeLimit) }) {
                 case .success(let t): found = (candidate, t)
                 case .failure(let why):
-                    passedOver.append("\(candidate) is not trusted: \(why)")
-                    Notices.once("\(candidate) is not trusted (\(why)): passed over for the next plugins.conf")
+                    passedOver.append(L10n.words("%1$s is not trusted: %2$s", .init(candidate), why.words))
+                    Notices.once(L10n.words("%1$s is not trusted (%2$s): passed over for the next plugins.conf", .init(candidate), why.words))
                 }
             }
             guard let (p, t) = found else {
-                throw TransitError(.config, passedOver.isEmpty ? "no plugins.conf (looked in: \(candidates.joined(separator: ", ")))"
-                                   : "no trusted plugins.conf: " + passedOver.joined(separator: "; "))
+                throw TransitError(.config, passedOver.isEmpty ? L10n.words("no plugins.conf (looked in: %1$s)", .init(candidates.joined(separator: ", ")))
+                                   : L10n.words("no trusted plugins.conf: %1$s", passedOver.joined(separator: .init("; "))))
             }
             path = p; text = t
         }
@@ -89,7 +89,8 @@ package struct PluginConfig: Equatable {
         for dropIn in dropIns(beside: path) {
             for entry in try parse(try trustedText(dropIn), path: dropIn).entries {
                 guard let first = entries.first(where: { $0.name == entry.name }) else { entries.append(entry); continue }
-                throw TransitError(.config, "\(dropIn):\(entry.line): plugin \(entry.name) is listed twice (first at \(first.file):\(first.line))")
+                throw TransitError(.config, L10n.Words("\(dropIn):\(entry.line): ")
+                                   + L10n.words("plugin %1$s is listed twice (first at %2$s)", .init(entry.name), .init("\(first.file):\(first.line)")))
             }
         }
         return PluginConfig(path: path, entries: entries)
@@ -99,7 +100,7 @@ package struct PluginConfig: Equatable {
     private static func trustedText(_ path: String) throws -> String {
         switch TrustedFile.open(path).flatMap({ $0.text(limit: sizeLimit) }) {
         case .success(let t): return t
-        case .failure(let why): throw TransitError(.config, why.unopenable ? "\(why)" : "\(path) is not trusted: \(why)")
+        case .failure(let why): throw TransitError(.config, why.unopenable ? why.words : L10n.words("%1$s is not trusted: %2$s", .init(path), why.words))
         }
     }
 

@@ -21,7 +21,7 @@ package final class PluginInvocation {
     package let deadline: Deadline
     private var exchanges = 0
     /// Set when the plugin went past its budget.
-    package private(set) var budgetExceeded: String?
+    package private(set) var budgetExceeded: L10n.Words?
 
     package init(plugin: LoadedPlugin, session: CardSession, limits: ReadLimits, deadline: Deadline, log: @escaping (String) -> Void) {
         self.plugin = plugin; self.session = session; self.limits = limits; self.deadline = deadline; logSink = log
@@ -123,9 +123,9 @@ package final class PluginInvocation {
         exchanges += 1
         if budgetExceeded == nil {
             if exchanges > limits.maxExchanges {
-                budgetExceeded = "went past its budget of \(limits.maxExchanges) exchanges"
+                budgetExceeded = L10n.words("went past its budget of %1$s exchanges", .init(String(limits.maxExchanges)))
             } else if deadline.hasPassed {
-                budgetExceeded = "went past its budget of \(limits.readTimeout) seconds"
+                budgetExceeded = L10n.words("went past its budget of %1$s seconds", .init("\(limits.readTimeout)"))
             }
         }
         return budgetExceeded == nil

@@ -3,6 +3,7 @@ import Foundation
 import ReaderABI
 import Synchronization
 import TransitFiles
+import TransitModel
 
 /// Loads the plugins a conf names, in its order. A library that cannot be used is refused with the
 /// reason and skipped; the others still load. A library is opened once, checked through that open
@@ -27,60 +28,66 @@ package enum PluginLoader {
     /// `searched`: every place the library was looked for; named all when it is in none.
     package static func load(_ entry: PluginConfig.Entry, path: String, searched: [String] = []) -> LoadedPlugin {
         var offered: UInt32?
-        func refuse(_ why: String) -> LoadedPlugin {
+        func refuse(_ why: L10n.Words) -> LoadedPlugin {
             LoadedPlugin(entry: entry, path: path, state: .refused(why), descriptor: nil, abiVersion: offered)
         }
         // `path` is the first of `searched` that exists (PluginConfig.resolve), else the last.
         if searched.count > 1, !FileManager.default.fileExists(atPath: path) {
             // The file's name: in the worker the entry carries the resolved path, not the conf's word.
             let name = (path as NSString).lastPathComponent
-            return refuse("cannot be loaded: \(name) is in none of the places searched: \(searched.joined(separator: ", "))")
+            return refuse(L10n.words("cannot be loaded: %1$s is in none of the places searched: %2$s", .init(name), .init(searched.joined(separator: ", "))))
         }
         let file: TrustedFile
         switch TrustedFile.open(path) {
         case .success(let f): file = f
-        case .failure(let why): return refuse(why.unopenable ? "cannot be loaded: \(why)" : "is not trusted: \(why)")
+        case .failure(let why): return refuse(why.unopenable ? L10n.words("cannot be loaded: %1$s", why.words) : L10n.words("is not trusted: %1$s", why.words))
         }
-        if let why = ELFCheck.problem(fd: file.fd, size: file.size) { return refuse("cannot be loaded: \(path) \(why)") }
+        if let why = ELFCheck.problem(fd: file.fd, size: file.size) {
+            // TRANSLATORS: %1$s is the library's path, %2$s what is wrong with it ("is not an ELF shared library").
+            return refuse(L10n.words("cannot be loaded: %1$s %2$s", .init(path), why))
+        }
         guard let handle = dlopen(file.descriptorPath, RTLD_NOW | RTLD_LOCAL) else {
-            return refuse("cannot be loaded: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
+            return refuse(L10n.words("cannot be loaded: %1$s", dlerror().map { L10n.Words(String(cString: $0)) } ?? L10n.words("unknown error")))
         }
         libraries.withLock { $0.append(file) }
         guard let symbol = dlsym(handle, TRANSIT_PLUGIN_ENTRY_SYMBOL) else {
-            return refuse("exports no \(TRANSIT_PLUGIN_ENTRY_SYMBOL): not a transit plugin, or one built for another ABI")
+            return refuse(L10n.words("exports no %1$s: not a transit plugin, or one built for another ABI", .init(TRANSIT_PLUGIN_ENTRY_SYMBOL)))
         }
         let entryPoint = unsafeBitCast(symbol, to: transit_plugin_entry_fn.self)
         guard let descriptor = entryPoint(UInt32(TRANSIT_ABI_VERSION)) else {
-            return refuse("does not speak ABI \(TRANSIT_ABI_VERSION) (its entry point answered NULL)")
+            return refuse(L10n.words("does not speak ABI %1$s (its entry point answered NULL)", .init(String(TRANSIT_ABI_VERSION))))
         }
         let d = descriptor.pointee
         offered = d.abi_version
         guard d.abi_version == UInt32(TRANSIT_ABI_VERSION) else {
-            return refuse("offers ABI \(d.abi_version); this host speaks ABI \(TRANSIT_ABI_VERSION)")
+            return refuse(L10n.words("offers ABI %1$s; this host speaks ABI %2$s", .init(String(d.abi_version)), .init(String(TRANSIT_ABI_VERSION))))
         }
         guard d.struct_size >= minimumDescriptorSize else {
-            return refuse("descriptor of \(d.struct_size) bytes is smaller than ABI \(TRANSIT_ABI_VERSION)'s \(minimumDescriptorSize)")
+            return refuse(L10n.words("descriptor of %1$s bytes is smaller than ABI %2$s's %3$s", .init(String(d.struct_size)), .init(String(TRANSIT_ABI_VERSION)),
+                                     .init(String(minimumDescriptorSize))))
         }
-        guard d.read != nil, let name = boundedString(d.name) else { return refuse("descriptor lacks a read function or a name of at most \(maxNameBytes) bytes") }
-        guard d.family == nil || boundedString(d.family) != nil else { return refuse("descriptor's family is longer than \(maxNameBytes) bytes") }
+        guard d.read != nil, let name = boundedString(d.name) else {
+            return refuse(L10n.words("descriptor lacks a read function or a name of at most %1$s bytes", .init(String(maxNameBytes))))
+        }
+        guard d.family == nil || boundedString(d.family) != nil else { return refuse(L10n.words("descriptor's family is longer than %1$s bytes", .init(String(maxNameBytes)))) }
         // Technologies are bits (release 5): any non-empty set of the four the header names.
         let known = CardTechnology.allCases.reduce(0 as transit_technology) { $0 | LoadedPlugin.bit($1) }
         guard d.technology != 0, d.technology & ~known == 0 else {
-            return refuse("offers unknown technology \(d.technology)")
+            return refuse(L10n.words("offers unknown technology %1$s", .init(String(d.technology))))
         }
         // size_t arrives as Int: a count past Int.max shows as negative; say it as the plugin wrote it.
         guard (0 ... maxSystemCodes).contains(d.system_code_count), d.system_code_count == 0 || d.system_codes != nil else {
-            return refuse("descriptor claims \(UInt(bitPattern: d.system_code_count)) system codes (at most \(maxSystemCodes))")
+            return refuse(L10n.words("descriptor claims %1$s system codes (at most %2$s)", .init(String(UInt(bitPattern: d.system_code_count))), .init(String(maxSystemCodes))))
         }
-        guard name == entry.name else { return refuse("calls itself \(name), but plugins.conf names it \(entry.name)") }
+        guard name == entry.name else { return refuse(L10n.words("calls itself %1$s, but plugins.conf names it %2$s", .init(name), .init(entry.name))) }
         let options: [String: UInt32]
         switch declaredOptions(d) {
         case .success(let o): options = o
-        case .failure(let why): return refuse(why.description)
+        case .failure(let why): return refuse(why.words)
         }
         var plugin = LoadedPlugin(entry: entry, path: path, state: .loaded, descriptor: descriptor, abiVersion: d.abi_version)
         if let why = PluginOptions.problem(entry.options, declared: options) {
-            plugin.state = .misconfigured("\(entry.file):\(entry.line): plugin \(entry.name): \(why)")
+            plugin.state = .misconfigured(L10n.Words("\(entry.file):\(entry.line): ") + L10n.words("plugin %1$s: %2$s", .init(entry.name), why))
         }
         return plugin
     }
@@ -89,11 +96,11 @@ package enum PluginLoader {
     private static func declaredOptions(_ d: transit_plugin_descriptor) -> Result<[String: UInt32], TrustProblem> {
         guard d.struct_size >= fullDescriptorSize, d.option_count != 0 else { return .success([:]) }
         guard (0 ... maxOptions).contains(d.option_count), let list = d.options else {
-            return .failure(TrustProblem("descriptor claims \(UInt(bitPattern: d.option_count)) options (at most \(maxOptions))"))
+            return .failure(TrustProblem(L10n.words("descriptor claims %1$s options (at most %2$s)", .init(String(UInt(bitPattern: d.option_count))), .init(String(maxOptions)))))
         }
         var out = [String: UInt32]()
         for spec in UnsafeBufferPointer(start: list, count: d.option_count) {
-            guard let name = boundedString(spec.name) else { return .failure(TrustProblem("descriptor has an option without a name")) }
+            guard let name = boundedString(spec.name) else { return .failure(TrustProblem(L10n.words("descriptor has an option without a name"))) }
             out[name] = spec.type
         }
         return .success(out)

@@ -125,20 +125,20 @@ package final class ResultBuilder {
     /// The finished reading, or a description of what the plugin left out. A card without a stored
     /// value sets no balance (release 4).
     package func finish(defaultFamily: String) -> Result<CardReading, MissingField> {
-        guard let serial = fields[TRANSIT_FIELD_SERIAL_NUMBER] else { return .failure(MissingField("set no serialNumber")) }
-        guard let currency = fields[TRANSIT_FIELD_CURRENCY] else { return .failure(MissingField("set no ISO 4217 currency")) }
-        if let untitled = passHasTariff.firstIndex(of: false) { return .failure(MissingField("set no tariff on pass \(untitled + 1)")) }
+        guard let serial = fields[TRANSIT_FIELD_SERIAL_NUMBER] else { return .failure(MissingField(L10n.words("set no serialNumber"))) }
+        guard let currency = fields[TRANSIT_FIELD_CURRENCY] else { return .failure(MissingField(L10n.words("set no ISO 4217 currency"))) }
+        if let untitled = passHasTariff.firstIndex(of: false) { return .failure(MissingField(L10n.words("set no tariff on pass %1$s", .init(String(untitled + 1))))) }
         let reading = CardReading(family: fields[TRANSIT_FIELD_FAMILY] ?? defaultFamily, cardName: fields[TRANSIT_FIELD_CARD_NAME],
                                     serialNumber: serial, balance: balance, currency: currency,
                                     validFrom: validFrom, validUntil: validUntil,
                                     metadata: metadata, transactions: transactions, passes: passes)
-        if let why = ResultRules.problem(in: reading) { return .failure(MissingField("gave \(why)")) }
+        if let why = ResultRules.problem(in: reading) { return .failure(MissingField(L10n.words("gave %1$s", why))) }
         return .success(reading)
     }
 }
 
 /// What a plugin that reported success left out of its result.
-package struct MissingField: Error, CustomStringConvertible {
-    package let description: String
-    package init(_ d: String) { description = d }
+package struct MissingField: SaidError {
+    package let words: L10n.Words
+    package init(_ words: L10n.Words) { self.words = words }
 }

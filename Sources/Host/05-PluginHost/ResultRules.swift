@@ -16,30 +16,38 @@ package enum ResultRules {
     package static let maxPasses = 64
 
     /// What breaks the rules, or nil.
-    package static func problem(in r: CardReading) -> String? {
-        guard !r.serialNumber.isEmpty else { return "an empty serialNumber" }
-        guard !r.family.isEmpty else { return "an empty family" }
-        guard ISO4217.isCurrency(r.currency) else { return "currency \(String(r.currency.prefix(16))), not an ISO 4217 code" }
-        guard r.transactions.count <= maxTransactions else { return "\(r.transactions.count) records, more than \(maxTransactions)" }
+    package static func problem(in r: CardReading) -> L10n.Words? {
+        guard !r.serialNumber.isEmpty else { return L10n.words("an empty serialNumber") }
+        guard !r.family.isEmpty else { return L10n.words("an empty family") }
+        guard ISO4217.isCurrency(r.currency) else { return L10n.words("currency %1$s, not an ISO 4217 code", .init(String(r.currency.prefix(16)))) }
+        guard r.transactions.count <= maxTransactions else {
+            return L10n.words("%1$s records, more than %2$s", .init(String(r.transactions.count)), .init(String(maxTransactions)))
+        }
         if let why = textProblem([r.family, r.serialNumber, r.cardName], r.metadata) { return why }
         for (i, t) in r.transactions.enumerated() {
             guard t.entryStationName == nil, t.exitStationName == nil, t.entryStationNameEnglish == nil, t.exitStationNameEnglish == nil else {
-                return "record \(i + 1) names its stations (names come from the user's tables)"
+                return L10n.words("record %1$s names its stations (names come from the user's tables)", .init(String(i + 1)))
             }
-            if let why = textProblem([t.entryStation, t.exitStation, t.rawType, t.rawPayload], t.metadata) { return "record \(i + 1): \(why)" }
+            if let why = textProblem([t.entryStation, t.exitStation, t.rawType, t.rawPayload], t.metadata) {
+                return L10n.words("record %1$s: %2$s", .init(String(i + 1)), why)
+            }
         }
-        guard r.passes.count <= maxPasses else { return "\(r.passes.count) passes, more than \(maxPasses)" }
+        guard r.passes.count <= maxPasses else { return L10n.words("%1$s passes, more than %2$s", .init(String(r.passes.count)), .init(String(maxPasses))) }
         for (i, p) in r.passes.enumerated() {
-            guard !p.tariff.isEmpty else { return "pass \(i + 1) with no tariff" }
-            if let why = textProblem([p.name, p.tariff, p.zones], p.metadata) { return "pass \(i + 1): \(why)" }
+            guard !p.tariff.isEmpty else { return L10n.words("pass %1$s with no tariff", .init(String(i + 1))) }
+            if let why = textProblem([p.name, p.tariff, p.zones], p.metadata) { return L10n.words("pass %1$s: %2$s", .init(String(i + 1)), why) }
         }
         return nil
     }
 
-    private static func textProblem(_ texts: [String?], _ metadata: [String: String]) -> String? {
-        guard metadata.count <= maxMetadata else { return "\(metadata.count) metadata entries, more than \(maxMetadata)" }
+    private static func textProblem(_ texts: [String?], _ metadata: [String: String]) -> L10n.Words? {
+        guard metadata.count <= maxMetadata else {
+            return L10n.words("%1$s metadata entries, more than %2$s", .init(String(metadata.count)), .init(String(maxMetadata)))
+        }
         let all = texts.compactMap { $0 } + metadata.keys + metadata.values
-        if let long = all.first(where: { $0.utf8.count > maxText }) { return "a string of \(long.utf8.count) bytes, more than \(maxText)" }
+        if let long = all.first(where: { $0.utf8.count > maxText }) {
+            return L10n.words("a string of %1$s bytes, more than %2$s", .init(String(long.utf8.count)), .init(String(maxText)))
+        }
         return nil
     }
 }

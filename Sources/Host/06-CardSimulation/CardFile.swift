@@ -15,8 +15,9 @@ public struct CardFile {
         case card(CardImage)
         /// A card of a technology no transit family reads, e.g. "MIFARE Classic card".
         case otherTechnology(String)
-        /// A card the file describes but transit cannot read from it, and why.
-        case unusable(String)
+        /// A card the file describes but transit cannot read from it, and why (in English and in
+        /// the chosen language).
+        case unusable(L10n.Words)
     }
 
     /// The most cards a file may hold (as a zip's 100 members): a bigger file is no export a person
@@ -30,12 +31,12 @@ public struct CardFile {
 
     public static func load(_ path: String) throws -> CardFile {
         let data: Data
-        do { data = try BoundedFile.read(path, limit: CardImage.fileLimit) } catch let e as BoundedFileError { throw CardImageError(e.description) }
+        do { data = try BoundedFile.read(path, limit: CardImage.fileLimit) } catch let e as BoundedFileError { throw CardImageError(e.words) }
         do {
             let (format, entries) = try parse(data, name: path)
             return CardFile(path: path, format: format, entries: entries)
         } catch let e as CardImageError {
-            throw CardImageError("\(path): \(e.description)")
+            throw CardImageError(L10n.Words("\(path): ") + e.words)
         }
     }
 
@@ -58,10 +59,10 @@ public struct CardFile {
                 do {
                     entries += try plain(m.data, name: m.name).entries
                 } catch let e as CardImageError {
-                    entries.append(.unusable("\(CardImageError.quote(m.name)): \(e.description)"))
+                    entries.append(.unusable(L10n.Words("\(CardImageError.quote(m.name)): ") + e.words))
                 }
             }
-            guard !entries.isEmpty else { throw CardImageError("a zip with no card file (.json, .xml, .nfc, .mfc) in it") }
+            guard !entries.isEmpty else { throw CardImageError(L10n.words("a zip with no card file (.json, .xml, .nfc, .mfc) in it")) }
             try checkCount(entries.count)
             return ("a Metrodroid zip export of \(members.count) card files", entries)
         }
@@ -71,7 +72,7 @@ public struct CardFile {
     /// A file that is not an archive: its format and cards, at least one and at most `maxCards`.
     private static func plain(_ data: Data, name: String? = nil) throws -> (format: String, entries: [Entry]) {
         let (format, entries) = try recognised(data, name: name)
-        guard !entries.isEmpty else { throw CardImageError("\(format) that holds no card") }
+        guard !entries.isEmpty else { throw CardImageError(L10n.words("%1$s that holds no card", Self.formatWords(format))) }
         return (format, entries)
     }
 
@@ -79,7 +80,7 @@ public struct CardFile {
     /// once its members are (each member itself a file of at most `maxCards`).
     static func checkCount(_ count: Int) throws {
         guard count <= maxCards else {
-            throw CardImageError("a file of \(count) cards: transit reads files of at most \(maxCards)")
+            throw CardImageError(L10n.words("a file of %1$s cards: transit reads files of at most %2$s", .init(String(count)), .init(String(maxCards))))
         }
     }
 
@@ -89,36 +90,39 @@ public struct CardFile {
         do {
             return try recognisedByContent(data)
         } catch is CardImageError {
-            return ("a raw MIFARE Classic dump", [Entry { try RawClassicDump.parse(data) }])
+            return (L10n.mark("a raw MIFARE Classic dump"), [Entry { try RawClassicDump.parse(data) }])
         }
     }
 
     private static func recognisedByContent(_ data: Data) throws -> (format: String, entries: [Entry]) {
         if let text = String(data: data, encoding: .utf8), FlipperDump.isFlipper(text) {
-            return ("a Flipper Zero NFC file", [Entry { try FlipperDump.parse(text) }])
+            return (L10n.mark("a Flipper Zero NFC file"), [Entry { try FlipperDump.parse(text) }])
         }
         if MCTDump.isMCT([UInt8](data.prefix(64))), let text = String(data: data, encoding: .utf8) {
-            return ("a MIFARE Classic Tool dump", [Entry { try MCTDump.parse(text) }])
+            return (L10n.mark("a MIFARE Classic Tool dump"), [Entry { try MCTDump.parse(text) }])
         }
-        if ExportXML.isXML(data) { return ("an XML export", try ExportXML.entries(data)) }
+        if ExportXML.isXML(data) { return (L10n.mark("an XML export"), try ExportXML.entries(data)) }
         guard let json = try? JSONSerialization.jsonObject(with: data) else {
-            throw CardImageError("neither a card image, a Flipper NFC file, a Metrodroid or FareBot export (JSON, XML or zip), nor a Proxmark3 JSON or MIFARE Classic Tool dump (a raw MIFARE Classic dump is read from a .mfd, .mfc, .dump or .bin file of 320, 1024, 2048 or 4096 bytes)")
+            throw CardImageError(L10n.words("""
+                neither a card image, a Flipper NFC file, a Metrodroid or FareBot export (JSON, XML or zip), nor a Proxmark3 JSON or MIFARE Classic Tool dump \
+                (a raw MIFARE Classic dump is read from a .mfd, .mfc, .dump or .bin file of 320, 1024, 2048 or 4096 bytes)
+                """))
         }
         if let list = json as? [Any] {
             try checkCount(list.count)
-            return ("a list of exported cards", FareBotExport.entries(list))
+            return (L10n.mark("a list of exported cards"), FareBotExport.entries(list))
         }
-        guard let object = json as? [String: Any] else { throw CardImageError("a JSON value that is no card") }
-        if ProxmarkDump.isProxmark(object) { return ("a Proxmark3 dump", [ProxmarkDump.entry(object)]) }
+        guard let object = json as? [String: Any] else { throw CardImageError(L10n.words("a JSON value that is no card")) }
+        if ProxmarkDump.isProxmark(object) { return (L10n.mark("a Proxmark3 dump"), [ProxmarkDump.entry(object)]) }
         if FareBotExport.isExport(object) {
             let cards = object["cards"] as? [Any] ?? []
             try checkCount(cards.count)
             return (FareBotExport.format(object), FareBotExport.entries(cards))
         }
-        if FareBotExport.isCard(object) { return ("a FareBot card export", [FareBotExport.entry(object)]) }
-        if MetrodroidDump.isMetrodroid(object) { return ("a Metrodroid export", MetrodroidDump.entries(object)) }
-        if object["format"] == nil, object["tagId"] != nil { return ("a Metrodroid export", MetrodroidDump.entries(object)) }
-        return ("a card image", [try cardImage(data)])
+        if FareBotExport.isCard(object) { return (L10n.mark("a FareBot card export"), [FareBotExport.entry(object)]) }
+        if MetrodroidDump.isMetrodroid(object) { return (L10n.mark("a Metrodroid export"), MetrodroidDump.entries(object)) }
+        if object["format"] == nil, object["tagId"] != nil { return (L10n.mark("a Metrodroid export"), MetrodroidDump.entries(object)) }
+        return (L10n.mark("a card image"), [try cardImage(data)])
     }
 
     private static func cardImage(_ data: Data) throws -> Entry {
@@ -126,12 +130,14 @@ public struct CardFile {
         do {
             image = try JSONDecoder().decode(CardImage.self, from: data)
         } catch {
-            throw CardImageError("not a card image: \(CardImage.shape.problem(error, in: data)) (docs/card-image.md)")
+            throw CardImageError(L10n.words("not a card image: %1$s (docs/card-image.md)", CardImage.shape.problem(error, in: data)))
         }
-        guard image.format == CardImage.currentFormat else { throw CardImageError("format \(image.format) is not \(CardImage.currentFormat)") }
+        guard image.format == CardImage.currentFormat else {
+            throw CardImageError(L10n.words("format %1$s is not %2$s", .init(image.format), .init(CardImage.currentFormat)))
+        }
         let cards = [image.felica != nil, image.iso7816 != nil, image.mifareClassic != nil, image.mifareUltralight != nil].filter { $0 }.count
         guard cards == 1 else {
-            throw CardImageError("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight")
+            throw CardImageError(L10n.words("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight"))
         }
         try image.validate()
         return .card(image)
@@ -141,35 +147,48 @@ public struct CardFile {
     /// an index, an index past them, or a card transit cannot read is an error naming the file.
     public func card(index: Int?) throws -> CardImage {
         let position: Int
-        guard !entries.isEmpty else { throw CardImageError("\(path) holds no card") }
+        guard !entries.isEmpty else { throw CardImageError(L10n.words("%1$s holds no card", .init(path))) }
         if let index {
             guard index >= 1, index <= entries.count else {
-                throw CardImageError("\(path) holds \(entries.count) card\(entries.count == 1 ? "" : "s"): there is no card \(index)")
+                throw CardImageError(L10n.wordsn("%1$s holds %2$s card: there is no card %3$s", "%1$s holds %2$s cards: there is no card %3$s", entries.count,
+                                                 .init(path), .init(String(entries.count)), .init(String(index))))
             }
             position = index - 1
         } else {
             guard entries.count == 1 else {
-                throw CardImageError("\(path) holds \(entries.count) cards (\(summary)): choose one with --index N")
+                throw CardImageError(L10n.words("%1$s holds %2$s cards (%3$s): choose one with --index N", .init(path), .init(String(entries.count)), summaryWords))
             }
             position = 0
         }
+        // TRANSLATORS: which card of a file of several ("samples/cards.zip, card 2").
+        let which = entries.count > 1 ? L10n.words("%1$s, card %2$s", .init(path), .init(String(position + 1))) : .init(path)
         switch entries[position] {
         case .card(let image): return image
-        case .otherTechnology(let what): throw CardFileTechnologyError(description: "\(path)\(entries.count > 1 ? ", card \(position + 1)" : ""): \(what): no transit family reads this technology")
-        case .unusable(let why): throw CardImageError("\(path): \(format)\(entries.count > 1 ? ", card \(position + 1)" : ""): \(why)")
+        case .otherTechnology(let what):
+            throw CardFileTechnologyError(words: L10n.words("%1$s: %2$s: no transit family reads this technology", which, .init(what)))
+        case .unusable(let why):
+            throw CardImageError(entries.count > 1 ? L10n.words("%1$s: %2$s, card %3$s: %4$s", .init(path), Self.formatWords(format), .init(String(position + 1)), why)
+                : L10n.words("%1$s: %2$s: %3$s", .init(path), Self.formatWords(format), why))
         }
     }
 
     /// The cards in a line: "1 FeliCa 012E4CD8A1B2C3D4, 2 MIFARE Classic card, 3 ISO 14443-4 08A1B2C3".
-    public var summary: String {
+    public var summary: String { summaryWords.english }
+
+    /// `summary` in English and in the chosen language.
+    public var summaryWords: L10n.Words {
         entries.enumerated().map { i, e in
             switch e {
-            case .card(let image): return "\(i + 1) " + Self.name(image)
-            case .otherTechnology(let what): return "\(i + 1) \(what)"
-            case .unusable: return "\(i + 1) unreadable"
+            case .card(let image): return L10n.Words("\(i + 1) " + Self.name(image))
+            case .otherTechnology(let what): return L10n.Words("\(i + 1) \(what)")
+            case .unusable: return L10n.words("%1$s unreadable", .init(String(i + 1)))
             }
-        }.joined(separator: ", ")
+        }.joined(separator: .init(", "))
     }
+
+    /// A file's format as its messages name it ("a Flipper Zero NFC file"), marked where it is
+    /// named (`L10n.mark`), and in the chosen language.
+    static func formatWords(_ format: String) -> L10n.Words { L10n.Words(english: format, said: L10n.translated(format)) }
 
     /// A card's technology and identifier, as the summary names it.
     private static func name(_ image: CardImage) -> String {
@@ -192,15 +211,15 @@ extension CardFile.Entry {
             try image.validate()
             self = .card(image)
         } catch let e as CardImageError {
-            self = .unusable(e.description)
+            self = .unusable(e.words)
         } catch {
-            self = .unusable("\(error)")
+            self = .unusable(L10n.Words(error: error))
         }
     }
 }
 
 /// A card of a technology no transit family reads (a MIFARE Classic in a Metrodroid export): not a
 /// problem of the file, and not `tagNotSupported` by guess either: the file says so.
-public struct CardFileTechnologyError: Error, CustomStringConvertible {
-    public let description: String
+public struct CardFileTechnologyError: SaidError {
+    public let words: L10n.Words
 }

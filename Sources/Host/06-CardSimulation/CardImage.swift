@@ -145,29 +145,29 @@ public struct CardImage: Codable, Equatable, Sendable {
     /// What each key of a card image holds, said when a file holds something else.
     package static let shape = JSONShape(expected: [
         "format": "\"\(currentFormat)\"",
-        "description": "text",
-        "felica": "an object: idm, systems…", "iso7816": "an object: uid, applications…",
-        "idm": "8 bytes in hex as text (\"012E4CD8A1B2C3D4\")", "pmm": "8 bytes in hex as text",
-        "maxBlocksPerRead": "a whole number",
-        "systems": "a list of systems, each {\"code\", \"services\"}",
-        "code": "a system code, 2 bytes in hex as text (\"0003\")",
-        "services": "an object of service codes (hex) to lists of 16-byte blocks (hex)",
-        "lockedServices": "a list of service codes (hex)",
-        "keyVersions": "an object of service codes to key versions (hex)",
-        "uid": "the UID in hex as text", "historicalBytes": "bytes in hex as text",
-        "applications": "a list of applications, each {\"select\", \"commands\"}",
-        "select": "the SELECT command in hex as text", "answer": "the answer in hex as text",
-        "commands": "an object of commands (hex) to answers (hex)",
-        "records": "an object of SFIs to lists of records (hex)", "binaries": "an object of SFIs to contents (hex)",
-        "onlyClass": "a class byte in hex as text (\"94\")", "multipleRecordReads": "true or false",
-        "emptyAnswerToLeZero": "true or false",
-        "desfire": "an object: applications, each {\"aid\", \"files\"}",
-        "mifareClassic": "an object: uid, type, blocks", "mifareUltralight": "an object: uid, pages",
-        "type": "\"1K\", \"2K\", \"4K\" or \"Mini\" (Ultralight: the chip's name)", "atqa": "2 bytes in hex as text", "sak": "1 byte in hex as text",
-        "blocks": "a list of 16-byte blocks, 32 hex digits each (?? for an unread byte)",
-        "pages": "a list of 4-byte pages, 8 hex digits each (?? for an unread byte)", "aid": "a DESFire AID, 3 bytes in hex",
-        "files": "a list of DESFire files, each {\"id\", \"type\", \"access\"}", "frameSize": "a whole number",
-    ], entryNames: ["systems": "system", "applications": "application"])
+        "description": L10n.mark("text"),
+        "felica": L10n.mark("an object: idm, systems…"), "iso7816": L10n.mark("an object: uid, applications…"),
+        "idm": L10n.mark("8 bytes in hex as text (\"012E4CD8A1B2C3D4\")"), "pmm": L10n.mark("8 bytes in hex as text"),
+        "maxBlocksPerRead": L10n.mark("a whole number"),
+        "systems": L10n.mark("a list of systems, each {\"code\", \"services\"}"),
+        "code": L10n.mark("a system code, 2 bytes in hex as text (\"0003\")"),
+        "services": L10n.mark("an object of service codes (hex) to lists of 16-byte blocks (hex)"),
+        "lockedServices": L10n.mark("a list of service codes (hex)"),
+        "keyVersions": L10n.mark("an object of service codes to key versions (hex)"),
+        "uid": L10n.mark("the UID in hex as text"), "historicalBytes": L10n.mark("bytes in hex as text"),
+        "applications": L10n.mark("a list of applications, each {\"select\", \"commands\"}"),
+        "select": L10n.mark("the SELECT command in hex as text"), "answer": L10n.mark("the answer in hex as text"),
+        "commands": L10n.mark("an object of commands (hex) to answers (hex)"),
+        "records": L10n.mark("an object of SFIs to lists of records (hex)"), "binaries": L10n.mark("an object of SFIs to contents (hex)"),
+        "onlyClass": L10n.mark("a class byte in hex as text (\"94\")"), "multipleRecordReads": L10n.mark("true or false"),
+        "emptyAnswerToLeZero": L10n.mark("true or false"),
+        "desfire": L10n.mark("an object: applications, each {\"aid\", \"files\"}"),
+        "mifareClassic": L10n.mark("an object: uid, type, blocks"), "mifareUltralight": L10n.mark("an object: uid, pages"),
+        "type": L10n.mark("\"1K\", \"2K\", \"4K\" or \"Mini\" (Ultralight: the chip's name)"), "atqa": L10n.mark("2 bytes in hex as text"), "sak": L10n.mark("1 byte in hex as text"),
+        "blocks": L10n.mark("a list of 16-byte blocks, 32 hex digits each (?? for an unread byte)"),
+        "pages": L10n.mark("a list of 4-byte pages, 8 hex digits each (?? for an unread byte)"), "aid": L10n.mark("a DESFire AID, 3 bytes in hex"),
+        "files": L10n.mark("a list of DESFire files, each {\"id\", \"type\", \"access\"}"), "frameSize": L10n.mark("a whole number"),
+    ], entryNames: ["systems": L10n.mark("system"), "applications": L10n.mark("application")])
 
     /// The largest card file read (image, Flipper dump or Metrodroid export). The largest real dump
     /// at hand, a whole Suica read by a Flipper (every system and public service, 138 blocks), is
@@ -181,7 +181,7 @@ public struct CardImage: Codable, Equatable, Sendable {
         do {
             return try CardFile.load(path).card(index: nil)
         } catch let e as CardFileTechnologyError {
-            throw CardImageError(e.description)
+            throw CardImageError(e.words)
         }
     }
 
@@ -191,21 +191,30 @@ public struct CardImage: Codable, Equatable, Sendable {
     /// The one card of a file's bytes.
     public static func parse(_ data: Data) throws -> CardImage {
         let (format, entries) = try CardFile.parse(data)
-        guard entries.count == 1, let entry = entries.first else { throw CardImageError("\(format) of \(entries.count) cards") }
+        guard entries.count == 1, let entry = entries.first else {
+            throw CardImageError(L10n.words("%1$s of %2$s cards", CardFile.formatWords(format), .init(String(entries.count))))
+        }
         switch entry {
         case .card(let image): return image
-        case .otherTechnology(let what): throw CardImageError("\(what): no transit family reads this technology")
-        case .unusable(let why): throw CardImageError("\(format): \(why)")
+        case .otherTechnology(let what): throw CardImageError(L10n.words("%1$s: no transit family reads this technology", .init(what)))
+        case .unusable(let why): throw CardImageError(CardFile.formatWords(format) + .init(": ") + why)
         }
     }
 }
 
 /// A card image that cannot be used.
-public struct CardImageError: Error, CustomStringConvertible {
-    public let description: String
-    /// The message; a value from the file is quoted in it with `quote`, and the whole is kept to
-    /// `maxLength` characters whatever a file holds.
-    public init(_ d: String) { description = d.count > Self.maxLength ? String(d.prefix(Self.maxLength)) + "…" : d }
+public struct CardImageError: SaidError {
+    public let words: L10n.Words
+    /// The message, in words that are the same in every language (a format's own terms); a value
+    /// from the file is quoted in it with `quote`, and the whole is kept to `maxLength` characters
+    /// whatever a file holds.
+    public init(_ d: String) { self.init(L10n.Words(d)) }
+
+    /// The message in English and in the chosen language, each kept to `maxLength` characters.
+    public init(_ words: L10n.Words) {
+        func cut(_ d: String) -> String { d.count > Self.maxLength ? String(d.prefix(Self.maxLength)) + "…" : d }
+        self.words = L10n.Words(english: cut(words.english), said: cut(words.said))
+    }
 
     public static let maxLength = 4_000
 

@@ -1,3 +1,4 @@
+import TransitModel
 /// A MIFARE Classic card answered from a card image, as the card itself behaves behind a reader:
 /// one sector open at a time (the one the last successful authentication opened), reads only
 /// inside it, nothing ever written. Key A reads back as zeros from a trailer, as the card hides it
@@ -58,21 +59,21 @@ public struct ClassicEmulator {
 
     public init(_ image: CardImage.ClassicImage) throws {
         guard let layout = Layout(rawValue: image.type) ?? Layout.allCases.first(where: { $0.rawValue.lowercased() == image.type.lowercased() }) else {
-            throw CardImageError("MIFARE Classic type \(CardImageError.quote(image.type)) is not 1K, 2K, 4K or Mini")
+            throw CardImageError(L10n.words("MIFARE Classic type %1$s is not 1K, 2K, 4K or Mini", .init(CardImageError.quote(image.type))))
         }
         self.layout = layout
         uid = try HexText.bytes(image.uid)
-        guard uid.count == 4 || uid.count == 7 else { throw CardImageError("a MIFARE Classic UID is 4 or 7 bytes, not \(uid.count)") }
+        guard uid.count == 4 || uid.count == 7 else { throw CardImageError(L10n.words("a MIFARE Classic UID is 4 or 7 bytes, not %1$s", .init(String(uid.count)))) }
         var starts = [0]
         for size in layout.sectorSizes { starts.append((starts.last ?? 0) + size) }
         sectorStarts = starts
         let expected = starts.last ?? 0
         guard image.blocks.count == expected else {
-            throw CardImageError("a MIFARE Classic \(layout.rawValue) holds \(expected) blocks, this image \(image.blocks.count)")
+            throw CardImageError(L10n.words("a MIFARE Classic %1$s holds %2$s blocks, this image %3$s", .init(layout.rawValue), .init(String(expected)), .init(String(image.blocks.count))))
         }
         blocks = try image.blocks.enumerated().map { index, text in
             guard let bytes = MaskedHex.bytes(text), bytes.count == 16 else {
-                throw CardImageError("MIFARE Classic block \(index) \(CardImageError.quote(text)) is not 32 hex digits (?? for an unread byte)")
+                throw CardImageError(L10n.words("MIFARE Classic block %1$s %2$s is not 32 hex digits (?? for an unread byte)", .init(String(index)), .init(CardImageError.quote(text))))
             }
             return bytes
         }

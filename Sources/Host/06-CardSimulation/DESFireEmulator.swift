@@ -1,3 +1,4 @@
+import TransitModel
 /// Answers the ISO-wrapped MIFARE DESFire native commands (`90 INS 00 00 [Lc data] 00`) from a card
 /// image, as the DESFire EV1 command set describes them (Metrodroid DesfireProtocol, the HSL API
 /// document's exchanges): Get Version (60), Get Application IDs (6A), Select Application (5A), Get
@@ -37,17 +38,17 @@ struct DESFireEmulator {
         var order = [[UInt8]]()
         for app in image.applications {
             let aid = try HexText.bytes(app.aid)
-            guard aid.count == 3 else { throw CardImageError("DESFire AID \(CardImageError.quote(app.aid)) is not 3 bytes") }
-            guard apps[aid] == nil else { throw CardImageError("DESFire AID \(CardImageError.quote(app.aid)) twice") }
+            guard aid.count == 3 else { throw CardImageError(L10n.words("DESFire AID %1$s is not 3 bytes", .init(CardImageError.quote(app.aid)))) }
+            guard apps[aid] == nil else { throw CardImageError(L10n.words("DESFire AID %1$s twice", .init(CardImageError.quote(app.aid)))) }
             apps[aid] = try app.files.map { f in
                 let id = try HexText.bytes(f.id)
-                guard id.count == 1, id[0] < 32 else { throw CardImageError("DESFire file id \(CardImageError.quote(f.id)) is not 00–1F") }
-                guard let type = Self.types[f.type] else { throw CardImageError("DESFire file type \(CardImageError.quote(f.type))") }
+                guard id.count == 1, id[0] < 32 else { throw CardImageError(L10n.words("DESFire file id %1$s is not 00–1F", .init(CardImageError.quote(f.id)))) }
+                guard let type = Self.types[f.type] else { throw CardImageError(L10n.words("DESFire file type %1$s", .init(CardImageError.quote(f.type)))) }
                 let access = try HexText.bytes(f.access)
-                guard access.count == 2 else { throw CardImageError("DESFire access rights \(CardImageError.quote(f.access)) are not 2 bytes") }
+                guard access.count == 2 else { throw CardImageError(L10n.words("DESFire access rights %1$s are not 2 bytes", .init(CardImageError.quote(f.access)))) }
                 let records = try (f.records ?? []).map(HexText.bytes)
                 let size = f.recordSize ?? records.first?.count ?? 0
-                guard records.allSatisfy({ $0.count == size }) else { throw CardImageError("DESFire file \(f.id): records of other sizes than \(size)") }
+                guard records.allSatisfy({ $0.count == size }) else { throw CardImageError(L10n.words("DESFire file %1$s: records of other sizes than %2$s", .init(f.id), .init(String(size)))) }
                 return (id[0], File(type: type, access: access, data: try f.data.map(HexText.bytes) ?? [], recordSize: size,
                                     maxRecords: max(f.maxRecords ?? records.count, records.count), records: records, value: f.value ?? 0))
             }
@@ -56,7 +57,7 @@ struct DESFireEmulator {
         applications = apps
         self.order = order
         frameSize = image.frameSize ?? 59
-        guard (1 ... 250).contains(frameSize) else { throw CardImageError("DESFire frame size \(frameSize) is not 1–250") }
+        guard (1 ... 250).contains(frameSize) else { throw CardImageError(L10n.words("DESFire frame size %1$s is not 1–250", .init(String(frameSize)))) }
     }
 
     /// The answer to a wrapped command, or nil when the APDU is not one (CLA other than 90).

@@ -1,3 +1,4 @@
+import TransitModel
 /// Answers FeliCa command frames from a card image, as a FeliCa Standard card would.
 /// Codes from the FeliCa Card User's Manual (as summarised by nfcpy): 00 Polling, 02 Request
 /// Service, 06 Read Without Encryption, 0A Search Service Code, 0C Request System Code.
@@ -17,17 +18,17 @@ struct FeliCaEmulator {
 
     init(_ image: CardImage.FeliCaImage) throws {
         let idm = try HexText.bytes(image.idm)
-        guard idm.count == 8 else { throw CardImageError("IDm must be 8 bytes") }
+        guard idm.count == 8 else { throw CardImageError(L10n.words("IDm must be 8 bytes")) }
         pmm = try image.pmm.map(HexText.bytes) ?? [0x10, 0x0B, 0x4B, 0x42, 0x84, 0x85, 0xD0, 0xFF]
         maxBlocksPerRead = min(15, max(1, image.maxBlocksPerRead ?? 15))
         // The system number is the IDm's upper nibble: a card holds at most 16 systems.
-        guard (1 ... 16).contains(image.systems.count) else { throw CardImageError("a FeliCa card holds 1 to 16 systems") }
+        guard (1 ... 16).contains(image.systems.count) else { throw CardImageError(L10n.words("a FeliCa card holds 1 to 16 systems")) }
         systems = try image.systems.enumerated().map { index, s in
             var blocks = [UInt16: [[UInt8]]]()
             for (code, list) in s.services {
                 blocks[try Self.code(code)] = try list.map {
                     let b = try HexText.bytes($0)
-                    guard b.count == 16 else { throw CardImageError("block of service \(CardImageError.quote(code)) is not 16 bytes") }
+                    guard b.count == 16 else { throw CardImageError(L10n.words("block of service %1$s is not 16 bytes", .init(CardImageError.quote(code)))) }
                     return b
                 }
             }
@@ -35,15 +36,15 @@ struct FeliCaEmulator {
             systemIDm[0] = (idm[0] & 0x0F) | UInt8(index << 4 & 0xF0)
             if let own = s.idm {
                 systemIDm = try HexText.bytes(own)
-                guard systemIDm.count == 8 else { throw CardImageError("IDm of system \(CardImageError.quote(s.code)) must be 8 bytes") }
-                guard index > 0 || systemIDm == idm else { throw CardImageError("system 0's IDm is the card's idm") }
+                guard systemIDm.count == 8 else { throw CardImageError(L10n.words("IDm of system %1$s must be 8 bytes", .init(CardImageError.quote(s.code)))) }
+                guard index > 0 || systemIDm == idm else { throw CardImageError(L10n.words("system 0's IDm is the card's idm")) }
             }
             var keyVersions = [UInt16: UInt16]()
             for (node, version) in s.keyVersions ?? [:] { keyVersions[try Self.code(node)] = try Self.code(version) }
             return System(code: try Self.code(s.code), idm: systemIDm, blocks: blocks,
                           locked: Set(try (s.lockedServices ?? []).map(Self.code)), keyVersions: keyVersions)
         }
-        guard Set(systems.map { $0.idm }).count == systems.count else { throw CardImageError("two FeliCa systems share an IDm") }
+        guard Set(systems.map { $0.idm }).count == systems.count else { throw CardImageError(L10n.words("two FeliCa systems share an IDm")) }
     }
 
     /// The IDm the reader reports (system 0).
@@ -142,7 +143,7 @@ struct FeliCaEmulator {
 
     private static func code(_ hex: String) throws -> UInt16 {
         let b = try HexText.bytes(hex)
-        guard b.count == 2 else { throw CardImageError("code \(CardImageError.quote(hex)) is not 4 hex digits") }
+        guard b.count == 2 else { throw CardImageError(L10n.words("code %1$s is not 4 hex digits", .init(CardImageError.quote(hex)))) }
         return UInt16(b[0]) << 8 | UInt16(b[1])
     }
 }

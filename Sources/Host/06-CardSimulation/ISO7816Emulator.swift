@@ -1,3 +1,4 @@
+import TransitModel
 /// Answers APDUs from a card image: SELECT commands enter applications, then each application
 /// answers its listed commands and its record and binary files; SELECT of the MF (3F00) goes back to
 /// the image's own commands, where the card starts. Unknown SELECTs answer 6A82 (file not found),
@@ -40,7 +41,7 @@ struct ISO7816Emulator {
         quirks = RecordQuirks(multipleRecords: image.multipleRecordReads ?? true, emptyAnswerToLeZero: image.emptyAnswerToLeZero ?? false)
         onlyClass = try image.onlyClass.map { text in
             let b = try HexText.bytes(text)
-            guard b.count == 1 else { throw CardImageError("onlyClass \(CardImageError.quote(text)) is not one byte in hex") }
+            guard b.count == 1 else { throw CardImageError(L10n.words("onlyClass %1$s is not one byte in hex", .init(CardImageError.quote(text)))) }
             return b[0]
         }
     }
@@ -130,7 +131,7 @@ struct ISO7816Emulator {
 
     private static func sfi(_ key: String) throws -> UInt8 {
         let b = try HexText.bytes(key)
-        guard b.count == 1, b[0] >= 1, b[0] <= 30 else { throw CardImageError("SFI \(CardImageError.quote(key)) is not two hex digits 01–1E") }
+        guard b.count == 1, b[0] >= 1, b[0] <= 30 else { throw CardImageError(L10n.words("SFI %1$s is not two hex digits 01–1E", .init(CardImageError.quote(key)))) }
         return b[0]
     }
 }

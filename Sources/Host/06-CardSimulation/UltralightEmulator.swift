@@ -1,3 +1,4 @@
+import TransitModel
 /// A MIFARE Ultralight or NTAG card answered from a card image: its READ command answers four
 /// pages (16 bytes) from the page it names (NXP MF0ICU1 datasheet, READ). The image's pages are
 /// the whole card: a page past them is past the card's end, and a page with a byte the image does
@@ -17,12 +18,12 @@ public struct UltralightEmulator {
 
     public init(_ image: CardImage.UltralightImage) throws {
         uid = try HexText.bytes(image.uid)
-        guard uid.count == 7 else { throw CardImageError("a MIFARE Ultralight UID is 7 bytes, not \(uid.count)") }
-        guard !image.pages.isEmpty else { throw CardImageError("a MIFARE Ultralight image holds no page") }
+        guard uid.count == 7 else { throw CardImageError(L10n.words("a MIFARE Ultralight UID is 7 bytes, not %1$s", .init(String(uid.count)))) }
+        guard !image.pages.isEmpty else { throw CardImageError(L10n.words("a MIFARE Ultralight image holds no page")) }
         chip = image.type
         pages = try image.pages.enumerated().map { index, text in
             guard let bytes = MaskedHex.bytes(text), bytes.count == 4 else {
-                throw CardImageError("MIFARE Ultralight page \(index) \(CardImageError.quote(text)) is not 8 hex digits (?? for an unread byte)")
+                throw CardImageError(L10n.words("MIFARE Ultralight page %1$s %2$s is not 8 hex digits (?? for an unread byte)", .init(String(index)), .init(CardImageError.quote(text))))
             }
             return bytes
         }

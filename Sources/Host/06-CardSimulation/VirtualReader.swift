@@ -1,3 +1,4 @@
+import TransitModel
 /// The reader dialects the virtual reader speaks, each written from its reader manual or
 /// specification, independently of the host's transport.
 public enum SimulatedDialect: String, CaseIterable, Sendable {
@@ -37,18 +38,18 @@ public final class VirtualReader {
         if let c = image.mifareClassic { storage = SimulatedStorageReader(card: .classic(try ClassicEmulator(c)), model: model) }
         if let u = image.mifareUltralight { storage = SimulatedStorageReader(card: .ultralight(try UltralightEmulator(u)), model: model) }
         let cards = [felica != nil, iso != nil, image.mifareClassic != nil, image.mifareUltralight != nil].filter { $0 }.count
-        guard cards > 0 else { throw CardImageError("card image holds no card") }
-        guard cards == 1 else { throw CardImageError("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight") }
+        guard cards > 0 else { throw CardImageError(L10n.words("card image holds no card")) }
+        guard cards == 1 else { throw CardImageError(L10n.words("a card image holds exactly one of felica, iso7816, mifareClassic and mifareUltralight")) }
         if model == .phone, felica != nil {
-            throw CardImageError("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not FeliCa")
+            throw CardImageError(L10n.words("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not FeliCa"))
         }
         if model == .phone, storage != nil {
-            throw CardImageError("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not MIFARE Classic or Ultralight")
+            throw CardImageError(L10n.words("a phone as reader (vsmartcard's remote reader) reads ISO 14443-4 cards only, not MIFARE Classic or Ultralight"))
         }
         self.model = model
         self.dialect = dialect
         historical = try image.iso7816?.historicalBytes.map(HexText.bytes) ?? [0x80, 0x73, 0xC8, 0x21, 0x10]
-        guard historical.count <= 15 else { throw CardImageError("an ATR holds at most 15 historical bytes") }
+        guard historical.count <= 15 else { throw CardImageError(L10n.words("an ATR holds at most 15 historical bytes")) }
         uid = try felica?.idm ?? storage?.uid ?? HexText.bytes(image.iso7816?.uid ?? "")
     }
 

@@ -21,6 +21,8 @@ package struct ClassicKeyFiles {
     package var log: (String) -> Void = { _ in }
     /// A folder file or the folder passed over, said whatever the verbosity.
     package var warn: (String) -> Void = { _ in }
+    /// What `warn` hears, in English and in the chosen language; when set, `warn` hears nothing.
+    package var say: ((L10n.Words) -> Void)?
 
     package init(explicit: [String], environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.explicit = explicit
@@ -43,7 +45,7 @@ package struct ClassicKeyFiles {
             do {
                 try add(Self.keys(of: path), from: path, to: &ring, where: " in the keys folder")
             } catch let e as TransitError {
-                warn("\(e.message): passed over; the other key files still serve")
+                tell(L10n.words("%1$s: passed over; the other key files still serve", e.words))
             }
         }
         return ring
@@ -54,13 +56,17 @@ package struct ClassicKeyFiles {
         var added = ring
         for key in keys { added.append(key) }
         guard added.count <= ClassicKeyDictionary.keyLimit else {
-            throw TransitError(.config, "key file \(path) brings the keys past \(ClassicKeyDictionary.keyLimit), the most one read may try")
+            throw TransitError(.config, L10n.words("key file %1$s brings the keys past %2$s, the most one read may try", .init(path), .init(String(ClassicKeyDictionary.keyLimit))))
         }
         let new = added.count - ring.count, name = ClassicKeyDictionary.baseName(path)
         let known = keys.count - new
         log("\(keys.isEmpty ? "no" : "\(keys.count)") key\(keys.count == 1 ? "" : "s") from \(name)\(place)"
             + (known > 0 ? " (\(known) already loaded from an earlier line or file)" : ""))
         ring = added
+    }
+
+    private func tell(_ words: L10n.Words) {
+        if let say { say(words) } else { warn(words.english) }
     }
 
     /// The folder's files in name order; none when it does not exist, or may not be trusted (said).
@@ -71,15 +77,15 @@ package struct ClassicKeyFiles {
             return []
         }
         guard s.st_mode & S_IFMT == S_IFDIR else {
-            warn("the keys folder \(folder) is not a folder: passed over")
+            tell(L10n.words("the keys folder %1$s is not a folder: passed over", .init(folder)))
             return []
         }
-        if let why = TrustedFile.problem(s, what: "the keys folder \(folder)", isFolder: true) {
-            warn("\(why): none of its keys are read; run chmod 700 \(folder)")
+        if let why = TrustedFile.problem(s, what: L10n.words("the keys folder %1$s", .init(folder)), isFolder: true) {
+            tell(L10n.words("%1$s: none of its keys are read; run chmod 700 %2$s", why, .init(folder)))
             return []
         }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            warn("the keys folder \(folder) cannot be listed: passed over")
+            tell(L10n.words("the keys folder %1$s cannot be listed: passed over", .init(folder)))
             return []
         }
         return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
@@ -99,13 +105,13 @@ package struct ClassicKeyFiles {
         let file: TrustedFile
         switch TrustedFile.open(path, secret: true) {
         case .success(let f): file = f
-        case .failure(let why): throw TransitError(.config, why.unopenable ? "key file \(why)" : "key file refused: \(why)")
+        case .failure(let why): throw TransitError(.config, why.unopenable ? L10n.words("key file %1$s", why.words) : L10n.words("key file refused: %1$s", why.words))
         }
         let data: Data
         do {
             data = try BoundedFile.read(descriptor: file.fd, name: path, limit: ClassicKeyDictionary.sizeLimit)
         } catch {
-            throw TransitError(.config, "key file \(error)")
+            throw TransitError(.config, L10n.words("key file %1$s", L10n.Words(error: error)))
         }
         return try ClassicKeyDictionary.parse(Array(data), path: path)
     }

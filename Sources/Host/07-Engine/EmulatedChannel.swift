@@ -26,17 +26,17 @@ package final class EmulatedChannel: ReaderChannel, ClassicKeySource {
         do {
             image = try file.card(index: index)
         } catch let e as CardFileTechnologyError {
-            throw TransitError(.tagNotSupported, e.description)
+            throw TransitError(.tagNotSupported, e.words)
         } catch {
-            throw TransitError(.config, "\(error)") // names the file
+            throw TransitError(.config, L10n.Words(error: error)) // names the file
         }
-        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, "\(file.path): \(error)") }
+        do { reader = try VirtualReader(image: image) } catch { throw TransitError(.config, L10n.Words("\(file.path): ") + L10n.Words(error: error)) }
         classicKeys = Self.trailerKeys(image)
     }
 
     /// The card file at `path`; its problems are `config` errors naming it.
     package static func load(_ path: String) throws -> CardFile {
-        do { return try CardFile.load(path) } catch { throw TransitError(.config, "\(error)") }
+        do { return try CardFile.load(path) } catch { throw TransitError(.config, L10n.Words(error: error)) }
     }
 
     /// An image built in process (tests); its problems are `CardImageError`s.
@@ -77,7 +77,7 @@ package final class EmulatedChannel: ReaderChannel, ClassicKeySource {
     /// A card image answers at once, but a read of a huge one (a dump of every block) ends by the
     /// read's deadline as a real card's would.
     package func transmit(_ apdu: [UInt8], by deadline: Deadline) throws(TransitError) -> [UInt8] {
-        guard !deadline.hasPassed else { throw TransitError(.communication, "the read did not finish within its deadline (the card image was still answering)") }
+        guard !deadline.hasPassed else { throw TransitError(.communication, L10n.words("the read did not finish within its deadline (the card image was still answering)")) }
         return reader.transmit(apdu)
     }
 }

@@ -50,7 +50,7 @@ package struct FeliCaDumper {
     /// Polling for `code`: the IDm the system answers with.
     private func polledIDm(_ code: UInt16) throws -> [UInt8] {
         guard let idm = FeliCaCommand.polledIDm(try session.felica(FeliCaCommand.polling(systemCode: code))) else {
-            throw TransitError(.malformedResponse, "Polling answer")
+            throw TransitError(.malformedResponse, L10n.Words(english: "Polling answer", said: L10n.tr("the card's Polling answer did not parse")))
         }
         return idm
     }
@@ -59,7 +59,7 @@ package struct FeliCaDumper {
         var out = [UInt16]()
         for i in 0 ..< Self.maxServices {
             let answer = try session.felica(FeliCaCommand.searchServiceCode(idm: idm, index: UInt16(i)))
-            guard answer.count >= 12, answer[1] == 0x0B else { throw TransitError(.malformedResponse, "Search Service Code answer") }
+            guard answer.count >= 12, answer[1] == 0x0B else { throw TransitError(.malformedResponse, L10n.Words(english: "Search Service Code answer", said: L10n.tr("the card's Search Service Code answer did not parse"))) }
             let code = UInt16(answer[10]) | UInt16(answer[11]) << 8
             if code == 0xFFFF { break }
             if answer.count == 12 { out.append(code) } // 14 bytes: an area (code and end code)
@@ -75,9 +75,9 @@ package struct FeliCaDumper {
             let first = blocks.count
             let elements = (first ..< first + count).compactMap { BlockElement(serviceIndex: 0, block: $0) }
             let answer = try session.felica(FeliCaCommand.readWithoutEncryption(idm: idm, services: [service], blocks: elements))
-            guard answer.count >= 12, answer[1] == 0x07 else { throw TransitError(.malformedResponse, "Read Without Encryption answer") }
+            guard answer.count >= 12, answer[1] == 0x07 else { throw TransitError(.malformedResponse, L10n.Words(english: "Read Without Encryption answer", said: L10n.tr("the card's Read Without Encryption answer did not parse"))) }
             if answer[10] == 0 {
-                guard answer.count == 13 + 16 * count else { throw TransitError(.malformedResponse, "Read Without Encryption length") }
+                guard answer.count == 13 + 16 * count else { throw TransitError(.malformedResponse, L10n.Words(english: "Read Without Encryption length", said: L10n.tr("the card's Read Without Encryption answer has the wrong length"))) }
                 for i in 0 ..< count { blocks.append(Array(answer[13 + 16 * i ..< 29 + 16 * i])) }
                 continue
             }

@@ -28,7 +28,7 @@ package struct LogBundle: Codable, Equatable {
     package var initialAID: String?
     package var plugins: [PluginOutcome]
     package var exchanges: [Exchange]
-    /// Card commands sent again after a damaged answer (an RC-S380's; absent for a PC/SC reader,
+    /// Card commands sent again after a damaged answer (a USB reader's; absent for a PC/SC reader,
     /// whose driver retries unseen). `exchanges` holds each command once, as the plugin saw it.
     package var retries: Int?
     /// "read" or the error kind.
@@ -64,7 +64,7 @@ package struct LogBundle: Codable, Equatable {
         do {
             try PrivateFile.write(try encoder.encode(self), to: path)
         } catch {
-            throw TransitError(.config, "cannot write the log \(path): \(error)")
+            throw TransitError(.config, L10n.words("cannot write the log %1$s: %2$s", .init(path), L10n.Words(error: error)))
         }
     }
 
@@ -76,18 +76,18 @@ package struct LogBundle: Codable, Equatable {
 
     package static func load(_ path: String) throws -> LogBundle {
         let data: Data
-        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, "\(error)") }
+        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, L10n.Words(error: error)) }
         do {
             return try JSONDecoder().decode(LogBundle.self, from: data)
         } catch {
             // A card file given for a log (`transit replay samples/suica.json`): said as such.
             if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                (object["format"] as? String)?.hasPrefix("transit-card-image") == true || object["felica"] != nil || object["iso7816"] != nil {
-                throw TransitError(.config, "\(path) is a card image, not a log bundle (scan --log writes one): "
-                    + "read it with transit scan --card \(path)")
+                throw TransitError(.config, L10n.words("%1$s is a card image, not a log bundle (scan --log writes one): read it with transit scan --card %1$s",
+                                                       .init(path)))
             }
-            throw TransitError(.config, "\(path) is not a transit log (scan --log writes one; README, \"Command line\"): "
-                + JSONShape().problem(error, in: data))
+            throw TransitError(.config, L10n.words("%1$s is not a transit log (scan --log writes one; README, \"Command line\"): %2$s",
+                                                   .init(path), JSONShape().problem(error, in: data)))
         }
     }
 }

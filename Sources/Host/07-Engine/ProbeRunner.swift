@@ -76,17 +76,19 @@ package struct ProbeRunner {
         }
         if let storage = session.storage, !tried.isEmpty { throw Self.unknownStorageCard(technology, storage, session) }
         let what = technology == .felica ? "FeliCa" : "ISO 14443-4"
-        var notes = [String]()
-        if let systems { notes.append("systems \(systems.isEmpty ? "none" : systems.map(HexFormat.string).joined(separator: " "))") }
-        if !tried.isEmpty {
-            notes.append("tried: \(tried.joined(separator: ", "))")
-        } else if !skipped {
-            notes.append("no plugin for this technology is loaded")
-        } else {
-            notes.append("no loaded plugin reads these systems")
+        var notes = [L10n.Words]()
+        if let systems {
+            notes.append(systems.isEmpty ? L10n.words("systems none") : L10n.words("systems %1$s", .init(systems.map(HexFormat.string).joined(separator: " "))))
         }
-        // TRANSLATORS: %1$s is the card's technology (FeliCa, ISO 14443-4…), %2$s what was tried (English).
-        throw TransitError(.tagNotSupported, L10n.words("no plugin recognised this %1$s card (%2$s)", .init(what), .init(notes.joined(separator: "; "))))
+        if !tried.isEmpty {
+            notes.append(L10n.words("tried: %1$s", .init(tried.joined(separator: ", "))))
+        } else if !skipped {
+            notes.append(L10n.words("no plugin for this technology is loaded"))
+        } else {
+            notes.append(L10n.words("no loaded plugin reads these systems"))
+        }
+        // TRANSLATORS: %1$s is the card's technology (FeliCa, ISO 14443-4…), %2$s the systems and what was tried.
+        throw TransitError(.tagNotSupported, L10n.words("no plugin recognised this %1$s card (%2$s)", .init(what), notes.joined(separator: .init("; "))))
     }
 
     /// What a MIFARE Classic or Ultralight card no family recognised is: blank, locked (the user's
@@ -98,24 +100,33 @@ package struct ProbeRunner {
             // Pages 4-15, the user memory of the smallest Ultralight (MF0ICU1 §8.5), all zeros: a
             // blank ticket (Metrodroid's BlankUltralightTransitData tells it so too).
             if storage.ultralightLooksBlank {
-                return TransitError(.tagNotSupported, "a blank \(name): its pages 4 to 15 hold no data")
+                return TransitError(.tagNotSupported, L10n.words("a blank %1$s: its pages 4 to 15 hold no data", .init(name)))
             }
-            return TransitError(.tagNotSupported, "a \(name) ticket of no known system: no transit family recognised its pages")
+            return TransitError(.tagNotSupported, L10n.words("a %1$s ticket of no known system: no transit family recognised its pages", .init(name)))
         }
         // No family asked for a sector (none loaded reads Classic by data): sector 0 tells what the card is.
         if storage.lockedSectors.isEmpty, storage.openSectors.isEmpty, storage.sectorCount > 0 { _ = try? storage.sector(0) }
         let locked = storage.lockedSectors, open = storage.openSectors
-        func list(_ s: [Int]) -> String { s.map(String.init).joined(separator: ", ") }
+        func list(_ s: [Int]) -> L10n.Words { .init(s.map(String.init).joined(separator: ", ")) }
+        let card = L10n.Words(name)
         if storage.looksBlank {
-            let what = open.count == 1 ? "sector \(list(open)) opens" : "sectors \(list(open)) open"
-            return TransitError(.tagNotSupported, "a blank \(name) card: \(what) with a generic key and hold\(open.count == 1 ? "s" : "") no data")
+            return TransitError(.tagNotSupported, L10n.wordsn("a blank %1$s card: sector %2$s opens with a generic key and holds no data",
+                                                              "a blank %1$s card: sectors %2$s open with a generic key and hold no data", open.count, card, list(open)))
         }
         if open.isEmpty {
-            return TransitError(.tagNotSupported, "a \(name) card whose sectors are locked: no key at hand opens sector\(locked.count == 1 ? "" : "s") \(list(locked)), "
-                                + "so no family could recognise it; bring the card's keys with --keys FILE (a key dictionary: one 12-digit hex key a line)")
+            return TransitError(.tagNotSupported, L10n.wordsn("""
+                a %1$s card whose sectors are locked: no key at hand opens sector %2$s, so no family could recognise it; \
+                bring the card's keys with --keys FILE (a key dictionary: one 12-digit hex key a line)
+                """, """
+                a %1$s card whose sectors are locked: no key at hand opens sectors %2$s, so no family could recognise it; \
+                bring the card's keys with --keys FILE (a key dictionary: one 12-digit hex key a line)
+                """, locked.count, card, list(locked)))
         }
-        let lockedNote = locked.isEmpty ? "" : "; sector\(locked.count == 1 ? "" : "s") \(list(locked)) stay locked (--keys FILE brings more keys)"
-        return TransitError(.tagNotSupported, "a \(name) card of no known system: no transit family recognised sector\(open.count == 1 ? "" : "s") \(list(open))\(lockedNote)")
+        let lockedNote = locked.isEmpty ? L10n.Words("")
+            : L10n.wordsn("; sector %1$s stays locked (--keys FILE brings more keys)", "; sectors %1$s stay locked (--keys FILE brings more keys)", locked.count, list(locked))
+        return TransitError(.tagNotSupported, L10n.wordsn("a %1$s card of no known system: no transit family recognised sector %2$s%3$s",
+                                                          "a %1$s card of no known system: no transit family recognised sectors %2$s%3$s",
+                                                          open.count, card, list(open), lockedNote))
     }
 
     /// A misconfigured plugin line, or a conf none of whose plugins could be loaded, is a
@@ -123,8 +134,8 @@ package struct ProbeRunner {
     private func checkConfiguration() throws {
         for p in plugins { if case .misconfigured(let why) = p.state { throw TransitError(.config, why) } }
         guard plugins.contains(where: { $0.state == .loaded }) else {
-            throw TransitError(.config, plugins.isEmpty ? "plugins.conf names no plugin"
-                               : "no plugin of plugins.conf could be loaded (\(plugins.map(\.name).joined(separator: ", ")) refused; see above)")
+            throw TransitError(.config, plugins.isEmpty ? L10n.words("plugins.conf names no plugin")
+                               : L10n.words("no plugin of plugins.conf could be loaded (%1$s refused; see above)", .init(plugins.map(\.name).joined(separator: ", "))))
         }
     }
 }

@@ -8,8 +8,7 @@ import TransitModel
 /// here, one whole line at a time, so the report never interleaves with a line. Output that cannot
 /// be written to stdout (a full disk, a closed pipe) ends the command as well: one line on stderr
 /// and exit 2, the code of every file `transit` cannot write (`config`).
-// Unchecked: state only under `lock` or `workersLock`, but `signalCode`, set by `arm` before any signal is caught.
-package final class Termination: @unchecked Sendable {
+package final class Termination: @unchecked Sendable { // Unchecked: state only under `lock` or `workersLock`, but `signalCode` (set before any signal).
     package static let shared = Termination()
 
     /// Held while a line is written (and by a signal's report).
@@ -106,7 +105,7 @@ package final class Termination: @unchecked Sendable {
     private func outputFailed() -> Never {
         let reason = String(cString: strerror(errno))
         killWorkers()
-        fputs("transit: cannot write the output: \(reason)\n", StandardStream.error)
+        fputs("transit: " + L10n.tr("cannot write the output: %1$s", reason) + "\n", StandardStream.error)
         fflush(StandardStream.error)
         _exit(TransitError.Kind.config.exitCode)
     }

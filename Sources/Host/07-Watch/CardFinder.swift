@@ -4,8 +4,8 @@ import TransitModel
 import TransitTransport
 
 /// Where a read finds its card: the first reader with one, among pcscd's readers and the Sony
-/// RC-S380s on USB (read through libusb, with no pcscd), looked at again until `--wait` runs out.
-/// A user with only an RC-S380 needs no pcscd; one with only PC/SC readers sees no difference.
+/// USB readers (read through libusb, with no pcscd), looked at again until `--wait` runs out.
+/// A user with only a USB reader needs no pcscd; one with only PC/SC readers sees no difference.
 package struct CardFinder {
     /// A part of the reader's name (`--reader`), case-insensitive.
     package let filter: String?
@@ -41,7 +41,7 @@ package struct CardFinder {
                 do {
                     looks[i] = try search.look()
                 } catch let e as TransitError where e.kind != .cancelled && searches.contains(where: { $0 !== search && $0.hasReaders }) {
-                    // pcscd went away (or restarts) while an RC-S380 is watched too: look again later.
+                    // pcscd went away (or restarts) while a USB reader is watched too: look again later.
                     search.reset()
                     looks[i] = SearchLook(serviceRunning: false)
                 }
@@ -50,11 +50,13 @@ package struct CardFinder {
             if clock.hasPassed(deadline) { throw failure(looks) }
             let waitingOn = looks.flatMap(\.candidates)
             if looks.contains(where: { !$0.serviceRunning }) && looks.allSatisfy({ $0.all.isEmpty }) {
-                speaker.say("for pcscd to start")
+                speaker.say(L10n.tr("for pcscd to start"))
             } else {
-                speaker.say(waitingOn.isEmpty ? "for a reader" : "for a card on " + (waitingOn.count == 1 ? waitingOn[0] : "\(waitingOn.count) readers"))
+                speaker.say(waitingOn.isEmpty ? L10n.tr("for a reader")
+                    : waitingOn.count == 1 ? L10n.tr("for a card on %1$s", TerminalText.escape(waitingOn[0]))
+                    : L10n.trn("for a card on %1$s reader", "for a card on %1$s readers", waitingOn.count, String(waitingOn.count)))
             }
-            // pcscd's readers wake the wait at once when a card comes; an RC-S380 is polled.
+            // pcscd's readers wake the wait at once when a card comes; a USB reader is polled.
             let pause = min(searches.compactMap(\.pollInterval).min() ?? Self.idlePause, max(0.01, clock.secondsLeft(until: deadline)))
             if !searches.contains(where: { $0.waitForChange(pause) }) { clock.sleep(until: clock.deadline(in: pause)) }
         }
@@ -72,24 +74,27 @@ package struct CardFinder {
         let all = looks.flatMap(\.all), candidates = looks.flatMap(\.candidates)
         if all.isEmpty { return NoReaderFound(pcscdRunning: looks.allSatisfy(\.serviceRunning)).error }
         if candidates.isEmpty, let filter {
-            return TransitError(.noReader, "no reader matches \"\(filter)\" (readers: \(all.joined(separator: ", ")))")
+            return TransitError(.noReader, L10n.words("no reader matches \"%1$s\" (readers: %2$s)", .init(filter), .init(all.joined(separator: ", "))))
         }
         if candidates.isEmpty {
-            return TransitError(.noReader, "only SAM interfaces are connected (\(all.joined(separator: ", "))); name one with --reader")
+            return TransitError(.noReader, L10n.words("only SAM interfaces are connected (%1$s); name one with --reader", .init(all.joined(separator: ", "))))
         }
-        var notes = looks.compactMap(\.note).map { " (\($0))" }.joined()
+        // A source's notes, as it said them.
+        var notes = L10n.Words(looks.compactMap(\.note).map { " (\($0))" }.joined())
         // The readers looked at without a note of their own, each with its table line.
         let profiled = looks.filter { $0.note == nil }.flatMap(\.candidates).map { (name: $0, profile: ReaderProfile.matching($0)) }
         // A reader whose line says it reads no type B card: a Calypso card on it is never seen.
         let noTypeB = profiled.filter { $0.profile.readsTypeB == false }.map(\.name)
         if !noTypeB.isEmpty {
-            notes += " (\(noTypeB.joined(separator: ", ")) \(noTypeB.count == 1 ? "reads" : "read") no ISO 14443 type B card: Navigo, MOBIB and most Calypso cards are not seen there)"
+            notes = notes + L10n.wordsn(" (%1$s reads no ISO 14443 type B card: Navigo, MOBIB and most Calypso cards are not seen there)",
+                                        " (%1$s read no ISO 14443 type B card: Navigo, MOBIB and most Calypso cards are not seen there)",
+                                        noTypeB.count, .init(noTypeB.joined(separator: ", ")))
         }
         // A reader that never hands over a MIFARE Classic or Ultralight card (a phone): said once.
         let unseen = Set(profiled.compactMap(\.profile.storageCardsUnseen))
-        notes += unseen.sorted().map { " (\($0))" }.joined()
+        for note in unseen.sorted() { notes = notes + .init(" (") + ReaderProfile.words(note) + .init(")") }
         let lead = candidates.count == 1 ? L10n.words("no card on %1$s", .init(candidates[0])) : L10n.words("no card on any reader")
-        return TransitError(.noCard, lead + .init(notes)
+        return TransitError(.noCard, lead + notes
                             + (wait > 0 ? L10n.words(" after %1$s s", .init(String(Int(wait)))) : L10n.words("; hold a card on the reader or use --wait SECONDS")))
     }
 }

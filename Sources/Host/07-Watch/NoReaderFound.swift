@@ -2,10 +2,10 @@ import TransitModel
 import TransitTransport
 
 /// What `readers`, `scan` and `doctor` say when they find no reader at all: what they looked for
-/// on each transport (pcscd's readers, Sony's RC-S380s and RC-S330/360/370s on USB), and a Sony
+/// on each transport (pcscd's readers, the USB reader table's on USB), and a Sony
 /// reader of a model on the bus that transit does not drive (none since issue 46: `USBReaders.unsupported`).
 package struct NoReaderFound {
-    /// False when pcscd is not running (it was not asked, and needs not be for an RC-S380).
+    /// False when pcscd is not running (it was not asked, and needs not be for a USB reader).
     package let pcscdRunning: Bool
     /// The Sony readers on the bus transit does not drive: "SONY RC-S330/360/370 (USB 1:5)".
     package let unsupported: [String]
@@ -22,7 +22,9 @@ package struct NoReaderFound {
     /// "no RC-S380 or RC-S330/360/370 on USB", and the unsupported Sony readers seen there.
     package var usb: L10n.Words {
         unsupported.isEmpty ? L10n.words("no RC-S380 or RC-S330/360/370 on USB")
-            : L10n.words("no RC-S380 or RC-S330/360/370 on USB") + .init(" (\(unsupported.joined(separator: ", ")) \(unsupported.count == 1 ? "is" : "are") on the bus: not supported yet, docs/readers.md)")
+            : L10n.words("no RC-S380 or RC-S330/360/370 on USB")
+                + L10n.wordsn(" (%1$s is on the bus: not supported yet, docs/readers.md)", " (%1$s are on the bus: not supported yet, docs/readers.md)",
+                              unsupported.count, .init(unsupported.joined(separator: ", ")))
     }
 
     /// What to do, for each transport.
@@ -30,7 +32,7 @@ package struct NoReaderFound {
         L10n.words("""
             A PC/SC reader needs pcscd (%1$s); an RC-S380 or RC-S330/360/370 needs only to be plugged in (`transit doctor` says whether it is seen \
             and may be opened; docs/readers.md, "readers shows nothing")
-            """, .init(ReaderSources.startPcscd))
+            """, ReaderSources.startPcscd)
     }
 
     /// `noReader` (exit 3), saying both transports.

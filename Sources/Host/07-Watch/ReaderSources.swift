@@ -1,3 +1,4 @@
+import TransitModel
 import TransitPCSC
 import TransitTransport
 import TransitUSB
@@ -16,5 +17,5 @@ package enum ReaderSources {
     /// The Sony readers on the bus transit does not drive yet (`NoReaderFound`), by name.
     package static var unsupported: [String] { USBReaders.unsupported.map(\.readerName) }
     /// How to start pcscd, in words (`NoReaderFound.advice`).
-    package static let startPcscd = PCSCStatus.startPcscd
+    package static var startPcscd: L10n.Words { PCSCStatus.startPcscdWords }
 }

@@ -2,6 +2,7 @@ import CTransitShims
 import Foundation
 import Synchronization
 import TransitFiles
+import TransitModel
 import TransitTransport
 import TransitEngine
 
@@ -38,13 +39,13 @@ package final class TapCommand: Sendable {
             return true
         }
         guard queued else {
-            problem("--exec: \(Self.maxWaiting) taps already wait for the command; this one (\(reader)) is dropped")
+            problem("--exec: " + L10n.tr("%1$s taps already wait for the command; this one (%2$s) is dropped", String(Self.maxWaiting), reader))
             return
         }
         queue.async { [self] in
             defer { waiting.withLock { $0 -= 1 } }
             switch spawn(reader: reader) {
-            case .failure(let why): problem("--exec: cannot run the command: \(why)")
+            case .failure(let why): problem("--exec: " + L10n.tr("cannot run the command: %1$s", "\(why)"))
             case .success(let (pid, input)):
                 Termination.shared.trackGroup(pid)
                 defer { Termination.shared.forgetGroup(pid) }
@@ -53,9 +54,10 @@ package final class TapCommand: Sendable {
                 // never reads it (`sleep 600`) cannot hold the timer back (issue 36 §2).
                 switch wait(pid, input: input, line: Array((json + "\n").utf8)) {
                 case .exited(0): break
-                case .exited(let code): problem("--exec: the command exited \(code) for the tap on \(reader)")
-                case .signalled(let signal): problem("--exec: the command ended on signal \(signal) for the tap on \(reader)")
-                case .timedOut: problem("--exec: the command ran past its \(ReadLimits.seconds(timeout)) for the tap on \(reader); its process group was ended")
+                case .exited(let code): problem("--exec: " + L10n.tr("the command exited %1$s for the tap on %2$s", String(code), reader))
+                case .signalled(let signal): problem("--exec: " + L10n.tr("the command ended on signal %1$s for the tap on %2$s", String(signal), reader))
+                case .timedOut:
+                    problem("--exec: " + L10n.tr("the command ran past its %1$s for the tap on %2$s; its process group was ended", ReadLimits.secondsWords(timeout).said, reader))
                 }
             }
         }

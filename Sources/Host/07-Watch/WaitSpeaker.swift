@@ -17,11 +17,13 @@ package final class WaitSpeaker {
         speaks = terminal && seconds > 0
     }
 
-    /// Says what the wait is for now; rewritten only when the words or the whole seconds change.
+    /// Says what the wait is for now (`what`: in the chosen language, "for a card on …"); rewritten
+    /// only when the words or the whole seconds change.
     package func say(_ what: String) {
         guard speaks else { return }
         let left = Int(deadline.secondsLeft.rounded(.up))
-        let line = "transit: waiting up to \(ReadLimits.seconds(seconds)) \(TerminalText.escape(what))… \(left) s left; Ctrl-C stops"
+        // TRANSLATORS: %1$s is how long ("10 s"), %2$s what for ("for a card on ACS ACR122U 00 00"), %3$s the seconds left.
+        let line = "transit: " + L10n.tr("waiting up to %1$s %2$s… %3$s s left; Ctrl-C stops", ReadLimits.secondsWords(seconds).said, TerminalText.escape(what), String(left))
         guard line != shown else { return }
         shown = line
         Termination.shared.write("\r" + line + "\u{1B}[K", to: StandardStream.error)

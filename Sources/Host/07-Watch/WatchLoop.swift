@@ -4,7 +4,7 @@ import TransitModel
 import TransitTransport
 
 /// What `transit watch` runs until Ctrl-C ends the process: every source's readers watched for
-/// taps (`ReaderSource.watch`: pcscd's woken by pcscd, the RC-S380s on USB each polled on a
+/// taps (`ReaderSource.watch`: pcscd's woken by pcscd, the USB readers each polled on a
 /// thread of its own, one plugged in later found at the next look at the bus), each tap read on
 /// its reader's own lane (`WatchLanes`). A slow or stuck reader never delays a tap on another; a
 /// pcscd restart is waited out, and said only when no USB reader is watched.
@@ -41,7 +41,7 @@ package struct WatchLoop {
         let watches = sources.map { $0.watch(filters: filters, exchangeTimeout: exchangeTimeout, log: log, handler: lanes) }
         while true {
             // Every source brought up to date first: a pcscd that is down is said only when no
-            // RC-S380 found at this very look is watched.
+            // USB reader found at this very look is watched.
             for watch in watches { try watch.prepare() }
             var waited = false
             for watch in watches {

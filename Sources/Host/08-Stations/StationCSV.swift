@@ -51,13 +51,18 @@ package enum StationCSV {
     /// the other is never used).
     @discardableResult
     package static func parse(_ bytes: [UInt8], file: String, into table: inout StationTable) throws -> [String] {
+        try parseSaying(bytes, file: file, into: &table).map(\.english)
+    }
+
+    /// `parse`, its notes in English and in the chosen language.
+    package static func parseSaying(_ bytes: [UInt8], file: String, into table: inout StationTable) throws -> [L10n.Words] {
         var columns = Columns()
         /// The first open row of each code in this file, and the codes a later open row renames.
         var firstOpen = [Int: (line: Int, name: String)]()
         var renamed = [(code: String, first: Int, other: Int)]()
         var lineNumber = 0
         var seenData = false
-        var skipped = [String]()
+        var skipped = [L10n.Words]()
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 // a UTF-8 byte-order mark
         while start <= bytes.count {
             var end = start
@@ -69,8 +74,8 @@ package enum StationCSV {
             start = end + 1
             let firstVisible = line.first { $0 != 0x20 && $0 != 0x09 }
             guard let firstVisible, firstVisible != 0x23 else { continue } // blank or # comment
-            func fail(_ why: String) -> TransitError { TransitError(.config, "\(file):\(lineNumber): \(why)") }
-            guard let fields = Self.fields(line) else { skipped.append(fail("a quoted field is not closed").message); continue }
+            func fail(_ why: L10n.Words) -> TransitError { TransitError(.config, L10n.Words("\(file):\(lineNumber): ") + why) }
+            guard let fields = Self.fields(line) else { skipped.append(fail(L10n.words("a quoted field is not closed")).words); continue }
             if !seenData, fields.first.map(Self.hex) == .some(nil) {
                 columns = Columns(header: fields)
                 seenData = true
@@ -82,10 +87,11 @@ package enum StationCSV {
                 // Names go into every read's output and the archive: no control character, no runaway length.
                 for (i, field) in fields.enumerated() {
                     if field.unicodeScalars.contains(where: TerminalText.isControl) {
-                        throw fail("column \(i + 1) holds a control character")
+                        throw fail(L10n.words("column %1$s holds a control character", .init(String(i + 1))))
                     }
                     if field.utf8.count > Self.maxFieldBytes {
-                        throw fail("column \(i + 1) is \(field.utf8.count) bytes long; at most \(Self.maxFieldBytes)")
+                        throw fail(L10n.words("column %1$s is %2$s bytes long; at most %3$s", .init(String(i + 1)), .init(String(field.utf8.count)),
+                                              .init(String(Self.maxFieldBytes))))
                     }
                 }
                 func optional(_ i: Int?) -> String? {
@@ -94,12 +100,12 @@ package enum StationCSV {
                 }
                 func day(_ i: Int?) throws -> CalendarDay? {
                     guard let text = optional(i) else { return nil }
-                    guard let day = CalendarDay(text) else { throw fail("validity \"\(text)\" is not a YYYY-MM-DD date") }
+                    guard let day = CalendarDay(text) else { throw fail(L10n.words("validity \"%1$s\" is not a YYYY-MM-DD date", .init(text))) }
                     return day
                 }
                 if columns.network != nil {
                     guard let row = columns.networkRow(fields) else {
-                        throw fail("not a network,location,station_name row (network: 6 hex digits, location: up to 4)")
+                        throw fail(L10n.words("not a network,location,station_name row (network: 6 hex digits, location: up to 4)"))
                     }
                     let from = try day(columns.validFrom), until = try day(columns.validUntil)
                     table.add(.init(operatorName: row.operatorName, line: row.lineName, name: row.name, englishName: optional(columns.english),
@@ -107,11 +113,13 @@ package enum StationCSV {
                               area: row.area, line: row.line, code: row.code)
                     continue
                 }
-                guard fields.count >= 6 else { throw fail("\(fields.count) columns; at least 6 are due (area,line,station,operator,line_name,station_name)") }
-                guard let area = hex(fields[0]) else { throw fail("area \"\(fields[0])\" is not a hex code") }
-                guard let lineCode = hex(fields[1]) else { throw fail("line \"\(fields[1])\" is not a hex code of one byte") }
-                guard let code = hex(fields[2]) else { throw fail("station \"\(fields[2])\" is not a hex code of one byte") }
-                guard !fields[5].isEmpty else { throw fail("the station name is empty") }
+                guard fields.count >= 6 else {
+                    throw fail(L10n.words("%1$s columns; at least 6 are due (area,line,station,operator,line_name,station_name)", .init(String(fields.count))))
+                }
+                guard let area = hex(fields[0]) else { throw fail(L10n.words("area \"%1$s\" is not a hex code", .init(fields[0]))) }
+                guard let lineCode = hex(fields[1]) else { throw fail(L10n.words("line \"%1$s\" is not a hex code of one byte", .init(fields[1]))) }
+                guard let code = hex(fields[2]) else { throw fail(L10n.words("station \"%1$s\" is not a hex code of one byte", .init(fields[2]))) }
+                guard !fields[5].isEmpty else { throw fail(L10n.words("the station name is empty")) }
                 let from = try day(columns.validFrom), until = try day(columns.validUntil)
                 table.add(.init(operatorName: fields[3], line: fields[4], name: fields[5], englishName: optional(columns.english),
                                 validFrom: from, validUntil: until),
@@ -125,18 +133,23 @@ package enum StationCSV {
                     }
                 }
             } catch let e as TransitError {
-                skipped.append(e.message)
+                skipped.append(e.words)
             }
         }
-        var notes = [String]()
+        var notes = [L10n.Words]()
         if !skipped.isEmpty {
-            notes.append("\(skipped.count) malformed line\(skipped.count == 1 ? "" : "s") skipped, the file's other lines used: "
-                         + skipped.prefix(5).joined(separator: "; ") + (skipped.count > 5 ? "; …" : ""))
+            let listed = Array(skipped.prefix(5)).joined(separator: .init("; ")) + .init(skipped.count > 5 ? "; …" : "")
+            notes.append(L10n.wordsn("%1$s malformed line skipped, the file's other lines used: %2$s",
+                                     "%1$s malformed lines skipped, the file's other lines used: %2$s", skipped.count, .init(String(skipped.count)), listed))
         }
         guard !renamed.isEmpty else { return notes }
-        let shown = renamed.prefix(5).map { "\($0.code) (lines \($0.first) and \($0.other))" }.joined(separator: ", ")
-        return notes + ["\(file): \(renamed.count) code\(renamed.count == 1 ? " has" : "s have") two names and no validity dates: \(shown)"
-                + (renamed.count > 5 ? ", …" : "") + "; the first row of each is used (give rows valid_from/valid_until to tell them apart)"]
+        let shown = renamed.prefix(5).map { L10n.words("%1$s (lines %2$s and %3$s)", .init($0.code), .init(String($0.first)), .init(String($0.other))) }
+            .joined(separator: .init(", ")) + .init(renamed.count > 5 ? ", …" : "")
+        return notes + [L10n.Words("\(file): ") + L10n.wordsn("""
+            %1$s code has two names and no validity dates: %2$s; the first row of each is used (give rows valid_from/valid_until to tell them apart)
+            """, """
+            %1$s codes have two names and no validity dates: %2$s; the first row of each is used (give rows valid_from/valid_until to tell them apart)
+            """, renamed.count, .init(String(renamed.count)), shown)]
     }
 
     /// The longest field (an operator, line or station name): longer than any station's name.

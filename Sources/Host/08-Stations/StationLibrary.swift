@@ -16,6 +16,8 @@ package final class StationLibrary {
     private var loaded: StationTable?
     /// Told, once, what the tables hold that a user should fix (codes given two names).
     package var report: (String) -> Void = { _ in }
+    /// What `report` hears, in English and in the chosen language; when set, `report` hears nothing.
+    package var say: ((L10n.Words) -> Void)?
     /// Watch reads on several readers at once.
     private let lock = NSLock()
 
@@ -38,13 +40,17 @@ package final class StationLibrary {
             do {
                 bytes = try Self.contents(of: path)
             } catch let e as TransitError {
-                report("\(e.message): passed over; the other tables still serve")
+                tell(L10n.words("%1$s: passed over; the other tables still serve", e.words))
                 continue
             }
-            try StationCSV.parse(bytes, file: path, into: &table).forEach(report)
+            try StationCSV.parseSaying(bytes, file: path, into: &table).forEach(tell)
         }
         loaded = table
         return table
+    }
+
+    private func tell(_ words: L10n.Words) {
+        if let say { say(words) } else { report(words.english) }
     }
 
     /// The files in the order their rows count: explicit ones, then the folders'.
@@ -65,12 +71,13 @@ package final class StationLibrary {
         let file: TrustedFile
         switch TrustedFile.open(path) {
         case .success(let f): file = f
-        case .failure(let why): throw TransitError(.config, why.unopenable ? "station table \(why)" : "station table \(path) is not trusted: \(why)")
+        case .failure(let why):
+            throw TransitError(.config, why.unopenable ? L10n.words("station table %1$s", why.words) : L10n.words("station table %1$s is not trusted: %2$s", .init(path), why.words))
         }
         do {
             return Array(try BoundedFile.read(descriptor: file.fd, name: path, limit: sizeLimit))
         } catch {
-            throw TransitError(.config, "station table \(error)")
+            throw TransitError(.config, L10n.words("station table %1$s", L10n.Words(error: error)))
         }
     }
 }

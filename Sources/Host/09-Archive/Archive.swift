@@ -42,13 +42,13 @@ package final class Archive {
     /// SQLite opened is checked to be the one examined here.
     package static func open(_ settings: ArchiveSettings, create: Bool, reading: Bool = false) throws -> Archive? {
         let file = settings.databasePath
-        func fail(_ why: String) -> TransitError { TransitError(.config, "\(file): \(why)") }
+        func fail(_ why: L10n.Words) -> TransitError { TransitError(.config, L10n.Words("\(file): ") + why) }
         let folder: Int32
         do {
             guard let fd = try PrivateFolder.open(settings.folder, create: create) else { return nil }
             folder = fd
         } catch {
-            throw fail("its folder: \(error)")
+            throw fail(L10n.words("its folder: %1$s", L10n.Words(error: error)))
         }
         defer { close(folder) }
         // What SQLite would use beside the database: each must be the user's own, private, regular.
@@ -56,20 +56,20 @@ package final class Archive {
             var st = stat()
             let name = ArchiveSettings.fileName + suffix
             if fstatat(folder, name, &st, AT_SYMLINK_NOFOLLOW) == 0, let why = PrivateFolder.privateProblem(st, name, isFolder: false) {
-                throw fail("\(why) (the archive's data may have been read through it): not used")
+                throw fail(L10n.words("%1$s (the archive's data may have been read through it): not used", why))
             }
         }
         let fd = openat(folder, ArchiveSettings.fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o600)
         guard fd >= 0 else {
             if errno == ENOENT, !create { return nil }
-            throw fail(errno == ELOOP ? "is a symbolic link: not followed" : "cannot be opened: \(errorText())")
+            throw fail(errno == ELOOP ? L10n.words("is a symbolic link: not followed") : L10n.words("cannot be opened: %1$s", L10n.system(errno)))
         }
         var examined = stat()
         let examinedOK = fstat(fd, &examined) == 0
         // Closed before SQLite opens the file: closing any descriptor of a file drops every POSIX
         // lock the process holds on it, SQLite's included.
         close(fd)
-        guard examinedOK else { throw fail("cannot be examined: \(errorText())") }
+        guard examinedOK else { throw fail(L10n.words("cannot be examined: %1$s", L10n.system(errno))) }
         if let why = PrivateFolder.privateProblem(examined, ArchiveSettings.fileName, isFolder: false) { throw fail(why) }
         let ownerWritable = examined.st_mode & S_IWUSR != 0
         // The connection; `withoutSharedMemory` for a read on a full disk: nothing written.
@@ -83,7 +83,7 @@ package final class Archive {
             // SQLite names the file by the folder's path: the file behind that name must be the one examined.
             var opened = stat()
             guard let name = db.fileName, stat(name, &opened) == 0, opened.st_dev == examined.st_dev, opened.st_ino == examined.st_ino else {
-                throw fail("the archive's folder changed while it was opened: not used")
+                throw fail(L10n.words("the archive's folder changed while it was opened: not used"))
             }
             // Deleted records are overwritten, not left in free pages (`transit forget`).
             try db.execute("PRAGMA secure_delete = ON")
@@ -101,7 +101,8 @@ package final class Archive {
                 return try connect(withoutSharedMemory: true)
             }
         } catch let newer as ArchiveSchema.Newer {
-            throw fail("written by a newer transit (schema version \(newer.found); this transit knows up to \(ArchiveSchema.current)): left unchanged")
+            throw fail(L10n.words("written by a newer transit (schema version %1$s; this transit knows up to %2$s): left unchanged",
+                                  .init(String(newer.found)), .init(String(ArchiveSchema.current))))
         } catch let e as SQLiteDatabase.Failure where !e.isBusy {
             throw e.transitError
         }

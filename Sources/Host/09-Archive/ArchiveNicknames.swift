@@ -12,21 +12,21 @@ extension Archive {
     /// a nickname that could not name this card alone: one another card has, one that is
     /// another card's number or IDm, one that begins with `#` (an id), or holds a control character.
     package func name(_ card: Card, nickname raw: String?) throws {
-        guard writable, schemaVersion >= 4 else { throw TransitError(.config, "\(path): is read-only") }
+        guard writable, schemaVersion >= 4 else { throw TransitError(.config, L10n.words("%1$s: is read-only", .init(path))) }
         let nickname = raw?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let nickname, !nickname.isEmpty {
-            guard !nickname.hasPrefix("#") else { throw TransitError(.usage, "a nickname cannot begin with # (the cards' ids do)") }
+            guard !nickname.hasPrefix("#") else { throw TransitError(.usage, L10n.words("a nickname cannot begin with # (the cards' ids do)")) }
             guard !nickname.unicodeScalars.contains(where: TerminalText.isControl) else {
-                throw TransitError(.usage, "a nickname cannot hold a control character")
+                throw TransitError(.usage, L10n.words("a nickname cannot hold a control character"))
             }
-            guard nickname.count <= Self.nicknameLimit else { throw TransitError(.usage, "a nickname has at most \(Self.nicknameLimit) characters") }
+            guard nickname.count <= Self.nicknameLimit else { throw TransitError(.usage, L10n.words("a nickname has at most %1$s characters", .init(String(Self.nicknameLimit)))) }
             let others = try cards().filter { $0.id != card.id }
             if let other = others.first(where: { $0.nickname == nickname }) {
-                throw TransitError(.usage, "\(other.handle) is already called \"\(nickname)\"")
+                throw TransitError(.usage, L10n.words("%1$s is already called \"%2$s\"", .init(other.handle), .init(nickname)))
             }
             let normal = Self.normalNumber
             if let other = others.first(where: { normal($0.serial) == normal(nickname) || (!$0.idm.isEmpty && normal($0.idm) == normal(nickname)) }) {
-                throw TransitError(.usage, "\"\(nickname)\" is the number of \(other.handle): it would name two cards")
+                throw TransitError(.usage, L10n.words("\"%1$s\" is the number of %2$s: it would name two cards", .init(nickname), .init(other.handle)))
             }
         }
         try db.transaction {

@@ -102,7 +102,7 @@ extension Archive {
         let all = try cards(id: nil, counted: false)
         if name.hasPrefix("#") {
             guard let id = Int64(name.dropFirst()), let card = all.first(where: { $0.id == id }) else {
-                throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)")
+                throw TransitError(.usage, L10n.words("no card %1$s in %2$s (see transit cards)", .init(name), .init(path)))
             }
             return card
         }
@@ -113,28 +113,34 @@ extension Archive {
             number = String(name[name.index(after: colon)...])
         }
         let wanted = normal(number)
-        guard !wanted.isEmpty else { throw TransitError(.usage, "no card named \"\(name)\"") }
+        guard !wanted.isEmpty else { throw TransitError(.usage, L10n.words("no card named \"%1$s\"", .init(name))) }
         /// Each card as `#3 (family number)`; one matched by its hidden IDm, not its number, says so.
-        func listed(_ cards: [Card]) -> String {
+        func listed(_ cards: [Card]) -> L10n.Words {
             cards.map { card in
                 let byIDm = !normal(card.serial).hasPrefix(wanted) && !card.idm.isEmpty && normal(card.idm).hasPrefix(wanted)
-                return "\(card.handle) (\(card.family) \(card.serial)\(byIDm ? ", matched by its IDm \(card.idm)" : ""))"
-            }.joined(separator: ", ")
+                return byIDm ? L10n.words("%1$s (%2$s %3$s, matched by its IDm %4$s)", .init(card.handle), .init(card.family), .init(card.serial), .init(card.idm))
+                    : .init("\(card.handle) (\(card.family) \(card.serial))")
+            }.joined(separator: .init(", "))
         }
         let candidates = all.filter { family == nil || $0.family == family }
         let exact = candidates.filter { normal($0.serial) == wanted || (!$0.idm.isEmpty && normal($0.idm) == wanted) }
         switch exact.count {
         case 1: return exact[0]
         case 0: break
-        default: throw TransitError(.usage, "\(name) is the number of \(exact.count) cards: \(listed(exact)); name one by its id")
+        default: throw TransitError(.usage, L10n.words("%1$s is the number of %2$s cards: %3$s; name one by its id", .init(name), .init(String(exact.count)), listed(exact)))
         }
         let begun = candidates.filter { normal($0.serial).hasPrefix(wanted) || normal($0.idm).hasPrefix(wanted) }
-        guard !begun.isEmpty else { throw TransitError(.usage, "no card \(name) in \(path) (see transit cards)") }
+        guard !begun.isEmpty else { throw TransitError(.usage, L10n.words("no card %1$s in %2$s (see transit cards)", .init(name), .init(path))) }
         guard prefix else {
-            throw TransitError(.usage, "no card is numbered \(name) exactly; it begins the number of \(listed(begun)): "
-                               + "give the whole number or the id\(begun.count == 1 ? ", or --yes for this card" : "")")
+            throw TransitError(.usage, begun.count == 1
+                ? L10n.words("no card is numbered %1$s exactly; it begins the number of %2$s: give the whole number or the id, or --yes for this card",
+                             .init(name), listed(begun))
+                : L10n.words("no card is numbered %1$s exactly; it begins the number of %2$s: give the whole number or the id", .init(name), listed(begun)))
         }
-        guard begun.count == 1 else { throw TransitError(.usage, "\(name) begins the number of \(begun.count) cards: \(listed(begun)); give more of the number, or the id") }
+        guard begun.count == 1 else {
+            throw TransitError(.usage, L10n.words("%1$s begins the number of %2$s cards: %3$s; give more of the number, or the id",
+                                                  .init(name), .init(String(begun.count)), listed(begun)))
+        }
         return begun[0]
     }
 
@@ -230,7 +236,7 @@ extension Archive {
     /// that the log still holds a copy; the note goes once the log was emptied, so a forget the log
     /// kept busy is finished by the next (`finishPendingForget`).
     package func forget(card: Int64) throws {
-        guard writable else { throw TransitError(.config, "\(path): is read-only") }
+        guard writable else { throw TransitError(.config, L10n.words("%1$s: is read-only", .init(path))) }
         try db.transaction {
             for table in ["records", "reads"] { try db.prepare("DELETE FROM \(table) WHERE card = ?").run([.integer(card)]) }
             try db.prepare("DELETE FROM cards WHERE id = ?").run([.integer(card)])
@@ -252,8 +258,10 @@ extension Archive {
         let deadline = Date().addingTimeInterval(Double(Archive.busyTimeoutMilliseconds) / 1000)
         while try db.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 1 {
             guard Date() < deadline else {
-                throw TransitError(.config, "\(path): the card was removed, but another transit kept its write-ahead log busy; "
-                                   + "run transit forget again when no other transit runs: it finishes the removal")
+                throw TransitError(.config, L10n.words("""
+                    %1$s: the card was removed, but another transit kept its write-ahead log busy; \
+                    run transit forget again when no other transit runs: it finishes the removal
+                    """, .init(path)))
             }
             usleep(50_000)
         }

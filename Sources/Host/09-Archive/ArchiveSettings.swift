@@ -1,5 +1,6 @@
 import Foundation
 import TransitFiles
+import TransitModel
 
 /// Where the history archive lives and whether reads are kept: `$XDG_DATA_HOME/transit/history.db`
 /// (`~/.local/share/transit/history.db` when XDG_DATA_HOME is unset or not absolute), and the
@@ -11,7 +12,7 @@ package struct ArchiveSettings {
     /// False when transit.conf says `save = no` (or cannot be understood: nothing is kept then).
     package var save = true
     /// What was wrong with transit.conf, said on stderr by the commands that would store.
-    package var problem: String?
+    package var problem: L10n.Words?
     /// `below = AMOUNT`: a reading whose balance is under it is flagged (`scan`, `watch`), in the
     /// card's minor units; `--below` overrides it.
     package var below: Int64?
@@ -32,10 +33,10 @@ package struct ArchiveSettings {
                 settings.read(file)
                 return settings
             case .failure(let why) where !why.unopenable:
-                Notices.once("\(path) is not trusted (\(why)): passed over")
+                Notices.once(L10n.words("%1$s is not trusted (%2$s): passed over", .init(path), why.words))
             case .failure:
                 settings.save = false
-                settings.problem = "\(path): cannot be read; reads are not saved"
+                settings.problem = L10n.words("%1$s: cannot be read; reads are not saved", .init(path))
                 return settings
             }
         }
@@ -49,7 +50,7 @@ package struct ArchiveSettings {
         // Read as every input file is: a regular file (a FIFO never blocks), within its limit.
         guard let data = try? BoundedFile.read(descriptor: file.fd, name: path, limit: Self.sizeLimit) else {
             save = false
-            problem = "\(path): cannot be read or is over \(Self.sizeLimit / 1024) KiB; reads are not saved"
+            problem = L10n.words("%1$s: cannot be read or is over %2$s KiB; reads are not saved", .init(path), .init(String(Self.sizeLimit / 1024)))
             return
         }
         for (index, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -63,8 +64,8 @@ package struct ArchiveSettings {
             case ("below", let amount?) where Int64(amount) != nil: below = Int64(amount)
             default:
                 save = false
-                problem = "\(path) line \(index + 1): expected save = yes, save = no or below = AMOUNT (a whole number), not \"\(trimmed)\"; "
-                    + "reads are not saved"
+                problem = L10n.words("%1$s line %2$s: expected save = yes, save = no or below = AMOUNT (a whole number), not \"%3$s\"; reads are not saved",
+                                     .init(path), .init(String(index + 1)), .init(trimmed))
                 return
             }
         }

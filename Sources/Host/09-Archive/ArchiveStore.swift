@@ -20,7 +20,7 @@ extension Archive {
 
     /// Stores `reading` without its personal data (the archive never keeps it).
     package func store(_ reading: CardReading, command: String, reader: String, at time: Date = Date()) throws -> Stored {
-        guard writable else { throw TransitError(.config, "\(path): is read-only") }
+        guard writable else { throw TransitError(.config, L10n.words("%1$s: is read-only", .init(path))) }
         let reading = reading.withoutPersonalData
         let readingJSON = JSONOutput.encode(reading)
         let records = Array(IncomingRecord.all(reading).reversed()) // oldest first
@@ -204,7 +204,7 @@ extension Archive {
             if abs(n - p) >= 2 { return p + (n - p) / 2 }
             try renumber(card: card)
         }
-        throw TransitError(.config, "\(path): the timeline's positions cannot be renumbered")
+        throw TransitError(.config, L10n.words("%1$s: the timeline's positions cannot be renumbered", .init(path)))
     }
 
     /// Spaces the card's positions out again, keeping their order.

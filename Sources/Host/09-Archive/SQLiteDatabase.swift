@@ -36,18 +36,18 @@ package final class SQLiteDatabase {
         }
 
         package var transitError: TransitError {
-            let name = file.isEmpty ? "the history archive" : file
+            // SQLite's own words (its message) stay as SQLite says them.
+            let name = file.isEmpty ? L10n.words("the history archive") : L10n.Words(file), sqlite = L10n.Words(description)
             if isDiskFull {
-                return TransitError(.config, "\(name): the disk is full (\(description)): free some space and try again")
+                return TransitError(.config, L10n.words("%1$s: the disk is full (%2$s): free some space and try again", name, sqlite))
             }
             if isDamaged {
-                return TransitError(.config, "\(name) is damaged (\(description)): move it aside (transit starts a new archive) "
-                                    + "or put back a copy")
+                return TransitError(.config, L10n.words("%1$s is damaged (%2$s): move it aside (transit starts a new archive) or put back a copy", name, sqlite))
             }
             if isBusy {
-                return TransitError(.config, "\(name) is busy: another transit held it for longer than it waits (\(description)); try again")
+                return TransitError(.config, L10n.words("%1$s is busy: another transit held it for longer than it waits (%2$s); try again", name, sqlite))
             }
-            return TransitError(.config, "\(name) cannot be used: \(description)")
+            return TransitError(.config, L10n.words("%1$s cannot be used: %2$s", name, sqlite))
         }
     }
 

@@ -24,6 +24,22 @@ package struct DateColumn {
         L10n.language == "ja" ? d.description.replacingOccurrences(of: "-", with: "/") : d.description
     }
 
+    /// A day as the language writes it in prose (a report's heading): `2026-11-05`, 2026年11月5日 in Japanese.
+    package static func longDay(_ d: CalendarDay) -> String {
+        L10n.language == "ja" ? "\(d.year)年\(d.month)月\(d.day)日" : d.description
+    }
+
+    /// A period, first and last day, as a heading says it: `2026-11-01 to 2026-11-30`, 2026年11月1日〜2026年11月30日.
+    package static func period(_ from: CalendarDay, _ to: CalendarDay) -> String {
+        // TRANSLATORS: a period, its first and last day ("2026-11-01 to 2026-11-30").
+        L10n.tr("%1$s to %2$s", longDay(from), longDay(to))
+    }
+
+    /// A time of this machine's clock, `2026-12-01 13:45`, as a table writes it (`2026/12/01 13:45` in Japanese).
+    package static func localized(_ stamp: String) -> String {
+        L10n.language == "ja" && stamp.utf8.count >= 10 ? stamp.prefix(10).replacingOccurrences(of: "-", with: "/") + stamp.dropFirst(10) : stamp
+    }
+
     /// The record's date, or `(no date)`.
     package func text(_ date: CardDate?) -> String {
         guard let date else { return L10n.tr("(no date)") }

@@ -16,12 +16,14 @@ enum FareChart {
         let plot = height - bottom - top
         let tallest = max(buckets.map(\.fares).max() ?? 0, 1)
         let slot = (width - left - 4) / Double(max(buckets.count, 1))
-        let caption: String = switch step {
-        case .day: "Fares per day"
-        case .month: "Fares per month"
-        case .years(1): "Fares per year"
-        case .years(let n): "Fares per \(n) years"
+        // The caption in the page's words (an attribute and an element's text: escaped).
+        let words: String = switch step {
+        case .day: L10n.tr("Fares per day")
+        case .month: L10n.tr("Fares per month")
+        case .years(1): L10n.tr("Fares per year")
+        case .years(let n): L10n.trn("Fares per %1$s year", "Fares per %1$s years", n, String(n))
         }
+        let caption = ReportHTML.html(words)
         var out = "<figure><figcaption>\(caption)</figcaption>\n"
             + "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(caption)\">\n"
         out += "<line class=\"axis\" x1=\"\(left)\" y1=\"\(top + plot)\" x2=\"\(width - 4)\" y2=\"\(top + plot)\"/>"

@@ -8,38 +8,61 @@ import TransitStations
 /// CSV. Timelines are oldest first, as a statement reads.
 package enum HistoryOutput {
     /// Names for a record's stations when the export is written: those the reading carried, else
-    /// those a station table loaded now holds; in English where there is one and `english` (the
-    /// locale rule of `scan`, `TextOutput.Style.englishNames`).
+    /// those a station table loaded now holds. A machine format never changes with the locale
+    /// (issue 44), so it never picks by `TextOutput.Style.englishNames`: `shown` is the English
+    /// name where the table has one, else the table's own (what an English run always wrote: the
+    /// CSV's `entry_station_name`, the ledger's and OFX's descriptions), and `local` the table's
+    /// own name, the operator's spelling (the CSV's `entry_station_name_local`).
     package struct StationNames {
-        package var lookup: (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?)
+        /// A record's station names: English where the table has them, else its own (`entry`,
+        /// `exit`), and the table's own (`entryLocal`, `exitLocal`).
+        package struct Names {
+            package var entry: String?, exit: String?, entryLocal: String?, exitLocal: String?
+            package init(entry: String?, exit: String?, entryLocal: String? = nil, exitLocal: String? = nil) {
+                self.entry = entry; self.exit = exit; self.entryLocal = entryLocal; self.exitLocal = exitLocal
+            }
+        }
 
+        package var names: (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> Names
+
+        package init(names: @escaping (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> Names) {
+            self.names = names
+        }
+
+        /// One name a station (the same as its own).
         package init(lookup: @escaping (_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?)) {
-            self.lookup = lookup
+            names = { card, record in let n = lookup(card, record); return Names(entry: n.entry, exit: n.exit, entryLocal: n.entry, exitLocal: n.exit) }
+        }
+
+        /// The record's station names as `shown`: English where the table has them.
+        package func lookup(_ card: Archive.Card, _ record: Archive.TimelineRecord) -> (entry: String?, exit: String?) {
+            let n = names(card, record)
+            return (n.entry, n.exit)
         }
 
         /// The names the reading carried (`entryStationName`, `exitStationName`, and their English
         /// forms, from a station table loaded at read time: the archive's columns).
-        package static func stored(english: Bool) -> StationNames {
-            StationNames { _, r in names(r.transaction, english: english) }
+        package static func stored() -> StationNames {
+            StationNames { _, r in names(r.transaction) }
         }
 
         /// The names `table` holds for the record's codes now, looked up as `scan` and `history`
         /// look them up (`StationNaming`, whatever the family: a code with its region, keyed
         /// region, line, station; a location with its network; the record's date), else the
         /// stored ones.
-        package static func from(_ table: StationTable, english: Bool) -> StationNames {
-            let stored = stored(english: english), decoder = JSONDecoder()
+        package static func from(_ table: StationTable) -> StationNames {
+            let stored = stored(), decoder = JSONDecoder()
             return StationNames { card, r in
                 let one = CardReading(family: card.family, serialNumber: card.serial, balance: 0, currency: card.currency, transactions: [r.stored(decoder)])
-                guard StationNaming.needsTable(one), let t = StationNaming.apply(table, to: one).transactions.first else { return stored.lookup(card, r) }
-                return names(t, english: english)
+                guard StationNaming.needsTable(one), let t = StationNaming.apply(table, to: one).transactions.first else { return stored.names(card, r) }
+                return names(t)
             }
         }
 
-        /// The record's station names, English where it has them and `english`.
-        private static func names(_ t: CardReading.TransactionRecord, english: Bool) -> (entry: String?, exit: String?) {
-            english ? (t.entryStationNameEnglish ?? t.entryStationName, t.exitStationNameEnglish ?? t.exitStationName)
-                : (t.entryStationName, t.exitStationName)
+        /// The record's station names, English where it has them, and its own.
+        private static func names(_ t: CardReading.TransactionRecord) -> Names {
+            Names(entry: t.entryStationNameEnglish ?? t.entryStationName, exit: t.exitStationNameEnglish ?? t.exitStationName,
+                  entryLocal: t.entryStationName, exitLocal: t.exitStationName)
         }
     }
 
@@ -58,15 +81,16 @@ package enum HistoryOutput {
     }
 
     package static func cardsText(_ cards: [Archive.Card]) -> String {
-        let rows = [["Id", "Card", "Number", "Balance", "Last read", "Records"]] + cards.map { c in
+        // TRANSLATORS: the column titles of `transit cards`.
+        let rows = [[L10n.tr("Id"), L10n.tr("Card"), L10n.tr("Number"), L10n.tr("Balance"), L10n.tr("Last read"), L10n.tr("Records")]] + cards.map { c in
             [c.handle, title(c), number(c), c.lastBalance.map { Money.format($0, c.currency) } ?? "",
              c.lastRead.map(localTime) ?? "", String(c.records)]
         }
         // Each card's current passes (its latest read's) under the table, a line a pass.
         let passes = cards.filter { !$0.passes.isEmpty }.flatMap { c in
-            TextOutput.passLines(c.passes, today: nil, style: .init()).dropFirst().map { "\(c.handle)\($0)" }
+            TextOutput.passLines(c.passes, today: nil, style: TextOutput.Style(translated: true).of(c.family)).dropFirst().map { "\(c.handle)\($0)" }
         }
-        return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\nPasses (as last read)\n" + passes.joined(separator: "\n"))
+        return table(rows, rightAligned: [3, 5]) + (passes.isEmpty ? "" : "\n\n" + L10n.tr("Passes (as last read)") + "\n" + passes.joined(separator: "\n"))
     }
 
     /// The number as `scan` prints it: grouped in fours, or "IDm …" for a FeliCa transit card.
@@ -115,7 +139,7 @@ package enum HistoryOutput {
         if h.records.isEmpty {
             lines.append(L10n.tr("No records."))
         } else {
-            lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style)
+            lines += TextOutput.transactionLines(reading.transactions, currency: c.currency, style: style.of(c.family))
             lines += TextOutput.notes(reading.transactions)
         }
         for read in h.apart {
@@ -206,14 +230,15 @@ package enum HistoryOutput {
     }
 
     package static let csvHeader = ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
-                            "exit_station", "exit_station_name", "currency", "nickname", "details"]
+                            "exit_station", "exit_station_name", "currency", "nickname",
+                            "entry_station_name_local", "exit_station_name_local", "details"]
 
     /// RFC 4180: CRLF line ends, a field quoted when it holds a comma, quote, CR or LF, quotes doubled.
     /// Amounts and balances are decimals in major units; trips and purchases are negative.
     /// A text field a spreadsheet would take for a formula is defused (`spreadsheetSafe`).
     /// The CSV; `forTerminal` escapes each field's control characters (a line break inside a quoted
     /// field would otherwise start a line of its own on the screen) and ends lines with "\n".
-    package static func csv(_ histories: [CardHistory], names: StationNames = .stored(english: false), forTerminal: Bool = false) -> String {
+    package static func csv(_ histories: [CardHistory], names: StationNames = .stored(), forTerminal: Bool = false) -> String {
         let end = forTerminal ? "\n" : "\r\n"
         let shown: (String) -> String = forTerminal ? { TerminalText.escape($0) } : { $0 }
         func text(_ s: String) -> String {
@@ -234,7 +259,7 @@ package enum HistoryOutput {
             let serial = text(c.serial), currency = text(c.currency), nickname = text(c.nickname ?? "")
             for record in h.records {
                 let r = record.transaction
-                let (entryName, exitName) = names.lookup(c, record)
+                let named = names.names(c, record)
                 // A decimal: negative for what the record deducted, as a spreadsheet sums it.
                 let amount = r.amount.map { (r.type.direction == .deducted ? "-" : "") + Money.decimal(Int64(clamping: $0), c.currency) } ?? ""
                 // The date's text is `YYYY-MM-DD`, then `THH:MM:SS±HH:MM` when it has a time (CardDate).
@@ -246,11 +271,14 @@ package enum HistoryOutput {
                 field(amount)
                 field(r.balance.map { Money.decimal($0, c.currency) } ?? "")
                 field(text(r.entryStation ?? ""))
-                field(text(entryName ?? ""))
+                field(text(named.entry ?? ""))
                 field(text(r.exitStation ?? ""))
-                field(text(exitName ?? ""))
+                field(text(named.exit ?? ""))
                 field(currency)
                 field(nickname)
+                // The table's own names after the columns of old (which keep their places), details last.
+                field(text(named.entryLocal ?? ""))
+                field(text(named.exitLocal ?? ""))
                 field(text(TransactionDetails.text(r, style: .init(), stations: false)), comma: false)
                 out.append(contentsOf: end.utf8)
             }
@@ -291,8 +319,10 @@ package enum HistoryOutput {
                     if v >= place * 10 { out.append(contentsOf: String(v).utf8); return }
                     while place > 0 { out.append(0x30 + UInt8(v / place)); v %= place; place /= 10 }
                 }
-                digits(parts.tm_year + 1900, 4); out.append(0x2D)
-                digits(parts.tm_mon + 1, 2); out.append(0x2D)
+                // 2026-12-07, 2026/12/07 in Japanese (`DateColumn.day`).
+                let dash: UInt8 = L10n.language == "ja" ? 0x2F : 0x2D
+                digits(parts.tm_year + 1900, 4); out.append(dash)
+                digits(parts.tm_mon + 1, 2); out.append(dash)
                 digits(parts.tm_mday, 2); out.append(0x20)
                 digits(parts.tm_hour, 2); out.append(0x3A)
                 digits(parts.tm_min, 2)

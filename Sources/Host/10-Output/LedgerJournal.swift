@@ -33,7 +33,7 @@ package enum LedgerJournal {
         }
     }
 
-    package static func journal(_ histories: [HistoryOutput.CardHistory], names: HistoryOutput.StationNames = .stored(english: false)) -> String {
+    package static func journal(_ histories: [HistoryOutput.CardHistory], names: HistoryOutput.StationNames = .stored()) -> String {
         var out = "; transit export --format ledger: one transaction a record; balance assertions are the card's stored balances.\n"
         for (h, account) in zip(histories, accounts(histories)) { out += "\n" + card(h, account: account, names: names) }
         return out

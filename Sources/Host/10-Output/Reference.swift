@@ -50,56 +50,63 @@ package struct Reference: Decodable {
     /// Reads and checks a reference; every problem is `config` naming the file.
     package static func load(_ path: String) throws -> Reference {
         let data: Data
-        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, "\(error)") }
+        do { data = try BoundedFile.read(path, limit: fileLimit) } catch { throw TransitError(.config, L10n.Words(error: error)) }
         do {
             return try parse(data)
         } catch let problem as ReferenceProblem {
-            throw TransitError(.config, "\(path): \(problem.text) (docs/verify.md)")
+            throw TransitError(.config, L10n.words("%1$s: %2$s (docs/verify.md)", .init(path), problem.words))
         } catch {
-            throw TransitError(.config, "\(path) is not a verification reference: \(shape.problem(error, in: data)) (docs/verify.md)")
+            throw TransitError(.config, L10n.words("%1$s is not a verification reference: %2$s (docs/verify.md)", .init(path), shape.problem(error, in: data)))
         }
     }
 
     /// What each key of a reference holds, said when a file holds something else.
     package static let shape = JSONShape(expected: [
-        "balance": "a whole number of minor units, as scan --json prints it (897 for S$8.97, 2010 for ¥2,010)",
-        "amount": "a whole number of minor units, as scan --json prints it (128 for S$1.28, 160 for ¥160)",
-        "currency": "an ISO 4217 code as text (\"JPY\", \"SGD\")",
-        "journeys": "a list of journeys, each an object with at least \"date\"",
-        "date": "a date as text, \"YYYY-MM-DD\"",
-        "time": "a time as text, \"HH:MM\"",
-        "type": "trip, topup, purchase or unknown",
-        "entryStation": "a station code or name as text", "exitStation": "a station code or name as text",
-        "busLine": "a bus line code as text", "busStop": "a bus stop code as text",
-    ], entryNames: ["journeys": "journey"])
+        "balance": L10n.mark("a whole number of minor units, as scan --json prints it (897 for S$8.97, 2010 for ¥2,010)"),
+        "amount": L10n.mark("a whole number of minor units, as scan --json prints it (128 for S$1.28, 160 for ¥160)"),
+        "currency": L10n.mark("an ISO 4217 code as text (\"JPY\", \"SGD\")"),
+        "journeys": L10n.mark("a list of journeys, each an object with at least \"date\""),
+        "date": L10n.mark("a date as text, \"YYYY-MM-DD\""),
+        "time": L10n.mark("a time as text, \"HH:MM\""),
+        "type": L10n.mark("trip, topup, purchase or unknown"),
+        "entryStation": L10n.mark("a station code or name as text"), "exitStation": L10n.mark("a station code or name as text"),
+        "busLine": L10n.mark("a bus line code as text"), "busStop": L10n.mark("a bus stop code as text"),
+    ], entryNames: ["journeys": L10n.mark("journey")])
 
     /// Decodes a reference and refuses what the decoder lets through: keys it does not know (a
     /// misspelt field would silently check nothing), dates and times that are not real.
     package static func parse(_ data: Data) throws -> Reference {
         let reference = try JSONDecoder().decode(Reference.self, from: data)
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-        try ReferenceProblem.refuseUnknown(object.keys, CodingKeys.self, in: "the reference")
+        try ReferenceProblem.refuseUnknown(object.keys, CodingKeys.self, in: L10n.words("the reference"))
         for (i, journey) in (object["journeys"] as? [Any] ?? []).enumerated() {
-            try ReferenceProblem.refuseUnknown((journey as? [String: Any] ?? [:]).keys, Journey.CodingKeys.self, in: "journey \(i + 1)")
+            try ReferenceProblem.refuseUnknown((journey as? [String: Any] ?? [:]).keys, Journey.CodingKeys.self, in: Self.journey(i))
         }
         for (i, journey) in reference.journeys.enumerated() {
             guard CalendarDay(journey.date) != nil else {
-                throw ReferenceProblem("journey \(i + 1): date \"\(TerminalText.excerpt(journey.date))\" is not a real YYYY-MM-DD date")
+                throw ReferenceProblem(L10n.words("%1$s: date \"%2$s\" is not a real YYYY-MM-DD date", Self.journey(i), .init(TerminalText.excerpt(journey.date))))
             }
             if let time = journey.time, Reference.Journey.clock(time) == nil {
-                throw ReferenceProblem("journey \(i + 1): time \"\(TerminalText.excerpt(time))\" is not a real HH:MM time")
+                throw ReferenceProblem(L10n.words("%1$s: time \"%2$s\" is not a real HH:MM time", Self.journey(i), .init(TerminalText.excerpt(time))))
             }
         }
         return reference
     }
 
-    /// Each way the read differs from the reference; empty when it is fully verified.
-    package func mismatches(_ r: CardReading) -> [String] {
-        var out = [String]()
+    /// "journey 3": the reference's journeys counted from 1.
+    private static func journey(_ i: Int) -> L10n.Words { L10n.words("journey %1$s", .init(String(i + 1))) }
+
+    /// Each way the read differs from the reference, in English (`verify --json`); empty when it is fully verified.
+    package func mismatches(_ r: CardReading) -> [String] { mismatchWords(r).map(\.english) }
+
+    /// `mismatches` in English and in the chosen language.
+    package func mismatchWords(_ r: CardReading) -> [L10n.Words] {
+        var out = [L10n.Words]()
         if r.balance != balance {
-            out.append("balance: the card holds \(r.balance.map { Money.format($0, r.currency) } ?? "no stored value"), the reference \(Money.format(balance, r.currency))")
+            out.append(L10n.words("balance: the card holds %1$s, the reference %2$s",
+                                  r.balance.map { .init(Money.format($0, r.currency)) } ?? L10n.words("no stored value"), .init(Money.format(balance, r.currency))))
         }
-        if let currency, currency != r.currency { out.append("currency: the card uses \(r.currency), the reference \(currency)") }
+        if let currency, currency != r.currency { out.append(L10n.words("currency: the card uses %1$s, the reference %2$s", .init(r.currency), .init(currency))) }
         // Each journey must match a transaction of its own.
         var unused = Set(r.transactions.indices)
         for (i, j) in journeys.enumerated() {
@@ -111,15 +118,18 @@ package struct Reference: Decodable {
             // The nearest transaction of that day (fewest fields apart, the first listed) says what differs.
             let day = CalendarDay(j.date)
             let sameDay = left.filter { r.transactions[$0].date?.day == day }
-            if let nearest = sameDay.map({ j.differences(r.transactions[$0], currency: r.currency) }).min(by: { $0.count < $1.count }) {
-                out.append("journey \(i + 1) (\(j.describe(currency: r.currency))): " + nearest.joined(separator: "; "))
+            // TRANSLATORS: a journey of the reference and what it gives ("journey 1 (2026-11-05 amount ¥170): ").
+            let head = L10n.words("%1$s (%2$s): ", Self.journey(i), j.describeWords(currency: r.currency))
+            if let nearest = sameDay.map({ j.differenceWords(r.transactions[$0], currency: r.currency) }).min(by: { $0.count < $1.count }) {
+                out.append(head + nearest.joined(separator: .init("; ")))
             } else {
-                out.append("journey \(i + 1) (\(j.describe(currency: r.currency))): no transaction of the card is on \(j.date)")
+                out.append(head + L10n.words("no transaction of the card is on %1$s", .init(j.date)))
             }
         }
         // The procedure asks for two known journeys before a read counts as fully verified.
         if journeys.count < Self.journeysNeeded {
-            out.append("the reference lists \(journeys.count) journey\(journeys.count == 1 ? "" : "s"); full verification needs \(Self.journeysNeeded)")
+            out.append(L10n.wordsn("the reference lists %1$s journey; full verification needs %2$s", "the reference lists %1$s journeys; full verification needs %2$s",
+                                   journeys.count, .init(String(journeys.count)), .init(String(Self.journeysNeeded))))
         }
         return out
     }
@@ -134,31 +144,42 @@ extension Reference.Journey {
     /// Each field this journey gives that `t` does not match, with both values ("time 13:46 on
     /// the reference, 13:45 on the card"; amounts in `currency`, "S$1.30"); empty when `t` matches.
     package func differences(_ t: CardReading.TransactionRecord, currency: String = "") -> [String] {
-        var out = [String]()
-        func differ(_ field: String, _ wanted: String, _ found: String?) {
-            out.append("\(field) \(wanted) on the reference, \(found ?? "none") on the card")
+        differenceWords(t, currency: currency).map(\.english)
+    }
+
+    /// `differences` in English and in the chosen language.
+    package func differenceWords(_ t: CardReading.TransactionRecord, currency: String = "") -> [L10n.Words] {
+        var out = [L10n.Words]()
+        func differ(_ field: L10n.Words, _ wanted: String, _ found: String?) {
+            // TRANSLATORS: %1$s is the field ("time"), %2$s the reference's value, %3$s the card's ("time 13:46 on the reference, 13:45 on the card").
+            out.append(L10n.words("%1$s %2$s on the reference, %3$s on the card", field, .init(wanted), found.map(L10n.Words.init) ?? L10n.words("none")))
         }
         let day = t.date?.day
-        if CalendarDay(date) != day { differ("date", date, day?.description) }
+        // TRANSLATORS: the fields verify compares.
+        if CalendarDay(date) != day { differ(L10n.words("date"), date, day?.description) }
         // The transaction's hour and minute on the card's clock.
         if let time {
             let clock = t.date?.clock
             var same = false
             if let c = clock, let wanted = Self.clock(time) { same = wanted == (c.hour, c.minute) }
-            if !same { differ("time", time, clock.map { $0.text(seconds: false) }) }
+            if !same { differ(L10n.words("time"), time, clock.map { $0.text(seconds: false) }) }
         }
         if let amount, t.amount != amount {
-            differ("amount", Self.money(amount, currency), t.amount.map { Self.money($0, currency) })
+            differ(L10n.words("amount"), Self.money(amount, currency), t.amount.map { Self.money($0, currency) })
         }
-        if let type, t.type != type { differ("type", type.rawValue, t.type.rawValue) }
+        if let type, t.type != type { differ(L10n.words("type"), type.rawValue, t.type.rawValue) }
         if let entryStation, !Self.station(entryStation, is: [t.entryStation, t.entryStationName, t.entryStationNameEnglish]) {
-            differ("entry station", entryStation, t.entryStationName ?? t.entryStation)
+            differ(L10n.words("entry station"), entryStation, t.entryStationName ?? t.entryStation)
         }
         if let exitStation, !Self.station(exitStation, is: [t.exitStation, t.exitStationName, t.exitStationNameEnglish]) {
-            differ("exit station", exitStation, t.exitStationName ?? t.exitStation)
+            differ(L10n.words("exit station"), exitStation, t.exitStationName ?? t.exitStation)
         }
-        if let busLine, t.metadata[MetadataKey.busLineCode]?.uppercased() != busLine.uppercased() { differ("bus line", busLine, t.metadata[MetadataKey.busLineCode]) }
-        if let busStop, t.metadata[MetadataKey.busStopCode]?.uppercased() != busStop.uppercased() { differ("bus stop", busStop, t.metadata[MetadataKey.busStopCode]) }
+        if let busLine, t.metadata[MetadataKey.busLineCode]?.uppercased() != busLine.uppercased() {
+            differ(L10n.words("bus line"), busLine, t.metadata[MetadataKey.busLineCode])
+        }
+        if let busStop, t.metadata[MetadataKey.busStopCode]?.uppercased() != busStop.uppercased() {
+            differ(L10n.words("bus stop"), busStop, t.metadata[MetadataKey.busStopCode])
+        }
         return out
     }
 
@@ -181,21 +202,28 @@ extension Reference.Journey {
         currency.isEmpty ? "\(minor)" : Money.format(Int64(clamping: minor), currency)
     }
 
-    package func describe(currency: String = "") -> String {
-        [date, time, amount.map { "amount \(Self.money($0, currency))" }, entryStation.map { "from \($0)" }, exitStation.map { "to \($0)" },
-         busLine.map { "bus line \($0)" }, busStop.map { "stop \($0)" }].compactMap { $0 }.joined(separator: " ")
+    package func describe(currency: String = "") -> String { describeWords(currency: currency).english }
+
+    /// `describe` in English and in the chosen language: "2026-11-20 13:45 amount ¥160 from E33B".
+    package func describeWords(currency: String = "") -> L10n.Words {
+        let parts: [L10n.Words?] = [.init(date), time.map(L10n.Words.init), amount.map { L10n.words("amount %1$s", .init(Self.money($0, currency))) },
+                                    entryStation.map { L10n.words("from %1$s", .init($0)) }, exitStation.map { L10n.words("to %1$s", .init($0)) },
+                                    busLine.map { L10n.words("bus line %1$s", .init($0)) }, busStop.map { L10n.words("stop %1$s", .init($0)) }]
+        return parts.compactMap { $0 }.joined(separator: .init(" "))
     }
 }
 
 /// Why a reference cannot be used (without the file's name, which `load` adds).
 package struct ReferenceProblem: Error {
-    package let text: String
-    package init(_ text: String) { self.text = text }
+    package let words: L10n.Words
+    package var text: String { words.english }
+    package init(_ words: L10n.Words) { self.words = words }
 
-    package static func refuseUnknown<K: CodingKey & CaseIterable>(_ keys: Dictionary<String, Any>.Keys, _: K.Type, in place: String) throws {
+    package static func refuseUnknown<K: CodingKey & CaseIterable>(_ keys: Dictionary<String, Any>.Keys, _: K.Type, in place: L10n.Words) throws {
         let known = Set(K.allCases.map(\.stringValue))
         if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
-            throw ReferenceProblem("unknown key \"\(TerminalText.excerpt(unknown))\" in \(place) (known: \(known.sorted().joined(separator: ", ")))")
+            throw ReferenceProblem(L10n.words("unknown key \"%1$s\" in %2$s (known: %3$s)", .init(TerminalText.excerpt(unknown)), place,
+                                              .init(known.sorted().joined(separator: ", "))))
         }
     }
 }

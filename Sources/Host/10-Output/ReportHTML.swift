@@ -7,8 +7,10 @@ import TransitModel
 /// escaped: it is text on the page, never markup. Each card after the first starts a new page.
 package enum ReportHTML {
     package static func render(_ reports: [CardReport], style: TextOutput.Style) -> String {
-        let body = reports.isEmpty ? "<p>No cards kept yet.</p>\n" : reports.map { section($0, style: style) }.joined()
-        let lang = language(of: body, families: reports.map(\.card.family))
+        let body = reports.isEmpty ? "<p>\(html(L10n.tr("No cards kept yet.")))</p>\n" : reports.map { section($0, style: style) }.joined()
+        // The language gettext chose (`L10n.language`): the page's words are in it; in English, the
+        // cards' own text (a Japanese nickname, station names) still picks the CJK glyphs.
+        let lang = L10n.language == "ja" ? "ja" : language(of: body, families: reports.map(\.card.family))
         let out = """
             <!DOCTYPE html>
             <html lang="\(lang)">
@@ -77,43 +79,47 @@ package enum ReportHTML {
     }
 
     private static func title(_ reports: [CardReport]) -> String {
-        guard let first = reports.first else { return "transit report" }
-        let period = "\(first.period.from) to \(first.period.to)"
-        return reports.count == 1 ? "\(first.title) \(period)" : "transit report \(period)"
+        // TRANSLATORS: the title of the report page of several cards (of none: alone).
+        guard let first = reports.first else { return L10n.tr("transit report") }
+        let period = DateColumn.period(first.period.from, first.period.to)
+        return reports.count == 1 ? "\(first.title) \(period)" : L10n.tr("transit report %1$s", period)
     }
 
     private static func section(_ r: CardReport, style: TextOutput.Style) -> String {
+        let style = style.of(r.card.family)
         let c = r.card, currency = c.currency
         var out = "<section>\n<h1>\(html(c.name ?? c.family))\(c.nickname.map { " <q>\(html($0))</q>" } ?? "")</h1>\n"
         out += "<p class=\"card\">\(html(TextOutput.number(r.reading))) (\(html(c.family)))<br>"
-            + "Period: \(r.period.from) to \(r.period.to)</p>\n"
+            + html(L10n.tr("Period: %1$s", DateColumn.period(r.period.from, r.period.to))) + "</p>\n"
         let t = r.totals
+        typealias Totals = ReportText.Totals
         out += "<table class=\"totals\"><tbody>"
-            + "<tr><th>Trips</th><td class=\"n\">\(Money.grouped(UInt64(t.trips.magnitude)))</td></tr>"
-            + "<tr><th>Fares</th><td class=\"n\">\(html(Money.format(t.fares, currency)))</td></tr>"
-            + "<tr><th>Purchases</th><td class=\"n\">\(html(Money.format(t.purchases, currency)))</td></tr>"
-            + "<tr><th>Top-ups</th><td class=\"n\">\(html(Money.format(t.topups, currency)))</td></tr>"
+            + "<tr><th>\(html(Totals.trips))</th><td class=\"n\">\(Money.grouped(UInt64(t.trips.magnitude)))</td></tr>"
+            + "<tr><th>\(html(Totals.fares))</th><td class=\"n\">\(html(Money.format(t.fares, currency)))</td></tr>"
+            + "<tr><th>\(html(Totals.purchases))</th><td class=\"n\">\(html(Money.format(t.purchases, currency)))</td></tr>"
+            + "<tr><th>\(html(Totals.topups))</th><td class=\"n\">\(html(Money.format(t.topups, currency)))</td></tr>"
             + "</tbody></table>\n"
         if !r.passes.isEmpty {
-            out += "<h2>Passes valid in this period</h2>\n<ul class=\"passes\">"
+            out += "<h2>\(html(L10n.tr("Passes valid in this period")))</h2>\n<ul class=\"passes\">"
                 + TextOutput.passLines(r.passes, today: nil, style: style).dropFirst()
                     .map { "<li>\(html($0.trimmingCharacters(in: .whitespaces)))</li>" }.joined()
                 + "</ul>\n"
         }
         out += FareChart.svg(r)
-        guard !r.rows.isEmpty else { return out + "<p>No records in this period.</p>\n</section>\n" }
+        guard !r.rows.isEmpty else { return out + "<p>\(html(L10n.tr("No records in this period.")))</p>\n</section>\n" }
         let records = r.reading.transactions
         let dates = DateColumn(records.map(\.date))
         let withBalance = records.contains { $0.balance != nil }
-        out += "<table class=\"rows\"><thead><tr><th>\(html(dates.title))</th><th>Type</th><th class=\"n\">Amount</th>"
-            + (withBalance ? "<th class=\"n\">Balance</th>" : "") + "<th>Details</th></tr></thead>\n<tbody>\n"
+        // The record table's column titles, as the text's (TextOutput.transactionLines).
+        out += "<table class=\"rows\"><thead><tr><th>\(html(dates.title))</th><th>\(html(L10n.tr("Type")))</th><th class=\"n\">\(html(L10n.tr("Amount")))</th>"
+            + (withBalance ? "<th class=\"n\">\(html(L10n.tr("Balance")))</th>" : "") + "<th>\(html(L10n.tr("Details")))</th></tr></thead>\n<tbody>\n"
         for t in records {
             let amount = t.amount.map { t.type.sign + Money.format(Int64(clamping: $0), currency) } ?? ""
-            out += "<tr><td class=\"date\">\(html(dates.text(t.date)))</td><td>\(html(t.type.words))</td><td class=\"n\">\(html(amount))</td>"
+            out += "<tr><td class=\"date\">\(html(dates.text(t.date)))</td><td>\(html(TextOutput.kind(t.type)))</td><td class=\"n\">\(html(amount))</td>"
                 + (withBalance ? "<td class=\"n\">\(html(t.balance.map { Money.format($0, currency) } ?? ""))</td>" : "")
                 + "<td>\(html(TransactionDetails.text(t, style: style)))</td></tr>\n"
         }
-        out += "</tbody></table>\n<footer>\(html(Version.banner)), from the history archive.</footer>\n</section>\n"
+        out += "</tbody></table>\n<footer>\(html(L10n.tr("%1$s, from the history archive.", Version.banner)))</footer>\n</section>\n"
         return out
     }
 

@@ -18,9 +18,26 @@ package enum TextOutput {
         /// The details column in the catalog's words (`say`); false where the same words go into a
         /// machine format (the CSV's and the ledger's details), which never change with the locale.
         package var translated = false
+        /// The family whose plugin wrote the words shown (`plugin`): set by the output of a
+        /// reading or a card, nil where none is known.
+        package var family: String?
 
         package init(verbose: Bool = false, colour: Bool = false, englishNames: Bool = true, translated: Bool = false) {
             self.verbose = verbose; self.colour = colour; self.englishNames = englishNames; self.translated = translated
+        }
+
+        /// The style for the words of `family`'s plugin.
+        package func of(_ family: String) -> Style {
+            var s = self
+            s.family = family
+            return s
+        }
+
+        /// A plugin's words (a pass's name, an event, a metadata value) in the family's own catalog
+        /// when the style is translated (`L10n.plugin`); as the plugin wrote them otherwise.
+        package func plugin(_ text: String, parts: [String?] = []) -> String {
+            guard translated, let family else { return text }
+            return L10n.plugin(text, family: family, parts: parts)
         }
 
         /// `msgid` translated when the style is, else the English literal, `%1$s`… filled either way.
@@ -40,6 +57,7 @@ package enum TextOutput {
     /// The reading; with `below`, a balance under it gets a line of its own (`LOW BALANCE`). The
     /// passes come above the records, each said expired against `today` (the card's zone's day).
     package static func render(_ r: CardReading, style: Style = Style(), below: Int64? = nil, today: CalendarDay? = nil) -> String {
+        let style = style.of(r.family)
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
         var lines = [String]()
@@ -68,7 +86,7 @@ package enum TextOutput {
             if key == MetadataKey.idm, !style.verbose || r.serialNumber == value { continue }
             // How the card was named (Japan IC's markers, card or phone): a detail for --verbose.
             if key == MetadataKey.issuerMarkers || key == MetadataKey.medium, !style.verbose { continue }
-            lines.append("\(e(cardKey(key))): \(e(value))")
+            lines.append("\(e(cardKey(key))): \(e(style.plugin(value)))")
         }
         if !r.passes.isEmpty {
             lines.append("")
@@ -94,22 +112,25 @@ package enum TextOutput {
     package static func passLines(_ passes: [CardPass], today: CalendarDay?, style: Style) -> [String] {
         let e = TerminalText.escape
         let paint = Paint(on: style.colour)
-        var lines = [paint.bold("Passes")]
+        // TRANSLATORS: the heading of a card's passes (commuter passes, season tickets).
+        var lines = [paint.bold(L10n.tr("Passes"))]
+        let day = DateColumn.day
         for p in passes {
-            var parts = [e(p.title) + (p.name != nil && style.verbose ? " [tariff \(e(p.tariff))]" : "")]
+            let title = p.name.map { style.plugin($0, parts: [p.tariff, p.zones]) } ?? p.title
+            var parts = [e(title) + (p.name != nil && style.verbose ? " [" + L10n.tr("tariff %1$s", e(p.tariff)) + "]" : "")]
             switch (p.validFrom, p.validUntil) {
-            case let (from?, until?): parts.append("valid \(from.day) to \(until.day)")
-            case let (from?, nil): parts.append("valid from \(from.day)")
-            case let (nil, until?): parts.append("valid until \(until.day)")
+            case let (from?, until?): parts.append(L10n.tr("valid %1$s to %2$s", day(from.day), day(until.day)))
+            case let (from?, nil): parts.append(L10n.tr("valid from %1$s", day(from.day)))
+            case let (nil, until?): parts.append(L10n.tr("valid until %1$s", day(until.day)))
             default: break
             }
-            if let zones = p.zones { parts.append("zones \(e(zones))") }
-            if let trips = p.remainingTrips { parts.append(trips == 1 ? "1 trip left" : "\(trips) trips left") }
-            if let status = p.status, status != .valid { parts.append(status == .unused ? "not started" : "invalidated") }
-            if let today, p.isExpired(on: today) { parts.append(paint.bold("EXPIRED")) }
+            if let zones = p.zones { parts.append(L10n.tr("zones %1$s", e(zones))) }
+            if let trips = p.remainingTrips { parts.append(L10n.trn("%1$s trip left", "%1$s trips left", Int(clamping: trips), String(trips))) }
+            if let status = p.status, status != .valid { parts.append(status == .unused ? L10n.tr("not started") : L10n.tr("invalidated")) }
+            if let today, p.isExpired(on: today) { parts.append(paint.bold(L10n.tr("EXPIRED"))) }
             lines.append("  " + parts.joined(separator: "  ·  "))
             if style.verbose {
-                for (key, value) in p.metadata.sorted(by: { $0.key < $1.key }) { lines.append("      \(e(cardKey(key))): \(e(value))") }
+                for (key, value) in p.metadata.sorted(by: { $0.key < $1.key }) { lines.append("      \(e(cardKey(key))): \(e(style.plugin(value)))") }
             }
         }
         return lines

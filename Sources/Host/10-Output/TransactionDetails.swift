@@ -39,19 +39,27 @@ package enum TransactionDetails {
             default: if style.verbose || !verboseKeys.contains(key) { rest.append((key, value)) }
             }
         }
-        // The parts joined by ", " as they come (a short text stays in the string itself: no array a row).
+        // The parts joined by ", " (、 in Japanese) as they come (a short text stays in the string itself: no array a row).
         var text = ""
+        // TRANSLATORS: between the parts of a record's details ("at 0101, route 14").
+        let comma = style.say(", ")
         func add(_ part: String) {
-            if !text.isEmpty { text += ", " }
+            if !text.isEmpty { text += comma }
             text += part
         }
+        // Why a code has no name (`StationNaming`), in the style's words: the region or network it was looked up by.
+        func unnamed(_ why: String?, region: String?) -> String? {
+            guard why != nil else { return nil }
+            if let network = t.metadata[MetadataKey.network] { return style.say("network %1$s: not in your tables", network) }
+            return region.map { style.say("region %1$s: not in your tables", $0) } ?? style.say("no region on the record: not in your tables")
+        }
         let entry = (stations ? t.entryStation : nil).map { station(code: $0, name: t.entryStationName, english: t.entryStationNameEnglish,
-                                                 unnamed: t.entryStationUnnamed, line: entryLine, operator: entryOperator, style) }
+                                                 unnamed: unnamed(t.entryStationUnnamed, region: entryRegion), line: entryLine, operator: entryOperator, style) }
         if let entry {
             if let exitCode = t.exitStation {
                 let sameLine = exitLine == entryLine && exitOperator == entryOperator
                 add("\(entry) → " + station(code: exitCode, name: t.exitStationName, english: t.exitStationNameEnglish,
-                                                     unnamed: t.exitStationUnnamed, line: sameLine ? nil : exitLine,
+                                                     unnamed: unnamed(t.exitStationUnnamed, region: exitRegion), line: sameLine ? nil : exitLine,
                                                      operator: sameLine ? nil : exitOperator, style))
             } else {
                 // TRANSLATORS: a record at one station or terminal (a top-up at 0101).
@@ -63,7 +71,7 @@ package enum TransactionDetails {
         } else if let busStop {
             add(style.say("bus stop %1$s", e(busStop)))
         }
-        if let event { add(e(event)) }
+        if let event { add(e(eventWords(event, style))) }
         if let userData { add(e(userData)) }
         // A record of a type no plugin names: its data is shown, and said to be of a kind transit does not know.
         if t.type == .unknown, let raw = t.rawType, !style.verbose {
@@ -71,16 +79,28 @@ package enum TransactionDetails {
             if text.isEmpty { text = said } else { text += " " + said }
         }
         if style.verbose, let entryRegion {
-            add("region \(e(entryRegion))" + (exitRegion.map { " → \(e($0))" } ?? ""))
+            add(style.say("region %1$s", e(entryRegion)) + (exitRegion.map { " → \(e($0))" } ?? ""))
         }
         for (key, value) in rest.sorted(by: { $0.key < $1.key }) {
-            add("\(e(words(key).joined(separator: " "))) \(e(value))")
+            add("\(e(words(key).joined(separator: " "))) \(e(style.plugin(value)))")
         }
         if style.verbose {
-            if let raw = t.rawType { add("raw type \(e(raw))") }
-            if let payload = t.rawPayload { add("raw \(e(payload))") }
+            if let raw = t.rawType { add(style.say("raw type %1$s", e(raw))) }
+            if let payload = t.rawPayload { add(style.say("raw %1$s", e(payload))) }
         }
         return text
+    }
+
+    /// A record's event as a person reads it: the ABI's own (TRANSIT_EVENT_*) in the host's
+    /// catalog, any other in the family's (`TextOutput.Style.plugin`); as written in a machine format.
+    package static func eventWords(_ event: String, _ style: TextOutput.Style) -> String {
+        switch event {
+        // TRANSLATORS: a top-up the card made itself at the gate (オートチャージ).
+        case MetadataKey.autoChargeEvent: return style.say("auto-charge")
+        // TRANSLATORS: a top-up that gave money back (払戻し).
+        case MetadataKey.refundEvent: return style.say("refund")
+        default: return style.plugin(event)
+        }
     }
 
     /// `Shinjuku (JR East Yamanote)`, or the code when the table has no name for it, with why when

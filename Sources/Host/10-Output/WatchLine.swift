@@ -12,12 +12,15 @@ package enum WatchLine {
         case .success(let r):
             let card = FlaggedReading(r, below: below)
             if json { return JSONOutput.encode(Line(time: stamp(time), reader: reader, card: card, nickname: nickname, error: nil)) }
-            let low = card.lowBalance == true ? "  LOW BALANCE: under \(Money.format(below ?? 0, r.currency))" : ""
-            return TerminalText.escape("\(local(time)) \(reader): \(r.cardName ?? r.family)\(nickname.map { " “\($0)”" } ?? "") "
-                + "\(TextOutput.number(r)) \(TextOutput.balanceWords(r))\(low)")
+            let low = card.lowBalance == true ? "  " + L10n.tr("LOW BALANCE: under %1$s", Money.format(below ?? 0, r.currency)) : ""
+            // TRANSLATORS: a tap's line: %1$s the time, %2$s the reader, %3$s the card's name, %4$s its nickname in quotes after a space
+            // (or nothing), %5$s its number, %6$s its balance, %7$s the low-balance warning or nothing.
+            return TerminalText.escape(L10n.tr("%1$s %2$s: %3$s%4$s %5$s %6$s%7$s", DateColumn.localized(local(time)), reader, r.cardName ?? r.family,
+                                               nickname.map { " “\($0)”" } ?? "", TextOutput.number(r), TextOutput.balanceWords(r), low))
         case .failure(let e):
             if json { return JSONOutput.encode(Line(time: stamp(time), reader: reader, card: nil, nickname: nil, error: .init(e))) }
-            return TerminalText.escape("\(local(time)) \(reader): \(e.kind.reported): \(e.message)")
+            // TRANSLATORS: a tap that failed: %1$s the time, %2$s the reader, %3$s the error's kind (for scripts: "noCard"), %4$s what happened.
+            return TerminalText.escape(L10n.tr("%1$s %2$s: %3$s: %4$s", DateColumn.localized(local(time)), reader, e.kind.reported, e.text))
         }
     }
 

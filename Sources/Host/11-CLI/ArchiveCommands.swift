@@ -10,12 +10,12 @@ extension TransitCommand {
     /// `transit cards`: every card the archive knows, with its last balance and read.
     func cards(_ a: Arguments) throws {
         if let (name, nickname) = a.pair(.nickname) {
-            guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+            guard let archive = try openArchive() else { throw Self.nothingKeptError(name) }
             let card = try archive.cards(matching: name, prefix: false)
             try Archive.retryingWhileBusy { try archive.name(card, nickname: nickname) }
             let named = try archive.cards(matching: card.handle)
-            standardOutput(TerminalText.escape(named.nickname.map { "\(card.handle) \(card.displayName) \(card.serial) is now called “\($0)”." }
-                ?? "\(card.handle) \(card.displayName) \(card.serial) has no nickname now."))
+            standardOutput(TerminalText.escape(named.nickname.map { L10n.tr("%1$s %2$s %3$s is now called “%4$s”.", card.handle, card.displayName, card.serial, $0) }
+                ?? L10n.tr("%1$s %2$s %3$s has no nickname now.", card.handle, card.displayName, card.serial)))
             return
         }
         let cards = try openArchive(reading: true)?.cards() ?? []
@@ -43,7 +43,7 @@ extension TransitCommand {
     /// a program or a plain-text accounting book; a file is written 0600 through `PrivateFile`.
     func export(_ a: Arguments) throws {
         let format = a.value(.format) ?? "csv"
-        guard ["csv", "json", "ledger"].contains(format) else { throw TransitError(.usage, "--format must be csv, json or ledger") }
+        guard ["csv", "json", "ledger"].contains(format) else { throw TransitError(.usage, L10n.words("--format must be csv, json or ledger")) }
         // `--out -` is standard output, as no --out is.
         let out = a.value(.out).flatMap { $0 == "-" ? nil : $0 }
         try Self.refuseUnwritable(out)
@@ -56,8 +56,8 @@ extension TransitCommand {
         // The CSV's details and the ledger say no region, sequence or raw amount (what only --verbose says).
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json",
                                           listing: !tables, unsaid: format == "json" ? [] : TransactionDetails.unsaid(naming: tables))
-        let english = TextOutput.Style.forOutput(verbose: false).englishNames
-        let names = tables ? .from(try library.table(), english: english) : HistoryOutput.StationNames.stored(english: english)
+        // Both names of a station, whatever the locale (a machine format never changes with it).
+        let names = tables ? .from(try library.table()) : HistoryOutput.StationNames.stored()
         // On a terminal, CSV fields are shown with their control characters escaped; a pipe or a file
         // gets the exact text. JSON is escaped by its encoder either way.
         defer { LeftToExit.keep(histories) }
@@ -72,29 +72,38 @@ extension TransitCommand {
         do {
             try PrivateFile.write(Data(text.utf8), to: out)
         } catch {
-            throw TransitError(.config, "cannot write \(out): \(error)")
+            throw TransitError(.config, L10n.words("cannot write %1$s: %2$s", .init(out), L10n.Words(error: error)))
         }
-        standardError("transit: wrote \(histories.reduce(0) { $0 + $1.records.count }) records to \(out)")
+        let count = histories.reduce(0) { $0 + $1.records.count }
+        standardError("transit: " + L10n.trn("wrote %1$s record to %2$s", "wrote %1$s records to %2$s", count, String(count), out))
     }
 
     /// `transit forget CARD`: the card, its reads and its timeline removed from the archive.
     func forget(_ a: Arguments) throws {
-        guard let name = a.operands.first else { throw TransitError(.usage, "forget takes the card's number (see transit cards)") } // the table requires it
-        guard let archive = try openArchive() else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+        guard let name = a.operands.first else { throw TransitError(.usage, L10n.words("forget takes the card's number (see transit cards)")) } // the table requires it
+        guard let archive = try openArchive() else { throw Self.nothingKeptError(name) }
         // An earlier forget whose write-ahead log another transit kept busy is finished first.
         if try Archive.retryingWhileBusy({ try archive.finishPendingForget() }) {
-            standardError("transit: finished an earlier forget: the write-ahead log no longer holds the card it removed")
+            standardError("transit: " + L10n.tr("finished an earlier forget: the write-ahead log no longer holds the card it removed"))
             if (try? archive.cards(matching: name, prefix: a.has(.yes))) == nil { return }
         }
         // The whole number, the IDm or the id; a prefix only with --yes (it would remove a card unasked).
         let card = try archive.cards(matching: name, prefix: a.has(.yes))
         try Archive.retryingWhileBusy { try archive.forget(card: card.id) }
-        standardOutput(TerminalText.escape("Forgot \(card.displayName)\(card.nickname.map { " “\($0)”" } ?? "") card \(card.serial): \(card.reads) read\(card.reads == 1 ? "" : "s") "
-            + "and \(card.records) record\(card.records == 1 ? "" : "s") removed from \(archive.path)."))
+        // TRANSLATORS: %2$s is the card's nickname in quotes after a space, or nothing; %4$s and %5$s are the counts that follow.
+        standardOutput(TerminalText.escape(L10n.tr("Forgot %1$s%2$s card %3$s: %4$s and %5$s removed from %6$s.", card.displayName,
+                                                   card.nickname.map { " “\($0)”" } ?? "", card.serial,
+                                                   L10n.trn("%1$s read", "%1$s reads", Int(card.reads), String(card.reads)),
+                                                   L10n.trn("%1$s record", "%1$s records", Int(card.records), String(card.records)), archive.path)))
     }
 
     static var nothingKept: String {
-        "No cards kept yet (\(TerminalText.escape(ArchiveSettings.load().databasePath)))."
+        L10n.tr("No cards kept yet (%1$s).", TerminalText.escape(ArchiveSettings.load().databasePath))
+    }
+
+    /// A card named when the archive keeps none.
+    static func nothingKeptError(_ name: String) -> TransitError {
+        TransitError(.usage, L10n.words("no card %1$s: nothing is kept yet", .init(name)))
     }
 
     /// The archive, when there is one; `reading`: for a command that only reads it, which then
@@ -106,7 +115,7 @@ extension TransitCommand {
     /// The archive and the card named (every card without a name); nil when nothing is kept yet.
     private func keptCards(_ name: String?) throws -> (archive: Archive, cards: [Archive.Card])? {
         guard let archive = try openArchive(reading: true) else {
-            if let name { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+            if let name { throw Self.nothingKeptError(name) }
             return nil
         }
         return (archive, try name.map { [try archive.cards(matching: $0)] } ?? archive.cards())

@@ -14,7 +14,7 @@ extension TransitCommand {
     /// Runs `body` on the card of `--card` or on the reader's card (held in a PC/SC transaction).
     func withChannel<T>(_ a: Arguments, _ body: (ReaderChannel) throws -> T) throws -> T {
         let index = try a.number(.index)
-        guard index == nil || a.value(.card) != nil else { throw TransitError(.usage, "--index picks a card of a --card file") }
+        guard index == nil || a.value(.card) != nil else { throw TransitError(.usage, L10n.words("--index picks a card of a --card file")) }
         if let cardPath = a.value(.card) { return try body(try EmulatedChannel(cardPath: cardPath, index: index)) }
         // --wait covers pcscd starting, a reader coming and a card coming, within one deadline.
         let wait = try Self.seconds(a, .wait) ?? 0
@@ -25,7 +25,7 @@ extension TransitCommand {
         let (channel, done) = try finder.find(deadline: deadline, speaker: speaker)
         defer { done() }
         speaker.done()
-        if isatty(2) != 0 { standardError("Reading the card on \(channel.readerName): hold it still…") }
+        if isatty(2) != 0 { standardError(L10n.tr("Reading the card on %1$s: hold it still…", channel.readerName)) }
         return try body(channel)
     }
 
@@ -34,16 +34,16 @@ extension TransitCommand {
     /// among its folders, a device, FIFO or socket at it (`PrivateFile.refusal`). `what` names it in
     /// the message ("the log "). What only the write can tell (a missing folder, a full disk) is
     /// said when writing.
-    static func refuseUnwritable(_ path: String?, _ what: String = "") throws {
-        guard let path, let why = PrivateFile.refusal(path) else { return }
-        throw TransitError(.config, "cannot write \(what)\(path): \(why)")
+    static func refuseUnwritable(_ path: String?, log: Bool = false) throws {
+        guard let path, let why = PrivateFile.refusalWords(path) else { return }
+        throw TransitError(.config, log ? L10n.words("cannot write the log %1$s: %2$s", .init(path), why) : L10n.words("cannot write %1$s: %2$s", .init(path), why))
     }
 
     /// A card file's read that failed as a card fails (refused, malformed, silent): the file does not
     /// hold what the family reads, which is the file's problem (`config`, naming it), never the card's.
     static func blamingTheFile(_ result: Result<CardReading, TransitError>, _ path: String?) -> Result<CardReading, TransitError> {
         guard let path, case .failure(let e) = result, [.cardRefused, .malformedResponse, .noAnswer].contains(e.kind) else { return result }
-        return .failure(TransitError(.config, "\(path) does not hold what a card would answer: \(e.message)", plugin: e.plugin))
+        return .failure(TransitError(.config, L10n.words("%1$s does not hold what a card would answer: %2$s", .init(path), e.words), plugin: e.plugin))
     }
 
     /// Prints the reading with its station names, flagged when its balance is under `below`;
@@ -68,7 +68,7 @@ extension TransitCommand {
         do {
             return try StationNaming.named(r, stations)
         } catch {
-            Termination.shared.write(TerminalText.escape("transit: \((error as? TransitError)?.message ?? "\(error)")") + "\n", to: StandardStream.error)
+            Termination.shared.write(TerminalText.escape("transit: \(L10n.Words(error: error).said)") + "\n", to: StandardStream.error)
             return r
         }
     }
@@ -76,7 +76,7 @@ extension TransitCommand {
     /// The station tables of `--stations` and the data folders, loaded when a reading needs names.
     func stationLibrary(_ a: Arguments) -> StationLibrary {
         let library = StationLibrary(explicit: a.all(.stations))
-        library.report = { Termination.shared.write(TerminalText.escape("transit: \($0)") + "\n", to: StandardStream.error) }
+        library.say = { Termination.shared.write(TerminalText.escape("transit: \($0.said)") + "\n", to: StandardStream.error) }
         return library
     }
 
@@ -96,7 +96,7 @@ extension TransitCommand {
             runner = worker
         } else {
             let loaded = specs.map { PluginLoader.load($0.entry, path: $0.library, searched: $0.searched ?? []) }
-            loaded.compactMap(\.refusal).forEach(problem)
+            loaded.compactMap(\.refusal).map(\.said).forEach(problem)
             let inProcess = InProcessRunner(plugins: loaded)
             inProcess.log = log
             runner = inProcess
@@ -114,7 +114,7 @@ extension TransitCommand {
         guard CommandTable.command(a.command)?.options.contains(where: { $0.name == OptionSpec.keys.name }) == true else { return ClassicKeyRing() }
         var files = ClassicKeyFiles(explicit: a.all(.keys))
         files.log = verboseLog(a)
-        files.warn = { [standardError] in standardError("transit: \($0)") }
+        files.say = { [standardError] in standardError("transit: \($0.said)") }
         return try files.load()
     }
 
@@ -147,7 +147,7 @@ extension TransitCommand {
     static func dialect(_ name: String?) throws -> FeliCaDialect? {
         try name.map { name in
             try OptionSpec.dialect.type.parse(name, option: "dialect")
-            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, "--dialect must be one of \(FeliCaDialect.names)") }
+            guard let d = FeliCaDialect(rawValue: name) else { throw TransitError(.usage, L10n.words("--dialect must be one of %1$s", .init(FeliCaDialect.names))) }
             return d
         }
     }

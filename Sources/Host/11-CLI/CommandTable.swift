@@ -6,7 +6,7 @@ import TransitTransport
 /// by an option says so with `described`; the others list it "as for scan".
 extension OptionSpec {
     static let reader = OptionSpec(name: "reader", value: "NAME", summary: "use the first reader whose name contains NAME", help: L10n.mark("""
-        use the first reader whose name contains NAME (case-insensitive);
+        use the first reader whose name contains NAME (case-insensitive); \
         default: the first reader with a card (SAM interfaces only when named)
         """), manual: """
         Use the first reader whose name contains _NAME_ (case-insensitive); default: the first reader
@@ -14,11 +14,11 @@ extension OptionSpec {
         For `watch`, watch the readers whose names contain _NAME_; repeatable.
         """)
     static let dialect = OptionSpec(name: "dialect", value: FeliCaDialect.allCases.map(\.rawValue).joined(separator: "|"),
-                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: "dialect"), summary: "how FeliCa frames travel", help: L10n.mark("""
-        how FeliCa frames travel: pn532 or bare-frame (ACR122U), acs-direct
-        (ACR1252U and later ACS readers), part3 (PC/SC 2.02 Transparent
-        Exchange); default: the reader's line of the reader table
-        (docs/readers.md), the next tried when one does not work; a dialect
+                                    type: .choice(FeliCaDialect.allCases.map(\.rawValue), what: L10n.mark("dialect")), summary: "how FeliCa frames travel", help: L10n.mark("""
+        how FeliCa frames travel: pn532 or bare-frame (ACR122U), acs-direct \
+        (ACR1252U and later ACS readers), part3 (PC/SC 2.02 Transparent \
+        Exchange); default: the reader's line of the reader table \
+        (docs/readers.md), the next tried when one does not work; a dialect \
         the line marks unsafe is never sent
         """), manual: """
         How FeliCa frames travel: `pn532` or `bare-frame` (ACR122U), `acs-direct` (ACR1252U and later
@@ -28,7 +28,7 @@ extension OptionSpec {
         A dialect the line marks unsafe is never sent: asking for one is a usage error.
         """)
     static let config = OptionSpec(name: "config", value: "FILE", type: .file, summary: "plugins.conf to use", help: L10n.mark("""
-        plugins.conf to use (default lookup: $XDG_CONFIG_HOME/transit/,
+        plugins.conf to use (default lookup: $XDG_CONFIG_HOME/transit/, \
         /etc/transit/, the installed default; never the current folder)
         """), manual: """
         The `plugins.conf`(5) to use, instead of the lookup described under `FILES`.
@@ -37,7 +37,7 @@ extension OptionSpec {
         """)
     static let wait = OptionSpec(name: "wait", value: "SECONDS", type: .seconds(positive: false),
                                  summary: "wait up to SECONDS for a reader and a card", help: L10n.mark("""
-        wait up to SECONDS for a reader and a card (default 0: the card must
+        wait up to SECONDS for a reader and a card (default 0: the card must \
         already be on the reader)
         """), manual: """
         Wait up to _SECONDS_ for a reader and a card (default 0: the card must already be on the reader).
@@ -53,7 +53,7 @@ extension OptionSpec {
         for `doctor` an array of `{"check", "ok", "detail", "fix"}`.
         """)
     static let verbose = OptionSpec(name: "verbose", value: nil, summary: "log each plugin's steps on stderr", help: L10n.mark("""
-        log each plugin's steps on stderr; the text shows regions, raw types
+        log each plugin's steps on stderr; the text shows regions, raw types \
         and raw records too
         """), manual: """
         Log each plugin's steps on stderr, then each plugin's outcome in probe order (skipped, not this
@@ -64,9 +64,9 @@ extension OptionSpec {
         """)
     static let card = OptionSpec(name: "card", value: "FILE", type: .file,
                                  summary: "read a card file (image, Flipper, Metrodroid or FareBot export) instead of a reader", help: L10n.mark("""
-        read a card file instead of a reader: the project's card image
-        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc), a Metrodroid
-        JSON, XML or zip export, or a FareBot export; the format is recognised
+        read a card file instead of a reader: the project's card image \
+        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc), a Metrodroid \
+        JSON, XML or zip export, or a FareBot export; the format is recognised \
         from the content
         """), manual: """
         Read a card file instead of a reader: the project's card image, a Flipper Zero “NFC device”
@@ -84,18 +84,18 @@ extension OptionSpec {
         Flipper files may end their lines in LF or CRLF.
         """)
     static let index = OptionSpec(name: "index", value: "N", type: .index, summary: "the card of a --card file that holds several", help: L10n.mark("""
-        the card to read of a --card file that holds several (1 is the first;
+        the card to read of a --card file that holds several (1 is the first; \
         without it such a file names its cards)
         """), manual: """
         The card to read of a `--card` file that holds several (1 is the first); without it, such a file
         is a usage error that names its cards.
         """)
     static let log = OptionSpec(name: "log", value: "FILE", type: .file, summary: "write a JSON log bundle of the read", help: L10n.mark("""
-        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID,
-        initial AID, each plugin's outcome, every exchange with its time, and the
-        result. It holds the card's number and history: created 0600, never
-        through a symlink; a folder on the way that another user owns or may
-        write, or a link, is refused before the read; when it cannot be written
+        write a JSON log bundle of the read: versions, reader, dialect, ATR, UID, \
+        initial AID, each plugin's outcome, every exchange with its time, and the \
+        result. It holds the card's number and history: created 0600, never \
+        through a symlink; a folder on the way that another user owns or may \
+        write, or a link, is refused before the read; when it cannot be written \
         the read is still printed.
         """), manual: """
         Write a JSON log bundle of the read: tool and ABI versions, reader, dialect (and
@@ -110,19 +110,19 @@ extension OptionSpec {
         the read is still printed, with its own exit status.
         """)
     static let noSave = OptionSpec(name: "no-save", value: nil, summary: "do not keep this read in the history archive", help: L10n.mark("""
-        do not keep this read in the history archive
+        do not keep this read in the history archive \
         ($XDG_DATA_HOME/transit/history.db; see transit history --help)
         """), manual: """
         Keep nothing of this read in the history archive; for `watch`, nothing of any tap.
         """)
     static let save = OptionSpec(name: "save", value: nil, summary: "keep the read in the history archive",
-                                 help: "keep the read in the history archive (as scan does by default)", manual: """
+                                 help: L10n.mark("keep the read in the history archive (as scan does by default)"), manual: """
         Keep the read in the history archive, as `scan` does by default; for `decode`, each file's read.
         `save = no` in _transit.conf_ wins over `--save`.
         """)
     static let exchangeTimeout = OptionSpec(name: "exchange-timeout", value: "SECONDS", type: .seconds(positive: true),
                                             summary: "the longest one exchange may take (default 5)", help: L10n.mark("""
-        the longest one exchange with the reader may take (default 5); a reader
+        the longest one exchange with the reader may take (default 5); a reader \
         that stops answering ends the read as communication (exit 5)
         """), manual: """
         The longest one exchange with the reader may take (default 5); a reader that stops answering
@@ -136,9 +136,9 @@ extension OptionSpec {
         """)
     static let stations = OptionSpec(name: "stations", value: "FILE", type: .file, repeatable: true,
                                      summary: "a station table (CSV) for station names", help: L10n.mark("""
-        a station table (CSV: area,line,station,operator,line_name,station_name
-        [,station_name_en][,valid_from,valid_until], codes in hex), repeatable;
-        also every *.csv in $XDG_DATA_HOME/transit/stations (~/.local/share) and
+        a station table (CSV: area,line,station,operator,line_name,station_name \
+        [,station_name_en][,valid_from,valid_until], codes in hex), repeatable; \
+        also every *.csv in $XDG_DATA_HOME/transit/stations (~/.local/share) and \
         <prefix>/share/transit/stations. transit ships none (README, "Station names")
         """), manual: """
         A station table (CSV:
@@ -154,9 +154,9 @@ extension OptionSpec {
         """)
     static let keys = OptionSpec(name: "keys", value: "FILE", type: .file, repeatable: true,
                                  summary: "a MIFARE Classic key file (one 12-hex-digit key a line)", help: L10n.mark("""
-        a MIFARE Classic key dictionary (MCT, Proxmark3 .dic, Flipper
-        mf_classic_dict: one 12-hex-digit key a line, # comments), mode 0600,
-        repeatable; also every file in $XDG_CONFIG_HOME/transit/keys
+        a MIFARE Classic key dictionary (MCT, Proxmark3 .dic, Flipper \
+        mf_classic_dict: one 12-hex-digit key a line, # comments), mode 0600, \
+        repeatable; also every file in $XDG_CONFIG_HOME/transit/keys \
         (~/.config). transit ships no key and never prints one
         """), manual: """
         A MIFARE Classic key dictionary, as MIFARE Classic Tool, Proxmark3 (_.dic_) and the Flipper Zero
@@ -172,39 +172,39 @@ extension OptionSpec {
         transit ships no operator key; a key is never printed, logged or kept (see `SECURITY`).
         """)
     static let since = OptionSpec(name: "since", value: "YYYY-MM-DD", type: .day, summary: "records from that day on",
-                                  help: "records from that day on", manual: """
+                                  help: L10n.mark("records from that day on"), manual: """
         Records from that date on; undated records after the first one shown stay.
         A value that is not a date (_YYYY-MM-DD_) is a usage error (exit 2).
         """)
-    static let out = OptionSpec(name: "out", value: "FILE", type: .file, summary: "write to FILE instead of stdout", help: """
-        write to FILE (created 0600, never through a symlink, in a folder of
-        root's or yours; a device or FIFO there is refused) instead of stdout;
+    static let out = OptionSpec(name: "out", value: "FILE", type: .file, summary: "write to FILE instead of stdout", help: L10n.mark("""
+        write to FILE (created 0600, never through a symlink, in a folder of \
+        root's or yours; a device or FIFO there is refused) instead of stdout; \
         - is stdout
-        """, manual: """
+        """), manual: """
         Where `dump` writes the card image (required), or where `export` writes the timeline and
         `report` the report instead of stdout; `-` is stdout.
         The file is created 0600, never through a symlink, in a folder of root's or the user's only
         (see `SECURITY`); a device or FIFO there is refused, never replaced.
         A file that cannot be written is a `config` error (exit 2).
         """)
-    static let requiredOut = OptionSpec(name: "out", value: "FILE", type: .file, required: true, summary: "where to write the card image", help: """
-        where to write the image (required; - is standard output; a device or
+    static let requiredOut = OptionSpec(name: "out", value: "FILE", type: .file, required: true, summary: "where to write the card image", help: L10n.mark("""
+        where to write the image (required; - is standard output; a device or \
         FIFO there is refused, never replaced)
-        """, manual: out.manual)
+        """), manual: out.manual)
     static let reference = OptionSpec(name: "reference", value: "FILE", type: .file, required: true,
-                                      summary: "the reference noted from a ticket machine", help: "the reference (required)", manual: """
+                                      summary: "the reference noted from a ticket machine", help: L10n.mark("the reference (required)"), manual: """
         The reference `verify` compares the card with (required); at most 1 MiB.
         """)
     /// watch's `--reader`, given once for each reader watched.
     static let readers = OptionSpec(name: "reader", value: "NAME", repeatable: true, summary: "watch readers whose name contains NAME",
-                                    help: "watch readers whose name contains NAME (repeatable)", manual: reader.manual)
-    static let exec = OptionSpec(name: "exec", value: "CMD", type: .command, summary: "run CMD for each tap, its JSON line on stdin", help: """
-        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard
-        input, the watch's environment with TRANSIT_READER set to the tap's
-        reader; one at a time, never delaying a read; its output goes to stderr.
-        It starts with every signal at its default, descriptors 0-2 only, in a
+                                    help: L10n.mark("watch readers whose name contains NAME (repeatable)"), manual: reader.manual)
+    static let exec = OptionSpec(name: "exec", value: "CMD", type: .command, summary: "run CMD for each tap, its JSON line on stdin", help: L10n.mark("""
+        run CMD (with /bin/sh) for each tap, the tap's JSON line on its standard \
+        input, the watch's environment with TRANSIT_READER set to the tap's \
+        reader; one at a time, never delaying a read; its output goes to stderr. \
+        It starts with every signal at its default, descriptors 0-2 only, in a \
         process group of its own
-        """, manual: """
+        """), manual: """
         Run _CMD_ with `/bin/sh -c` for each tap, with the tap's JSON line (as `--json` prints it) on
         its standard input and `TRANSIT_READER` set to the reader's name.
         The commands run one at a time, in the order of the taps, and never delay a read; the
@@ -215,28 +215,28 @@ extension OptionSpec {
         in a process group of its own, with the watch's environment and `TRANSIT_READER` added.
         """)
     static let execTimeout = OptionSpec(name: "exec-timeout", value: "SECONDS", type: .seconds(positive: true),
-                                        summary: "end CMD past SECONDS (default 30)", help: """
-        end CMD's process group (SIGTERM, then SIGKILL) when it runs longer
+                                        summary: "end CMD past SECONDS (default 30)", help: L10n.mark("""
+        end CMD's process group (SIGTERM, then SIGKILL) when it runs longer \
         (default 30); the end of the watch ends it too
-        """, manual: """
+        """), manual: """
         End _CMD_'s process group (SIGTERM, then SIGKILL two seconds later) when it runs longer than
         _SECONDS_ (default 30); the end of the watch ends it too.
         """)
-    static let format = OptionSpec(name: "format", value: "csv|json|ledger", type: .choice(["csv", "json", "ledger"], what: "export format"),
-                                   summary: "CSV (the default), JSON or a ledger journal", help: "default csv", manual: """
+    static let format = OptionSpec(name: "format", value: "csv|json|ledger", type: .choice(["csv", "json", "ledger"], what: L10n.mark("export format")),
+                                   summary: "CSV (the default), JSON or a ledger journal", help: L10n.mark("default csv"), manual: """
         CSV (RFC 4180, the default), JSON (what `history --json` prints) or a ledger journal that
         hledger and ledger read (see `export`).
         Another value is a usage error (exit 2).
         """)
     static let yes = OptionSpec(name: "yes", value: nil, summary: "remove the one card whose number begins with CARD",
-                                help: "remove the one card whose number begins with CARD", manual: """
+                                help: L10n.mark("remove the one card whose number begins with CARD"), manual: """
         Remove the one card whose number begins with _CARD_; without it, `forget` takes only a card's
         whole number, IDm or id.
         """)
     /// `scan` and `watch`: flag a balance under AMOUNT (the card's minor units).
     static let below = OptionSpec(name: "below", value: "AMOUNT", type: .amount, summary: "flag a balance under AMOUNT, in minor units", help: L10n.mark("""
-        flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000;
-        500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default:
+        flag a balance under AMOUNT, in the card's minor units (1000: ¥1,000; \
+        500: S$5.00): a LOW BALANCE line, "lowBalance": true in JSON (default: \
         below = AMOUNT in transit.conf, else none)
         """), manual: """
         Flag a balance under _AMOUNT_ (the card's minor units: 1000 is ¥1,000, 500 is S$5.00): a
@@ -246,58 +246,58 @@ extension OptionSpec {
         """)
     /// `scan`: show the holder's personal data (a Calypso card's name and birth date) too.
     static let personal = OptionSpec(name: "personal", value: nil, summary: "show the holder's personal data too", help: L10n.mark("""
-        show the holder's personal data the card holds (name, birth date), which
+        show the holder's personal data the card holds (name, birth date), which \
         is otherwise left out; it is never kept in the history archive
         """), manual: """
         Show the holder's personal data a card holds (a Calypso card's name and birth date: metadata
         keys beginning `personal.`), which every output otherwise leaves out.
         It is never kept in the history archive.
         """)
-    static let month = OptionSpec(name: "month", value: "YYYY-MM|last", type: .month, summary: "the period: a month", help: """
-        the period: that month, or last: the previous calendar month in the
-        card's zone (default: this month, by this machine's clock; an empty one
+    static let month = OptionSpec(name: "month", value: "YYYY-MM|last", type: .month, summary: "the period: a month", help: L10n.mark("""
+        the period: that month, or last: the previous calendar month in the \
+        card's zone (default: this month, by this machine's clock; an empty one \
         names the last month that has records)
-        """, manual: """
+        """), manual: """
         The period: that month, or `last`: the previous calendar month in the card's zone (default:
         this month, by this machine's clock).
         A month that does not exist (`2026-13`) is a usage error (exit 2).
         """)
     static let from = OptionSpec(name: "from", value: "YYYY-MM-DD", type: .day, summary: "the period's first day, with --to",
-                                 help: "the period's first day, with --to", manual: """
+                                 help: L10n.mark("the period's first day, with --to"), manual: """
         The period's first day, with `--to`.
         """)
     static let to = OptionSpec(name: "to", value: "YYYY-MM-DD", type: .day, summary: "the period's last day, with --from",
-                               help: "the period's last day (included), with --from", manual: """
+                               help: L10n.mark("the period's last day (included), with --from"), manual: """
         The period's last day, included; a `--from` after it is a usage error (exit 2).
         """)
     static let reportFormat = OptionSpec(name: "format", value: ReportFormat.allCases.map(\.rawValue).joined(separator: "|"),
-                                         type: .choice(ReportFormat.allCases.map(\.rawValue), what: "report format"),
-                                         summary: "what to write: text (the default), JSON, SFCard Viewer CSV, OFX or HTML", help: """
-        text (default): scan's rows, then the totals; json: {"card", "period",
-        "rows", "totals"} (an array without CARD), amounts in the card's minor
-        unit; sfcard: the CSV SFCard Viewer saves (Shift_JIS, CRLF), for one
-        yen card; ofx: an OFX 2 statement for money tools, the same ids on every
+                                         type: .choice(ReportFormat.allCases.map(\.rawValue), what: L10n.mark("report format")),
+                                         summary: "what to write: text (the default), JSON, SFCard Viewer CSV, OFX or HTML", help: L10n.mark("""
+        text (default): scan's rows, then the totals; json: {"card", "period", \
+        "rows", "totals"} (an array without CARD), amounts in the card's minor \
+        unit; sfcard: the CSV SFCard Viewer saves (Shift_JIS, CRLF), for one \
+        yen card; ofx: an OFX 2 statement for money tools, the same ids on every \
         run; html: one page to print on A4 with a chart of the fares
-        """, manual: """
+        """), manual: """
         What the report is written as (see `report`): `text` by default, `json`, `sfcard` (the CSV
         SFCard Viewer saves), `ofx` (an OFX 2 statement) or `html` (a page to print).
         Another value is a usage error (exit 2).
         """)
     /// `cards --name CARD NICKNAME`.
-    static let nickname = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2, summary: "call CARD NICKNAME", help: """
-        call the card NICKNAME ("通勤", "Yuki's PASMO"): a name for it on
-        report, history, export and forget, shown in their output and in watch
+    static let nickname = OptionSpec(name: "name", value: "CARD NICKNAME", count: 2, summary: "call CARD NICKNAME", help: L10n.mark("""
+        call the card NICKNAME ("通勤", "Yuki's PASMO"): a name for it on \
+        report, history, export and forget, shown in their output and in watch \
         lines. CARD is its id, number or IDm, or its nickname; "" removes it
-        """, manual: """
+        """), manual: """
         Call the card _NICKNAME_: a name for it on `report`, `history`, `export` and `forget`, shown in
         their output and in `watch` lines; an empty one removes it.
         _CARD_ is its id, number or IDm, or its nickname.
         """)
 
     /// `--json` of a command that prints an array.
-    static let jsonArray = json.described("print a JSON array")
+    static let jsonArray = json.described(L10n.mark("print a JSON array"))
     /// `--stations` of a command that prints records: "as for scan", repeatable.
-    static let moreStations = stations.described("a station table, as for scan (repeatable)")
+    static let moreStations = stations.described(L10n.mark("a station table, as for scan (repeatable)"))
 }
 
 /// One command: what it takes, its `--help`, and what runs it.
@@ -316,32 +316,30 @@ struct CommandSpec: Sendable {
     let run: @Sendable (TransitCommand, Arguments) throws -> Void
 
     /// `transit NAME --help`: the intro, then each option the command means its own way, then
-    /// those it takes as scan does, in one line "as for scan".
+    /// those it takes as scan does, in one line "as for scan"; no line wider than 80 columns in
+    /// any language (`LineWrap`).
     var help: String {
         let scan = name == "scan" ? [] : CommandTable.command("scan")?.options ?? []
         let own = options.filter { !scan.contains($0) }, asScan = options.filter { scan.contains($0) }
         var lines = own.map { $0.helpLines() }
         if !asScan.isEmpty {
-            var group = [String]()
-            for word in asScan.map(\.flag) {
-                if let last = group.last, last.count + 2 + word.count <= 80 {
-                    group[group.count - 1] = last + ", " + word
-                } else {
-                    if !group.isEmpty { group[group.count - 1] += "," }
-                    group.append("  " + word)
-                }
-            }
             // TRANSLATORS: after a list of options a command takes as scan does.
-            group[group.count - 1] += "   " + L10n.tr("as for scan")
+            let flags = asScan.map(\.flag), tail = flags.last! + "   " + L10n.tr("as for scan")
+            let words = flags.dropLast().map { $0 + "," } + [tail]
+            var group = [String]()
+            for word in words {
+                if let last = group.last, DisplayWidth.of(last) + 1 + DisplayWidth.of(word) <= 80 { group[group.count - 1] = last + " " + word }
+                else { group.append("  " + word) }
+            }
             lines += group
         }
-        let intro = L10n.translated(intro)
+        let intro = LineWrap.wrapped(L10n.translated(intro), width: 80)
         return lines.isEmpty ? intro : intro + "\n\n" + lines.joined(separator: "\n")
     }
 
     /// The usage line of `transit --help` (transit(1)'s SYNOPSIS is `ManPage`'s), wrapped below `width`
     /// columns with continuation lines under the first option.
-    func usage(width: Int = 100) -> String {
+    func usage(width: Int = 78) -> String {
         let head = "transit \(name)" + (operands.usage.map { " \($0)" } ?? "")
         let required = options.filter(\.required), optional = options.filter { !$0.required }
         var lines = [head + required.map { " \($0.usage)" }.joined()]
@@ -367,12 +365,12 @@ enum CommandTable {
                     reads: true, intro: HelpText.scan) { try $0.scan($1) },
         CommandSpec(name: "decode", summary: "read card files, one JSON line each",
                     operands: .many("FILE"),
-                    options: [.config.described("plugins.conf to use"), .readTimeout.described("the longest one file's read may take (default 20)"),
-                              .moreStations, .save.described("keep each read in the history archive (as scan does by default)"), .keys],
+                    options: [.config.described(L10n.mark("plugins.conf to use")), .readTimeout.described(L10n.mark("the longest one file's read may take (default 20)")),
+                              .moreStations, .save.described(L10n.mark("keep each read in the history archive (as scan does by default)")), .keys],
                     reads: true, intro: HelpText.decode) { try $0.decode($1) },
         CommandSpec(name: "replay", summary: "run the plugins of a log bundle against its recorded exchanges",
                     operands: .one("LOG", required: true),
-                    options: [.config.described("plugins.conf that names the log's plugins"), .json.described("print JSON"), .verbose,
+                    options: [.config.described(L10n.mark("plugins.conf that names the log's plugins")), .json.described(L10n.mark("print JSON")), .verbose,
                               .readTimeout, .stations, .save],
                     reads: true, intro: HelpText.replay) { try $0.replay($1) },
         CommandSpec(name: "dump", summary: "write everything public on the card into a card image",
@@ -383,70 +381,70 @@ enum CommandTable {
         CommandSpec(name: "verify", summary: "read the card and compare it with a reference",
                     operands: .none,
                     options: [.reference, .reader, .dialect, .wait, .config, .card,
-                              .index, .log.described("where to write the log bundle"), .json.described("""
-                                  print {"status", "mismatches", "log"?, "card"} ("log": where the log
+                              .index, .log.described(L10n.mark("where to write the log bundle")), .json.described(L10n.mark("""
+                                  print {"status", "mismatches", "log"?, "card"} ("log": where the log \
                                   bundle was written; absent when it could not be)
-                                  """), .verbose, .noSave.described("do not keep this read in the history archive"),
+                                  """)), .verbose, .noSave.described(L10n.mark("do not keep this read in the history archive")),
                               .exchangeTimeout, .readTimeout,
-                              .stations.described("a station table, as for scan (repeatable): with one, reference stations\nmay be given by name"), .keys],
+                              .stations.described(L10n.mark("a station table, as for scan (repeatable): with one, reference stations may be given by name")), .keys],
                     reads: true, intro: HelpText.verify) { try $0.verify($1) },
         CommandSpec(name: "watch", summary: "read every tap on every reader",
                     operands: .none,
-                    options: [.readers, .dialect, .config, .json.described("""
-                                  one JSON line a tap: {"time", "reader", "card", "nickname"?} or {"time",
+                    options: [.readers, .dialect, .config, .json.described(L10n.mark("""
+                                  one JSON line a tap: {"time", "reader", "card", "nickname"?} or {"time", \
                                   "reader", "error"}; "time" is RFC 3339 with this machine's offset
-                                  """), .verbose,
-                              .exec, .execTimeout, .noSave.described("keep nothing in the history archive"),
-                              .exchangeTimeout, .readTimeout, .stations, .below.described("""
-                                  flag a balance under AMOUNT (the card's minor units) in the tap's line and
+                                  """)), .verbose,
+                              .exec, .execTimeout, .noSave.described(L10n.mark("keep nothing in the history archive")),
+                              .exchangeTimeout, .readTimeout, .stations, .below.described(L10n.mark("""
+                                  flag a balance under AMOUNT (the card's minor units) in the tap's line and \
                                   its JSON ("lowBalance": true), which --exec's command gets too
-                                  """), .keys],
+                                  """)), .keys],
                     reads: true, intro: HelpText.watch) { try $0.watch($1) },
         CommandSpec(name: "cards", summary: "list the cards kept in the history archive",
                     operands: .none, options: [.jsonArray, .nickname], intro: HelpText.cards) { try $0.cards($1) },
         CommandSpec(name: "history", summary: "print the whole timeline of a card from the history archive",
                     operands: .one("CARD", required: false),
-                    options: [.since, .json.described("""
-                                  print [{"id", "family", "cardName"?, "serialNumber", "idm"?, "currency",
-                                  "nickname"?, "readsApart", "transactions": [...]}], each transaction
+                    options: [.since, .json.described(L10n.mark("""
+                                  print [{"id", "family", "cardName"?, "serialNumber", "idm"?, "currency", \
+                                  "nickname"?, "readsApart", "transactions": [...]}], each transaction \
                                   as scan --json prints it
-                                  """), .stations.described("""
-                                  a station table, as for scan (repeatable): names for the codes, in the
+                                  """)), .stations.described(L10n.mark("""
+                                  a station table, as for scan (repeatable): names for the codes, in the \
                                   locale's language; the tables of the data folders are read too
-                                  """)],
+                                  """))],
                     intro: HelpText.history) { try $0.history($1) },
         CommandSpec(name: "export", summary: "write the timeline of a card as CSV, JSON or a ledger journal",
                     operands: .one("CARD", required: false),
-                    options: [.format, .out, .since, .stations.described("""
-                                  a station table, as for scan (repeatable): names for the codes, English
+                    options: [.format, .out, .since, .stations.described(L10n.mark("""
+                                  a station table, as for scan (repeatable): names for the codes, English \
                                   unless the locale is Japanese (as scan); the data folders' tables are read too
-                                  """)],
+                                  """))],
                     intro: HelpText.export) { try $0.export($1) },
         CommandSpec(name: "report", summary: "report a period: totals, SFCard Viewer CSV, OFX or a page to print",
                     operands: .one("CARD", required: false),
-                    options: [.month, .from, .to, .reportFormat, .out.described("write to FILE (created 0600, never through a symlink) instead of stdout"),
-                              .stations.described("a station table, as for scan (repeatable): names for the codes")],
+                    options: [.month, .from, .to, .reportFormat, .out.described(L10n.mark("write to FILE (created 0600, never through a symlink) instead of stdout")),
+                              .stations.described(L10n.mark("a station table, as for scan (repeatable): names for the codes"))],
                     intro: HelpText.report) { try $0.report($1) },
         CommandSpec(name: "forget", summary: "remove a card and all its reads from the history archive",
                     operands: .one("CARD", required: true), options: [.yes],
                     intro: HelpText.forget) { try $0.forget($1) },
-        CommandSpec(name: "readers", summary: "list the readers (PC/SC and RC-S380) and the card on each",
-                    operands: .none, options: [.json.described("""
-                        print a JSON array of {"name", "card", "atr"?, "technology"? (with a
-                        card), "samInterface", "transport" (pcsc or usb), "problem"? (what kept
-                        transit from looking), "profile": {"name", "dialects", "neverSent",
-                        "transparentSession", "maxCommand"? (where the reader's manual gives
-                        it), "note", "source", "confidence", "summary"}}; a key marked ? is left
+        CommandSpec(name: "readers", summary: "list the readers (PC/SC and USB) and the card on each",
+                    operands: .none, options: [.json.described(L10n.mark("""
+                        print a JSON array of {"name", "card", "atr"?, "technology"? (with a \
+                        card), "samInterface", "transport" (pcsc or usb), "problem"? (what kept \
+                        transit from looking), "profile": {"name", "dialects", "neverSent", \
+                        "transparentSession", "maxCommand"? (where the reader's manual gives \
+                        it), "note", "source", "confidence", "summary"}}; a key marked ? is left \
                         out when there is nothing to say
-                        """)], intro: HelpText.readers) { try $0.readers($1) },
+                        """))], intro: HelpText.readers) { try $0.readers($1) },
         CommandSpec(name: "doctor", summary: "check pcscd, readers, plugins.conf and each plugin",
                     operands: .none,
-                    options: [.config.described("plugins.conf to check (default: the one a read would use)"), .json.described("""
-                        print a JSON array of {"check", "ok", "detail", "fix"?} ("fix" where
+                    options: [.config.described(L10n.mark("plugins.conf to check (default: the one a read would use)")), .json.described(L10n.mark("""
+                        print a JSON array of {"check", "ok", "detail", "fix"?} ("fix" where \
                         something is wrong)
-                        """)], intro: HelpText.doctor) { try $0.doctor($1) },
+                        """))], intro: HelpText.doctor) { try $0.doctor($1) },
         CommandSpec(name: "plugins", summary: "list the plugins of plugins.conf in probe order",
-                    operands: .none, options: [.config.described("plugins.conf to use (see transit scan --help)"), .jsonArray],
+                    operands: .none, options: [.config.described(L10n.mark("plugins.conf to use (see transit scan --help)")), .jsonArray],
                     intro: HelpText.plugins) { try $0.plugins($1) },
         CommandSpec(name: "completions", summary: "print the completion script of bash, zsh or fish",
                     operands: .one("bash|zsh|fish", required: true), options: [],
@@ -460,7 +458,7 @@ enum CommandTable {
 
     /// The usage block of `transit --help`.
     static var usage: String {
-        (commands.map { $0.usage() } + ["transit --help | --version        (and `transit COMMAND --help`, `transit help COMMAND`)"])
+        (commands.map { $0.usage() } + ["transit --help | --version | COMMAND --help | help COMMAND"])
             .map { $0.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") }.joined(separator: "\n")
     }
 }

@@ -307,7 +307,7 @@ extension TransitCommand {
     func completions(_ a: Arguments) throws {
         let word = a.operands.first ?? ""
         guard let shell = CompletionScript.Shell(rawValue: word) else {
-            throw TransitError(.usage, "completions takes bash, zsh or fish, not \"\(word)\"")
+            throw TransitError(.usage, L10n.words("completions takes bash, zsh or fish, not \"%1$s\"", .init(word)))
         }
         finalOutput(CompletionScript.script(shell))
     }

@@ -17,17 +17,19 @@ extension TransitCommand {
         var checks = [DoctorCheck]()
         let usb = ReaderSources.usb.check()
         var pcsc = ReaderSources.pcsc.check().findings.map(DoctorCheck.init)
-        let pcscdDown = pcsc.firstIndex { $0.check == "pcscd" && !$0.ok }
+        let pcscdDown = pcsc.firstIndex { $0.check.english == "pcscd" && !$0.ok }
         // With an RC-S380 on USB, pcscd is needed only for the PC/SC readers: not running is no problem.
         if usb.readers > 0, let i = pcscdDown {
-            pcsc[i] = DoctorCheck(check: "pcscd", ok: true, detail: "not running: the RC-S380 needs none, PC/SC readers do (\(pcsc[i].fix ?? ""))",
-                                  fix: nil)
+            pcsc[i] = DoctorCheck(check: .init("pcscd"), ok: true,
+                                  detail: L10n.words("not running: a USB reader needs none, PC/SC readers do (%1$s)", pcsc[i].fix ?? .init("")), fix: nil)
         }
         // No reader on either transport: one line says what was looked for on each.
-        if usb.readers == 0, !pcsc.contains(where: { $0.check == "readers" && $0.ok }) {
+        if usb.readers == 0, !pcsc.contains(where: { $0.check.english == "readers" && $0.ok }) {
             let none = NoReaderFound(pcscdRunning: pcscdDown == nil, unsupported: usb.unsupported)
-            pcsc.removeAll { $0.check == "readers" }
-            pcsc.append(DoctorCheck(check: "readers", ok: false, detail: "none found: \(none.pcsc.english); \(none.usb.english)", fix: NoReaderFound.advice.english))
+            pcsc.removeAll { $0.check.english == "readers" }
+            // TRANSLATORS: what doctor checked: the readers, PC/SC and USB.
+            pcsc.append(DoctorCheck(check: L10n.words("readers"), ok: false, detail: L10n.words("none found: %1$s; %2$s", none.pcsc, none.usb),
+                                    fix: NoReaderFound.advice))
         }
         checks += pcsc + usb.findings.map(DoctorCheck.init)
         checks += Self.pluginChecks(a.value(.config))
@@ -37,9 +39,13 @@ extension TransitCommand {
         if a.has(.json) {
             standardOutput(JSONOutput.encode(checks))
         } else {
+            // TRANSLATORS: doctor's verdict on a check, first on its line ("ok     pcscd: reachable").
+            let ok = L10n.tr("ok"), problem = L10n.tr("problem")
+            let width = max(DisplayWidth.of(ok), DisplayWidth.of(problem))
             for c in checks {
-                standardOutput("\(c.ok ? "ok     " : "problem") \(c.check): \(TerminalText.escape(c.detail))"
-                               + (c.fix.map { "\n        fix: \($0)" } ?? ""))
+                standardOutput(DisplayWidth.padded(c.ok ? ok : problem, to: width) + " \(c.check.said): \(TerminalText.escape(c.detail.said))"
+                               // TRANSLATORS: below a problem doctor found, what to do about it.
+                               + (c.fix.map { "\n" + String(repeating: " ", count: width + 1) + L10n.tr("fix: %1$s", $0.said) } ?? ""))
             }
         }
         if checks.contains(where: { !$0.ok }) { throw QuietExit(code: 1) }
@@ -50,27 +56,30 @@ extension TransitCommand {
         do {
             config = try PluginConfig.load(explicit: configPath)
         } catch let e as TransitError {
-            return [.init(check: "plugins.conf", ok: false, detail: e.message,
-                          fix: "install transit's plugins.conf (make install, or the .deb), or give --config FILE; see plugins.conf(5)")]
+            return [.init(check: .init("plugins.conf"), ok: false, detail: e.words,
+                          fix: L10n.words("install transit's plugins.conf (make install, or the .deb), or give --config FILE; see plugins.conf(5)"))]
         } catch {
-            return [.init(check: "plugins.conf", ok: false, detail: "\(error)", fix: nil)]
+            return [.init(check: .init("plugins.conf"), ok: false, detail: .init("\(error)"), fix: nil)]
         }
         let dropIns = PluginConfig.dropIns(beside: config.path)
-        var checks = [DoctorCheck(check: "plugins.conf", ok: true,
-                                  detail: config.path + (dropIns.isEmpty ? "" : " and \(dropIns.count) drop-in file(s)") + ", trusted", fix: nil)]
+        var checks = [DoctorCheck(check: .init("plugins.conf"), ok: true,
+                                  detail: dropIns.isEmpty ? L10n.words("%1$s, trusted", .init(config.path))
+                                      : L10n.words("%1$s and %2$s drop-in file(s), trusted", .init(config.path), .init(String(dropIns.count))), fix: nil)]
         for p in PluginLoader.load(config) {
+            let check = L10n.words("plugin %1$s", .init(p.name))
             switch p.state {
             case .loaded:
-                checks.append(.init(check: "plugin \(p.name)", ok: true, detail: "loaded from \(p.path)", fix: nil))
+                checks.append(.init(check: check, ok: true, detail: L10n.words("loaded from %1$s", .init(p.path)), fix: nil))
             case .refused(let why):
-                checks.append(.init(check: "plugin \(p.name)", ok: false, detail: "refused: \(why)",
-                                    fix: "fix or remove its line (\(p.entry.file):\(p.entry.line))"))
+                checks.append(.init(check: check, ok: false, detail: L10n.words("refused: %1$s", why),
+                                    fix: L10n.words("fix or remove its line (%1$s)", .init("\(p.entry.file):\(p.entry.line)"))))
             case .misconfigured(let why):
-                checks.append(.init(check: "plugin \(p.name)", ok: false, detail: why, fix: "correct the option (transit plugins --json lists what each takes)"))
+                checks.append(.init(check: check, ok: false, detail: why, fix: L10n.words("correct the option (transit plugins --json lists what each takes)")))
             }
         }
         if !checks.dropFirst().contains(where: { $0.ok }) {
-            checks.append(.init(check: "plugins", ok: false, detail: "no plugin can read a card", fix: "see the lines above"))
+            // TRANSLATORS: what doctor checked: that some plugin can read a card.
+            checks.append(.init(check: L10n.words("plugins"), ok: false, detail: L10n.words("no plugin can read a card"), fix: L10n.words("see the lines above")))
         }
         return checks
     }
@@ -81,39 +90,47 @@ extension TransitCommand {
     /// schema this version writes; or there is none yet, or saving is off.
     static func archiveCheck() -> DoctorCheck {
         let settings = ArchiveSettings.load()
+        // TRANSLATORS: what doctor checked.
+        let check = L10n.words("history archive")
         if let problem = settings.problem {
-            return .init(check: "history archive", ok: false, detail: problem, fix: "correct transit.conf (transit(1), FILES)")
+            return .init(check: check, ok: false, detail: problem, fix: L10n.words("correct transit.conf (transit(1), FILES)"))
         }
-        guard settings.save else { return .init(check: "history archive", ok: true, detail: "saving is off (save = no in transit.conf)", fix: nil) }
+        guard settings.save else { return .init(check: check, ok: true, detail: L10n.words("saving is off (save = no in transit.conf)"), fix: nil) }
         do {
             guard let archive = try Archive.retryingWhileBusy({ try Archive.open(settings, create: false) }) else {
-                return .init(check: "history archive", ok: true, detail: "none yet at \(settings.databasePath) (the first read creates it)", fix: nil)
+                return .init(check: check, ok: true, detail: L10n.words("none yet at %1$s (the first read creates it)", .init(settings.databasePath)), fix: nil)
             }
             let cards = try archive.cards()
-            return .init(check: "history archive", ok: true,
-                         detail: "\(settings.databasePath): \(cards.count) card\(cards.count == 1 ? "" : "s"), private", fix: nil)
+            return .init(check: check, ok: true,
+                         detail: L10n.wordsn("%1$s: %2$s card, private", "%1$s: %2$s cards, private", cards.count, .init(settings.databasePath), .init(String(cards.count))),
+                         fix: nil)
         } catch {
-            return .init(check: "history archive", ok: false, detail: (error as? TransitError)?.message ?? "\(error)",
-                         fix: "do what the line says, or move the folder away to start a new archive")
+            return .init(check: check, ok: false, detail: L10n.Words(error: error),
+                         fix: L10n.words("do what the line says, or move the folder away to start a new archive"))
         }
     }
 
     /// The station tables of the data folders load, every line of them.
     static func stationCheck() -> DoctorCheck {
-        var notes = [String]()
+        var notes = [L10n.Words]()
         let library = StationLibrary(explicit: [])
-        library.report = { notes.append($0) }
+        library.say = { notes.append($0) }
+        // TRANSLATORS: what doctor checked.
+        let check = L10n.words("station tables")
         do {
             let paths = try library.paths()
             guard !paths.isEmpty else {
-                return .init(check: "station tables", ok: true, detail: "none (station codes stay codes; README \"Station names\")", fix: nil)
+                return .init(check: check, ok: true, detail: L10n.words("none (station codes stay codes; README \"Station names\")"), fix: nil)
             }
             let table = try library.table()
-            let detail = "\(paths.count) table\(paths.count == 1 ? "" : "s"), \(table.count) station\(table.count == 1 ? "" : "s")"
-            guard notes.isEmpty else { return .init(check: "station tables", ok: false, detail: detail + "; " + notes.joined(separator: "; "), fix: "correct the lines named") }
-            return .init(check: "station tables", ok: true, detail: detail, fix: nil)
+            let detail = L10n.wordsn("%1$s table", "%1$s tables", paths.count, .init(String(paths.count))) + L10n.words(", ")
+                + L10n.wordsn("%1$s station", "%1$s stations", table.count, .init(String(table.count)))
+            guard notes.isEmpty else {
+                return .init(check: check, ok: false, detail: detail + L10n.Words("; ") + notes.joined(separator: .init("; ")), fix: L10n.words("correct the lines named"))
+            }
+            return .init(check: check, ok: true, detail: detail, fix: nil)
         } catch {
-            return .init(check: "station tables", ok: false, detail: (error as? TransitError)?.message ?? "\(error)", fix: nil)
+            return .init(check: check, ok: false, detail: L10n.Words(error: error), fix: nil)
         }
     }
 }
@@ -123,33 +140,45 @@ extension TransitCommand {
     /// key), or each file a read passes over, with its fix.
     static func keysCheck() -> DoctorCheck {
         var files = ClassicKeyFiles(explicit: [])
-        var read = 0, notes = [String]()
+        var read = 0, notes = [L10n.Words]()
         files.log = { if $0.contains(" in the keys folder") { read += 1 } }
-        files.warn = { notes.append($0) }
+        files.say = { notes.append($0) }
         let folder = ClassicKeyFiles.folder(ProcessInfo.processInfo.environment)
+        // TRANSLATORS: what doctor checked: the MIFARE Classic key files.
+        let check = L10n.words("Classic keys")
         do {
             let ring = try files.load()
             guard notes.isEmpty else {
-                return .init(check: "Classic keys", ok: false, detail: notes.joined(separator: "; "),
-                             fix: "do what each line says; a file passed over gives no key to any read")
+                return .init(check: check, ok: false, detail: notes.joined(separator: .init("; ")),
+                             fix: L10n.words("do what each line says; a file passed over gives no key to any read"))
             }
-            guard read > 0 else { return .init(check: "Classic keys", ok: true, detail: "no key file in \(folder) (transit ships no key)", fix: nil) }
-            return .init(check: "Classic keys", ok: true, detail: "\(read) file\(read == 1 ? "" : "s") in \(folder), "
-                         + "\(ring.count) key\(ring.count == 1 ? "" : "s"), private", fix: nil)
+            guard read > 0 else { return .init(check: check, ok: true, detail: L10n.words("no key file in %1$s (transit ships no key)", .init(folder)), fix: nil) }
+            return .init(check: check, ok: true, detail: L10n.wordsn("%1$s file in %2$s", "%1$s files in %2$s", read, .init(String(read)), .init(folder))
+                         + L10n.words(", ") + L10n.wordsn("%1$s key, private", "%1$s keys, private", ring.count, .init(String(ring.count))), fix: nil)
         } catch {
-            return .init(check: "Classic keys", ok: false, detail: (error as? TransitError)?.message ?? "\(error)", fix: nil)
+            return .init(check: check, ok: false, detail: L10n.Words(error: error), fix: nil)
         }
     }
 }
 
-/// One finding of `transit doctor`.
+/// One finding of `transit doctor`: English in its JSON, the chosen language in its text.
 struct DoctorCheck: Encodable {
-    let check: String
+    let check: L10n.Words
     let ok: Bool
-    let detail: String
-    let fix: String?
+    let detail: L10n.Words
+    let fix: L10n.Words?
 
-    init(check: String, ok: Bool, detail: String, fix: String?) { self.check = check; self.ok = ok; self.detail = detail; self.fix = fix }
+    init(check: L10n.Words, ok: Bool, detail: L10n.Words, fix: L10n.Words?) { self.check = check; self.ok = ok; self.detail = detail; self.fix = fix }
 
-    init(_ finding: ReaderFinding) { self.init(check: finding.check, ok: finding.ok, detail: finding.detail, fix: finding.fix) }
+    init(_ finding: ReaderFinding) { self.init(check: finding.checkWords, ok: finding.ok, detail: finding.detailWords, fix: finding.fixWords) }
+
+    private enum CodingKeys: String, CodingKey { case check, ok, detail, fix }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(check.english, forKey: .check)
+        try c.encode(ok, forKey: .ok)
+        try c.encode(detail.english, forKey: .detail)
+        try c.encodeIfPresent(fix?.english, forKey: .fix)
+    }
 }

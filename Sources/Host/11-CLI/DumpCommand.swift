@@ -8,7 +8,7 @@ import TransitEngine
 extension TransitCommand {
     /// `transit dump --out FILE`: everything public on the card, as a card image `--card` reads back.
     func dump(_ a: Arguments) throws {
-        guard let out = a.value(.out) else { throw TransitError(.usage, "dump needs --out FILE") } // the table requires it
+        guard let out = a.value(.out) else { throw TransitError(.usage, L10n.words("dump needs --out FILE")) } // the table requires it
         try Self.refuseUnwritable(out == "-" ? nil : out) // - is standard output
         let engine = try readEngine(a)
         let image = try withChannel(a) { channel in
@@ -54,8 +54,8 @@ extension TransitCommand {
         do {
             try PrivateFile.write(try encoder.encode(image), to: out)
         } catch {
-            throw TransitError(.config, "cannot write \(out): \(error)")
+            throw TransitError(.config, L10n.words("cannot write %1$s: %2$s", .init(out), L10n.Words(error: error)))
         }
-        standardError("transit: wrote \(out)")
+        standardError("transit: " + L10n.tr("wrote %1$s", out))
     }
 }

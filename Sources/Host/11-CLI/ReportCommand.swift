@@ -15,14 +15,14 @@ extension TransitCommand {
         let archive = try openArchive(reading: true)
         let cards: [Archive.Card]
         if let name = a.operands.first {
-            guard let archive else { throw TransitError(.usage, "no card \(name): nothing is kept yet") }
+            guard let archive else { throw Self.nothingKeptError(name) }
             cards = [try archive.cards(matching: name)]
         } else {
             cards = try archive?.cards() ?? []
         }
         if format == .sfcard { try Self.checkSFCard(cards, named: a.operands.first) }
         let stations = stationLibrary(a)
-        var notes = [Int64: String]()
+        var notes = [Int64: L10n.Words]()
         let reports = try cards.map { card -> CardReport in
             let dates = try archive?.newestDates(card: card.id) ?? (newest: nil, timed: nil)
             let period = try choice.period(zone: dates.timed?.clock?.utcOffsetMinutes)
@@ -41,26 +41,28 @@ extension TransitCommand {
         let bytes: [UInt8]
         switch format {
         case .text:
-            let plain = TextOutput.Style(verbose: false, colour: out == nil && style.colour, englishNames: style.englishNames)
-            bytes = Array(((cards.isEmpty ? Self.nothingKept : ReportText.render(reports, style: plain, notes: notes)) + "\n").utf8)
+            let plain = TextOutput.Style(verbose: false, colour: out == nil && style.colour, englishNames: style.englishNames, translated: true)
+            bytes = Array(((cards.isEmpty ? Self.nothingKept : ReportText.render(reports, style: plain, notes: notes.mapValues(\.said))) + "\n").utf8)
         case .json:
-            bytes = Array((ReportJSON.render(reports, all: a.operands.isEmpty, english: style.englishNames) + "\n").utf8)
+            bytes = Array((ReportJSON.render(reports, all: a.operands.isEmpty) + "\n").utf8)
         case .sfcard:
-            guard let only = reports.first else { throw TransitError(.usage, "no card to report") }
+            guard let only = reports.first else { throw TransitError(.usage, L10n.words("no card to report")) }
             let csv = SFCardCSV.render(only)
             if csv.replaced > 0 {
-                standardError("transit: \(csv.replaced) character\(csv.replaced == 1 ? "" : "s") of the names cannot be written in Shift_JIS: written as ?")
+                standardError("transit: " + L10n.trn("%1$s character of the names cannot be written in Shift_JIS: written as ?",
+                                                     "%1$s characters of the names cannot be written in Shift_JIS: written as ?", csv.replaced, String(csv.replaced)))
             }
             bytes = csv.bytes
         case .ofx:
-            let plain = TextOutput.Style(verbose: false, colour: false, englishNames: style.englishNames)
+            // English station names where the table has them in every locale: a machine format (issue 44).
+            let plain = TextOutput.Style(verbose: false, colour: false, englishNames: true)
             bytes = Array(OFXStatement.render(reports) { Self.describe($0, style: plain) }.utf8)
         case .html:
-            bytes = Array(ReportHTML.render(reports, style: TextOutput.Style(verbose: false, colour: false, englishNames: style.englishNames)).utf8)
+            bytes = Array(ReportHTML.render(reports, style: TextOutput.Style(verbose: false, colour: false, englishNames: style.englishNames, translated: true)).utf8)
         }
         // The text says it under the card's title; every other format on stderr, its output unchanged.
         if format != .text {
-            for card in cards { if let note = notes[card.id] { standardError(TerminalText.escape("transit: \(card.handle) \(card.displayName): \(note)")) } }
+            for card in cards { if let note = notes[card.id] { standardError(TerminalText.escape("transit: \(card.handle) \(card.displayName): \(note.said)")) } }
         }
         guard let out else {
             Termination.shared.write(bytes: bytes, to: StandardStream.output, final: true)
@@ -69,10 +71,12 @@ extension TransitCommand {
         do {
             try PrivateFile.write(Data(bytes), to: out)
         } catch {
-            throw TransitError(.config, "cannot write \(out): \(error)")
+            throw TransitError(.config, L10n.words("cannot write %1$s: %2$s", .init(out), L10n.Words(error: error)))
         }
-        standardError("transit: wrote the report of \(reports.count) card\(reports.count == 1 ? "" : "s") "
-                      + "(\(reports.reduce(0) { $0 + $1.rows.count }) records) to \(out)")
+        let records = reports.reduce(0) { $0 + $1.rows.count }
+        // TRANSLATORS: %1$s is the count of cards ("2 cards"), %2$s of records ("40 records"), %3$s the file.
+        standardError("transit: " + L10n.tr("wrote the report of %1$s (%2$s) to %3$s", L10n.trn("%1$s card", "%1$s cards", reports.count, String(reports.count)),
+                                            L10n.trn("%1$s record", "%1$s records", records, String(records)), out))
     }
 
     /// `Trip: Shinjuku → Shibuya`: what a bank statement's line says of a record.
@@ -85,12 +89,12 @@ extension TransitCommand {
     /// SFCard Viewer's CSV is one yen card's: the card named, or the archive's only card.
     private static func checkSFCard(_ cards: [Archive.Card], named: String?) throws {
         guard named != nil || cards.count <= 1 else {
-            throw TransitError(.usage, "--format sfcard writes one card's CSV, and the archive keeps \(cards.count) cards: name one "
-                               + "(\(cards.map(\.handle).joined(separator: ", ")); see transit cards)")
+            throw TransitError(.usage, L10n.words("--format sfcard writes one card's CSV, and the archive keeps %1$s cards: name one (%2$s; see transit cards)",
+                                                  .init(String(cards.count)), .init(cards.map(\.handle).joined(separator: ", "))))
         }
         if let card = cards.first, card.currency != "JPY" {
-            throw TransitError(.usage, "--format sfcard is SFCard Viewer's CSV, for yen cards; \(card.handle) \(card.displayName) "
-                               + "(\(card.family)) keeps \(card.currency): use --format json, ofx, html or text")
+            throw TransitError(.usage, L10n.words("--format sfcard is SFCard Viewer's CSV, for yen cards; %1$s %2$s (%3$s) keeps %4$s: use --format json, ofx, html or text",
+                                                  .init(card.handle), .init(card.displayName), .init(card.family), .init(card.currency)))
         }
     }
 
@@ -116,17 +120,17 @@ extension TransitCommand {
         var parts = tm(), clock = now
         localtime_r(&clock, &parts)
         guard let period = ReportPeriod(monthOf: Int64(now), zone: zone ?? Int(parts.tm_gmtoff) / 60, back: back) else {
-            throw TransitError(.internal, "this machine's clock gives no month")
+            throw TransitError(.internal, L10n.words("this machine's clock gives no month"))
         }
         return period
     }
 
     /// What an empty default month says: the last month that has records, and how to ask for it.
-    static func emptyMonthNote(newest: CalendarDay, zone: Int?, now: time_t = time(nil)) -> String {
+    static func emptyMonthNote(newest: CalendarDay, zone: Int?, now: time_t = time(nil)) -> L10n.Words {
         let month = String(newest.description.prefix(7))
         let previous = try? TransitCommand.month(at: now, zone: zone, back: 1)
         let ask = previous?.from.description.hasPrefix(month) == true ? "transit report --month last" : "transit report --month \(month)"
-        return "No records this month yet; the last month with records is \(month) (\(ask))."
+        return L10n.words("No records this month yet; the last month with records is %1$s (%2$s).", .init(month), .init(ask))
     }
 
     /// `--month YYYY-MM` or `--month last`, or `--from DAY --to DAY` (both days included); the
@@ -134,7 +138,7 @@ extension TransitCommand {
     static func reportPeriod(_ a: Arguments) throws -> PeriodChoice {
         let from = try a.day(.from), to = try a.day(.to)
         if let month = try a.month(.month) {
-            guard from == nil, to == nil else { throw TransitError(.usage, "give --month or --from with --to, not both") }
+            guard from == nil, to == nil else { throw TransitError(.usage, L10n.words("give --month or --from with --to, not both")) }
             switch month {
             case .last: return .lastMonth
             case .month(let period): return .given(period)
@@ -142,12 +146,14 @@ extension TransitCommand {
         }
         switch (from, to) {
         case let (from?, to?):
-            guard let period = ReportPeriod(from: from, to: to) else { throw TransitError(.usage, "--from \(from) is after --to \(to)") }
+            guard let period = ReportPeriod(from: from, to: to) else {
+                throw TransitError(.usage, L10n.words("--from %1$s is after --to %2$s", .init(from.description), .init(to.description)))
+            }
             return .given(period)
         case (nil, nil):
             return .thisMonth
         default:
-            throw TransitError(.usage, "--from and --to go together: the first and the last day of the period (or --month YYYY-MM)")
+            throw TransitError(.usage, L10n.words("--from and --to go together: the first and the last day of the period (or --month YYYY-MM)"))
         }
     }
 }

@@ -10,7 +10,7 @@ enum ReportFormat: String, CaseIterable {
     static func named(_ word: String?) throws -> ReportFormat {
         guard let word else { return .text }
         guard let format = ReportFormat(rawValue: word) else {
-            throw TransitError(.usage, "--format must be one of \(allCases.map(\.rawValue).joined(separator: ", ")), not \"\(word)\"")
+            throw TransitError(.usage, L10n.words("--format must be one of %1$s, not \"%2$s\"", .init(allCases.map(\.rawValue).joined(separator: ", ")), .init(word)))
         }
         return format
     }

@@ -20,7 +20,7 @@ extension TransitCommand {
     /// Shared by scan and verify. A `--log` the rule refuses ends the command before the read
     /// (`refuseUnwritable`); verify's own log beside the reference is only said when not written.
     func readCard(_ a: Arguments, logPath: String?) throws -> (reading: CardReading, logWritten: Bool, reader: String) {
-        try Self.refuseUnwritable(a.value(.log), "the log ")
+        try Self.refuseUnwritable(a.value(.log), log: true)
         let dialect = try Self.dialect(a.value(.dialect))
         let engine = try readEngine(a)
         let outcome = try withChannel(a) { engine.read($0, dialect: dialect) }
@@ -30,7 +30,7 @@ extension TransitCommand {
                 try outcome.bundle.write(to: logPath)
                 logWritten = true
             } catch {
-                standardError("transit: \(TransitError(error, while: "writing the log").message)")
+                standardError("transit: \(TransitError(error, while: "writing the log").text)")
             }
         }
         return (try Self.blamingTheFile(outcome.result, a.value(.card)).get(), logWritten, outcome.bundle.reader)
@@ -38,13 +38,13 @@ extension TransitCommand {
 
     /// `transit replay LOG`: the plugins of the log, in its order, against its recorded exchanges.
     func replay(_ a: Arguments) throws {
-        guard let path = a.operands.first else { throw TransitError(.usage, "replay takes one log file") } // the table requires it
+        guard let path = a.operands.first else { throw TransitError(.usage, L10n.words("replay takes one log file")) } // the table requires it
         let log = try LogBundle.load(path)
         let config = try PluginConfig.load(explicit: a.value(.config))
         // The recorded plugins, in the recorded order (skipped ones too: the skip is part of the read).
         let plugins = try log.plugins.map { p -> WorkerMessages.Plugin in
             guard let entry = config.entries.first(where: { $0.name == p.name }) else {
-                throw TransitError(.config, "the log's plugin \(TerminalText.excerpt(p.name)) is not in \(config.path)")
+                throw TransitError(.config, L10n.words("the log's plugin %1$s is not in %2$s", .init(TerminalText.excerpt(p.name)), .init(config.path)))
             }
             return WorkerMessages.Plugin(entry, path: config.resolve(entry), searched: config.places(entry))
         }
@@ -101,8 +101,9 @@ extension TransitCommand {
 
     /// A file decode could not read, one line on stderr as every JSON error has (its JSON line says it too).
     private func sayFailure(_ e: TransitError, path: String, index: Int?) {
-        let file = path + (index.map { " (card \($0))" } ?? "")
-        let message = e.message.hasPrefix(path) ? e.message : "\(file): \(e.message)"
+        // TRANSLATORS: a file of several cards, and which of them.
+        let file = index.map { L10n.tr("%1$s (card %2$s)", path, String($0)) } ?? path
+        let message = e.message.hasPrefix(path) ? e.text : "\(file): \(e.text)"
         standardError("transit: " + (e.plugin.map { "\($0): " } ?? "") + message)
     }
 }

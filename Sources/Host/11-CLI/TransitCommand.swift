@@ -23,7 +23,7 @@ struct TransitCommand {
         // Ctrl-C or SIGTERM in any phase: the cancellation, at once (watch ends quietly instead).
         Notices.say = { [standardError] in standardError("transit: \($0)") }
         Termination.shared.arm(exitCode: TransitError.Kind.cancelled.exitCode) {
-            self.report(TransitError(.cancelled, "cancelled"), json: json)
+            self.report(TransitError(.cancelled, L10n.words("cancelled")), json: json)
         }
         do {
             guard let command = args.first else {

@@ -21,8 +21,10 @@ extension TransitCommand {
         let filters = a.all(.readers)
         // On a terminal, what is watched and how to stop (piped output stays silent).
         if isatty(2) != 0 {
-            standardError("transit: watching " + (filters.isEmpty ? "every reader" : "the readers whose names contain "
-                          + filters.map { "\"\($0)\"" }.joined(separator: " or ")) + " for cards; Ctrl-C stops")
+            // TRANSLATORS: %1$s is the reader names asked for, each in quotes, "or" between them.
+            standardError("transit: " + (filters.isEmpty ? L10n.tr("watching every reader for cards; Ctrl-C stops")
+                : L10n.tr("watching the readers whose names contain %1$s for cards; Ctrl-C stops",
+                          filters.map { "\"\($0)\"" }.joined(separator: L10n.tr(" or ")))))
         }
         let execTimeout = try Self.seconds(a, .execTimeout, positive: true) ?? 30
         let exec = a.value(.exec).map { TapCommand(command: $0, timeout: execTimeout, problem: { [standardError] in standardError("transit: \($0)") }) }

@@ -11,7 +11,7 @@ enum SimulatorCommand {
         transit-sim --card FILE [--index N] [--port 35963] [--reader-model M] [--dialect D] [--latency-ms N]
                     [--remove-after N] [--hang-after N] [--log FILE]
 
-        """ + "\n" + options.map { $0.helpLines() }.joined(separator: "\n")
+        """ + "\n" + options.map { $0.helpLines(width: .max) }.joined(separator: "\n") // as written: a tool for developers, in English
     }
 
     /// The options, each with the type of its value and what it does.

@@ -140,13 +140,17 @@ struct Intercode {
 
     // MARK: trips
 
+    /// The event word of a record of the special events file (anomalies: a refused validation…).
+    // TRANSLATORS: a record of the card's special events file (an anomaly, a refused validation).
+    static let specialEvent = PluginWords.mark("special", in: "calypso")
+
     /// A validation (event log) or a special event, and its place in time for sorting.
     func trip(_ record: Bytes, special: Bool) -> (order: UInt64, transaction: Transaction)? {
         if record.storage.allSatisfy({ $0 == 0 }) { return nil }
         // An event whose bits do not fit the layout is kept raw, oldest, rather than ending the read.
         guard let e = try? EN1545.parse(IntercodeLayout.event, record) else {
             files.card.log("an event does not fit the Intercode layout: kept raw")
-            return (0, Transaction(type: .unknown, metadata: special ? [MetadataKey.event: "special"] : [:], rawPayload: record.hex))
+            return (0, Transaction(type: .unknown, metadata: special ? [MetadataKey.event: Self.specialEvent] : [:], rawPayload: record.hex))
         }
         guard let date = e.integer("date") else { return nil }
         let minutes = e.integer("time")
@@ -157,7 +161,7 @@ struct Intercode {
         t.metadata[MetadataKey.network] = hexDigits(e.integer("network") ?? network, 6)
         if let route = e.integer("route") { t.metadata["route"] = String(route) }
         if let pointer = e.integer("contractPointer") { t.metadata["contractPointer"] = String(pointer) }
-        if special { t.metadata[MetadataKey.event] = "special" }
+        if special { t.metadata[MetadataKey.event] = Self.specialEvent }
         return (date * 1440 + (minutes ?? 0), t)
     }
 }

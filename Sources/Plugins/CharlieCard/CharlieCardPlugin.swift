@@ -31,12 +31,30 @@ enum CharlieCardPlugin: CardFamilyPlugin {
     /// 2003-01-01T05:00Z as seconds since 1970 (Metrodroid CHARLIE_EPOCH: UTC 2003 + 5 × 60 minutes).
     static let epochUTC: Int64 = 1_041_397_200
     /// Card and pass types (Flipper charliecard.c charliecard_types, partial).
+    /// Marked for the family's catalog (`PluginWords`).
     static let typeNames: [UInt64: String] = [
-        367: "Adult", 366: "SV Adult", 418: "Student", 419: "Senior", 420: "TAP", 417: "Blind", 426: "Child",
-        410: "Employee ID Without Passback", 414: "Employee ID With Passback", 415: "Retiree", 416: "Police/Fire",
-        135: "30 Day Local Bus Pass", 136: "30 Day Inner Express Bus Pass", 137: "30 Day Outer Express Bus Pass",
-        138: "30 Day LinkPass", 139: "30 Day Senior LinkPass", 148: "30 Day TAP LinkPass", 150: "Monthly Student LinkPass",
-        424: "Monthly TAP LinkPass", 425: "Monthly Senior LinkPass", 421: "Senior TAP/Permit", 422: "Senior TAP/Permit 30 Days",
+        367: PluginWords.mark("Adult", in: "charliecard"),
+        366: PluginWords.mark("SV Adult", in: "charliecard"),
+        418: PluginWords.mark("Student", in: "charliecard"),
+        419: PluginWords.mark("Senior", in: "charliecard"),
+        420: PluginWords.mark("TAP", in: "charliecard"),
+        417: PluginWords.mark("Blind", in: "charliecard"),
+        426: PluginWords.mark("Child", in: "charliecard"),
+        410: PluginWords.mark("Employee ID Without Passback", in: "charliecard"),
+        414: PluginWords.mark("Employee ID With Passback", in: "charliecard"),
+        415: PluginWords.mark("Retiree", in: "charliecard"),
+        416: PluginWords.mark("Police/Fire", in: "charliecard"),
+        135: PluginWords.mark("30 Day Local Bus Pass", in: "charliecard"),
+        136: PluginWords.mark("30 Day Inner Express Bus Pass", in: "charliecard"),
+        137: PluginWords.mark("30 Day Outer Express Bus Pass", in: "charliecard"),
+        138: PluginWords.mark("30 Day LinkPass", in: "charliecard"),
+        139: PluginWords.mark("30 Day Senior LinkPass", in: "charliecard"),
+        148: PluginWords.mark("30 Day TAP LinkPass", in: "charliecard"),
+        150: PluginWords.mark("Monthly Student LinkPass", in: "charliecard"),
+        424: PluginWords.mark("Monthly TAP LinkPass", in: "charliecard"),
+        425: PluginWords.mark("Monthly Senior LinkPass", in: "charliecard"),
+        421: PluginWords.mark("Senior TAP/Permit", in: "charliecard"),
+        422: PluginWords.mark("Senior TAP/Permit 30 Days", in: "charliecard"),
     ]
 
     static func read(_ card: CardLink) throws -> CardResult {
@@ -66,7 +84,7 @@ enum CharlieCardPlugin: CardFamilyPlugin {
         if let s4 = sectors[4], let s5 = sectors[5] {
             passes = try [s4, s5].flatMap { s in try [0, 7].compactMap { try pass(try s.block(0).slice($0, 6)) } }
         } else {
-            metadata["passes"] = "not read: sectors 4–5 are locked"
+            metadata["passes"] = PluginWords.mark("not read: sectors 4–5 are locked", in: "charliecard")
         }
         var history: [(minutes: UInt64, transaction: Transaction)] = []
         for i in 0 ..< 12 {
@@ -113,7 +131,7 @@ enum CharlieCardPlugin: CardFamilyPlugin {
         let product = try slot.be(0, 2) >> 6
         return Pass(name: typeNames[product], tariff: String(product),
                     validUntil: time(minutes: (try slot.be(1, 3) & 0x1F_FFFF) * 8),
-                    metadata: ["layout": "speculative (Flipper charliecard.c)", "raw": slot.hex])
+                    metadata: ["layout": PluginWords.mark("speculative (Flipper charliecard.c)", in: "charliecard"), "raw": slot.hex])
     }
 
     /// Boston time `minutes` after 2003-01-01 00:00 EST, with the US summer-time rule of its year.

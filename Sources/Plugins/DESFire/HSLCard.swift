@@ -51,7 +51,7 @@ enum HSLCard: DESFireFamily {
         let day = try b.read(14), minute = try b.read(11), amount = try b.read(20)
         guard day != 0 else { return nil }
         return (order(day, minute), Transaction(type: .topup, amount: amount, date: time(day, minute),
-                                                 metadata: [MetadataKey.event: "last load"], rawPayload: value.hex))
+                                                 metadata: [MetadataKey.event: PluginWords.mark("last load", in: "hsl")], rawPayload: value.hex))
     }
 
     /// A place in time for sorting: minutes since the epoch.
@@ -94,7 +94,7 @@ enum HSLCard: DESFireFamily {
             let start = try b.read(14), end = try b.read(14)
             // Waltti marks an unused product slot with start day 999 and end day 0 (Metrodroid HSLKausi).
             if waltti, start == 999, end == 0 { return nil }
-            return Pass(name: waltti ? "Waltti period pass" : "HSL period pass", tariff: String(code),
+            return Pass(name: waltti ? PluginWords.mark("Waltti period pass", in: "hsl") : PluginWords.mark("HSL period pass", in: "hsl"), tariff: String(code),
                         validFrom: date(start), validUntil: date(end), zones: zones, metadata: metadata)
         }
     }

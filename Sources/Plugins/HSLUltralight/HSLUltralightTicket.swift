@@ -54,10 +54,11 @@ enum HSLUltralightTicket {
         let v = try EN1545.parse(version == 2 ? HSLUltralightLayout.eTicketV2 : HSLUltralightLayout.eTicketV1, eTicket)
         func int(_ name: String) -> Int { Int(clamping: v.integer(name) ?? 0) }
         let area = HSLArea(type: int("areaType"), value: int("area"), city: city, validity: true)
+        let languages = [PluginWords.mark("Finnish", in: "hsl"), PluginWords.mark("Swedish", in: "hsl"), PluginWords.mark("English", in: "hsl")]
         var metadata = ["period": period(int("period"), units: int("periodUnits")),
-                        "language": ["Finnish", "Swedish", "English"].indices.contains(int("language"))
-                            ? ["Finnish", "Swedish", "English"][int("language")] : "language \(int("language"))",
-                        "profile": int("child") == 1 ? "child" : "adult",
+                        "language": languages.indices.contains(int("language")) ? languages[int("language")] : "language \(int("language"))",
+                        // TRANSLATORS: a ticket's passenger profile.
+                        "profile": int("child") == 1 ? PluginWords.mark("child", in: "hsl") : PluginWords.mark("adult", in: "hsl"),
                         "price": euros(int("price")), "passengers": String(int("passengers")),
                         "saleDevice": "\(int("saleDeviceType"))/\(int("saleDevice"))"]
         if let sale = v.integer("saleDate"), sale != 0, let day = SummerTimeZone.helsinki.civilTime(en1545Date: sale, minutes: nil) {
@@ -66,10 +67,21 @@ enum HSLUltralightTicket {
         }
         if let area, area.zones == nil { metadata["area"] = area.text }
         if let status = v.integer("validityStatus") { metadata["validityStatus"] = String(status) }
-        return Pass(name: area.map { "eTicket for \($0.text)" } ?? "eTicket", tariff: String(int("product")),
+        return Pass(name: name(area), tariff: String(int("product")),
                     validFrom: time(v.integer("startDate"), v.integer("startTime")),
                     validUntil: time(v.integer("endDate"), v.integer("endTime")),
                     zones: area?.zones, metadata: metadata)
+    }
+
+    /// The eTicket's name, marked for the family's catalog (`PluginWords`): the zones it is valid in
+    /// are the pass's zones, `%1$s` in the msgid; a region's or mode's name (`HSLArea.names`) is
+    /// not a msgid of its own, so "eTicket for Helsinki" stays English in every language.
+    static func name(_ area: HSLArea?) -> String {
+        guard let area else { return PluginWords.mark("eTicket", in: "hsl") }
+        guard let zones = area.zones else { return "eTicket for \(area.text)" }
+        // TRANSLATORS: %1$s is the zone's letter (B) or the zones' letters (AB).
+        return PluginWords.fill(zones.count == 1 ? PluginWords.mark("eTicket for zone %1$s", in: "hsl")
+                                                 : PluginWords.mark("eTicket for zones %1$s", in: "hsl"), zones)
     }
 
     /// The eTicket's last validation, or nil when it has none (date and time zero).
@@ -90,11 +102,11 @@ enum HSLUltralightTicket {
     /// 1019 ferry, 1000–1010 tram, 3000–3999 train, any other a bus.
     static func mode(location: Int) -> String {
         switch location {
-        case 1300: return "metro"
-        case 1019: return "ferry"
-        case 1000 ... 1010: return "tram"
-        case 3000 ... 3999: return "train"
-        default: return "bus"
+        case 1300: return PluginWords.mark("metro", in: "hsl")
+        case 1019: return PluginWords.mark("ferry", in: "hsl")
+        case 1000 ... 1010: return PluginWords.mark("tram", in: "hsl")
+        case 3000 ... 3999: return PluginWords.mark("train", in: "hsl")
+        default: return PluginWords.mark("bus", in: "hsl")
         }
     }
 

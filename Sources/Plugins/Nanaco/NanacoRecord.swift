@@ -19,7 +19,8 @@ enum NanacoRecord {
         var t = Transaction(type: kinds[type] ?? .unknown, date: date, rawType: Hex.string([type]), rawPayload: b.hex)
         if t.type != .unknown { t.amount = try b.be(1, 4) }
         t.balance = Int64(try b.be(5, 4))
-        if type == transfer { t.metadata[MetadataKey.event] = "transfer" }
+        // TRANSLATORS: a record that moved the balance (nanaco's transfer type).
+        if type == transfer { t.metadata[MetadataKey.event] = PluginWords.mark("transfer", in: "nanaco") }
         return t
     }
 }

@@ -71,7 +71,12 @@ struct TroikaBlock {
     private mutating func readE3(_ f: Fields) throws {
         expiry = TroikaClock.date(epochYear: 1992, days: try f(61, 16))
         balance = Int64(try f(188, 22))
-        let fare: String? = switch try f(210, 2) { case 1: "single ride"; case 2: "90 minutes"; default: nil }
+        let fare: String? = switch try f(210, 2) {
+        case 1: PluginWords.mark("single ride", in: "troika")
+        // TRANSLATORS: a fare: rides within 90 minutes of the first.
+        case 2: PluginWords.mark("90 minutes", in: "troika")
+        default: nil
+        }
         let transport = Transport.coded(leading: try f(178, 2), long: try f(180, 8))
         validations = Self.validations(at: TroikaClock.dateTime(epochYear: 2016, days: 0, minutes: try f(144, 23)),
                                        transfers: [try f(171, 7)], validator: try f(128, 16), transport: transport, fare: fare)
@@ -166,17 +171,21 @@ struct TroikaBlock {
                     remainingTrips: tripsLeft.map { UInt32($0) })
     }
 
-    /// The ticket's name (Metrodroid TroikaBlock.getHeader and its strings).
+    /// The ticket's name (Metrodroid TroikaBlock.getHeader and its strings), marked for the
+    /// family's catalog (`PluginWords`); an unknown type's name holds its code, the pass's tariff,
+    /// as `%1$s`.
     static func name(_ ticketType: Int) -> String {
         switch ticketType {
-        case 0x5D3D, 0x5D3E, 0x5D48, 0x2135: return "Empty ticket holder"
-        case 0x183D, 0x2129: return "Druzhinnik card"
-        case 0x5D9A, 0x5D9B: return "Single ride"
-        case 0x5D9C: return "2 rides"
-        case 0x5DA0: return "20 rides"
-        case 0x5DB1: return "Troika purse"
-        case 0x5DD3: return "60 rides"
-        default: return "Troika ticket \(String(ticketType, radix: 16))"
+        case 0x5D3D, 0x5D3E, 0x5D48, 0x2135: return PluginWords.mark("Empty ticket holder", in: "troika")
+        // TRANSLATORS: the card of a volunteer patrol member (druzhinnik), Moscow.
+        case 0x183D, 0x2129: return PluginWords.mark("Druzhinnik card", in: "troika")
+        case 0x5D9A, 0x5D9B: return PluginWords.mark("Single ride", in: "troika")
+        case 0x5D9C: return PluginWords.mark("2 rides", in: "troika")
+        case 0x5DA0: return PluginWords.mark("20 rides", in: "troika")
+        case 0x5DB1: return PluginWords.mark("Troika purse", in: "troika")
+        case 0x5DD3: return PluginWords.mark("60 rides", in: "troika")
+        // TRANSLATORS: %1$s is the ticket type's code in hex (5d9d).
+        default: return PluginWords.fill(PluginWords.mark("Troika ticket %1$s", in: "troika"), String(ticketType, radix: 16))
         }
     }
 
@@ -202,16 +211,17 @@ private enum Transport {
     /// The mode of the newest validation, or of the earlier ones on the same trip.
     func mode(newest: Bool) -> String? {
         switch self {
-        case .metro: return "metro"
-        case .monorail: return "monorail"
-        case .ground: return "ground transport"
-        case .mcc: return "Moscow Central Circle"
+        case .metro: return PluginWords.mark("metro", in: "troika")
+        case .monorail: return PluginWords.mark("monorail", in: "troika")
+        // TRANSLATORS: a mode of transport: bus, trolleybus or tram.
+        case .ground: return PluginWords.mark("ground transport", in: "troika")
+        case .mcc: return PluginWords.mark("Moscow Central Circle", in: "troika")
         case .none, .unknown: return nil
         case .fixed(let t): return t.mode(newest: newest)
         case .coded(let leading, let long):
             switch leading {
             case 0: return nil
-            case 2: return newest ? "ground transport" : nil
+            case 2: return newest ? PluginWords.mark("ground transport", in: "troika") : nil
             case 1:
                 let kinds: [Transport] = stride(from: 6, through: 0, by: -2).compactMap { (shift: Int) -> Transport? in
                     switch long >> shift & 3 { case 1: return .metro; case 2: return .monorail; case 3: return .mcc; default: return nil }

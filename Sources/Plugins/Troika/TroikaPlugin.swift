@@ -64,7 +64,7 @@ enum TroikaPlugin: CardFamilyPlugin {
             return Transaction(type: .trip, date: v.time, metadata: metadata)
         }
         if let refill = block.lastRefill {
-            transactions.append(Transaction(type: .topup, date: refill, metadata: ["note": "the card keeps the time of its last top-up, not the amount"]))
+            transactions.append(Transaction(type: .topup, date: refill, metadata: ["note": PluginWords.mark("the card keeps the time of its last top-up, not the amount", in: "troika")]))
         }
         // Every time is in UTC+3, so the ISO 8601 text sorts as the time does.
         transactions.sort { ($0.date?.iso8601 ?? "") > ($1.date?.iso8601 ?? "") }

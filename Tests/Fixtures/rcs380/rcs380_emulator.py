@@ -165,8 +165,8 @@ Limits
 import os
 import sys
 
-
-PRELOAD = "libumockdev-preload.so.0"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "usbemu"))
+from usb_chip import PRELOAD, ChipLink, InMessage, hexs, listed, run_command  # noqa: E402  (the emulators' shared USB side)
 
 
 def _reexec():
@@ -361,10 +361,6 @@ DAMAGE_STATUS = {"protocol": 0x01, "parity": 0x02, "crc": 0x04, "collision": 0x0
 FIRMWARE_VERSION = bytes([0x11, 0x01])  # v1.11, V1 TRACE
 PD_DATA_VERSION = bytes([0x00, 0x01])   # V1 TRACE
 COMMAND_TYPE_MASK = bytes(7) + b"\x03"  # types 0 and 1, V2 (CODE)
-
-
-def hexs(b):
-    return bytes(b).hex()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -698,30 +694,20 @@ def load_card(opts, log):
 # The Port-100 chip
 # ---------------------------------------------------------------------------------------------
 
-class InMessage:
-    __slots__ = ("data", "offset", "ready")
+class Port100(ChipLink):
+    """The Port-100 chip: its USB side is `ChipLink`'s (usbemu/usb_chip.py); its frames, commands
+    and answers are here. InCommRF waits for the card on the chip's thread."""
 
-    def __init__(self, data, ready):
-        self.data, self.offset, self.ready = data, 0, ready
-
-
-class Port100:
-    """Takes the host's bulk OUT bytes (in the umockdev worker thread), runs commands in its own
-    thread (InCommRF waits for the card), and queues IN messages for the USB layer."""
+    ACK, ERR, MAX_PACKET = ACK, ERR, MAX_PACKET
+    ERR_WORDS = "the err frame"
+    CANCEL_WORDS = "cancel/soft reset"
+    THREAD_NAME = "port100"
+    ZLP_ENDS_FRAME = True
 
     def __init__(self, opts, card, log, cv):
-        self.opts, self.card, self.log, self.cv = opts, card, log, cv
-        self.in_queue = collections.deque()   # InMessage, delivered in order
-        self.commands = queue.Queue()
-        self.generation = 0                    # bumped by a host ACK (cancel)
-        self.rx = bytearray()
-        self.out_transfers = 0
-        self.stopped = False
-        self.unplug_requested = False
-        self.card_exchanges = 0               # InCommRFs that reached the card (--damage counts them)
+        super().__init__(opts, card, log, cv)
         self.reset_chip(command_type=1 if opts.kernel_driver else 0)
-        self.thread = threading.Thread(target=self._run, name="port100", daemon=True)
-        self.thread.start()
+        self.start()
 
     def reset_chip(self, command_type=0):
         self.rf_on = False
@@ -730,84 +716,14 @@ class Port100:
         self.protocol_set = False
         self.command_type = command_type
 
-    # -- host side (worker thread) -------------------------------------------------------------
-
-    def host_out(self, data):
-        """One bulk OUT transfer."""
-        if not data:
-            self.log.note("OUT zero-length packet")
-            if self.rx:
-                self._bad("a zero-length packet ended an incomplete frame")
-            return
-        self.out_transfers += 1
-        self.log.line("OUT " + hexs(data))
-        if self.opts.unplug_after is not None and self.out_transfers >= self.opts.unplug_after:
-            self.unplug_requested = True
-        if self.opts.silent_after is not None and self.out_transfers > self.opts.silent_after:
-            self.log.note("silent: bulk OUT transfer %d ignored" % self.out_transfers)
-            return
-        self.rx += data
-        while self.rx:
-            kind, payload, used = parse_host_frame(self.rx)
-            if kind == "more":
-                if len(data) % MAX_PACKET:
-                    self._bad("a short packet ended an incomplete frame")
-                break
-            if kind == "bad":
-                self._bad("bad frame")
-                break
-            del self.rx[:used]
-            if kind == "ack":
-                self.cancel("host ACK")
-            else:
-                self.commands.put(("cmd", self.generation, payload))
-
-    def _bad(self, why):
-        self.log.note("%s: %s; answering the err frame" % (why, hexs(self.rx)))
-        self.rx.clear()
-        self.commands.put(("bad", self.generation, None))
-
-    def cancel(self, why):
-        with self.cv:
-            self.generation += 1
-            dropped = len(self.in_queue)
-            self.in_queue.clear()
-        self.log.note("%s: cancel/soft reset (%d undelivered IN message(s) dropped)" % (why, dropped))
-
-    def usb_reset(self):
-        self.cancel("USB reset")
-        self.rx.clear()
-        self.reset_chip()
+    @staticmethod
+    def parse(buf):
+        return parse_host_frame(buf)
 
     # -- chip side (own thread) ----------------------------------------------------------------
 
-    def _emit(self, generation, data, ready=0.0):
-        with self.cv:
-            if generation != self.generation or self.stopped:
-                return
-            self.in_queue.append(InMessage(bytes(data), ready))
-            self.cv.notify_all()
-
-    def _run(self):
-        while not self.stopped:
-            try:
-                item = self.commands.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if item is None:
-                return
-            kind, generation, payload = item
-            if generation != self.generation:
-                continue
-            try:
-                if kind == "bad":
-                    self._emit(generation, ERR)
-                    continue
-                self._emit(generation, ACK)
-                self._execute(generation, payload)
-            except Exception as e:  # a bug in the model must not hang the client
-                self.log.note("model error: %r" % (e,))
-                self._emit(generation, ERR)
+    def answer(self, generation, payload):
+        self._execute(generation, payload)
 
     def _execute(self, generation, payload):
         cmd, data = payload[1], payload[2:]
@@ -952,19 +868,7 @@ class Port100:
 
     def damaged(self, number):
         """True when --damage names InCommRF `number` (from 1) that reached the card."""
-        for part in filter(None, (self.opts.damage or "").split(",")):
-            if part.endswith("-"):
-                if number >= int(part[:-1]):
-                    return True
-            elif number == int(part):
-                return True
-        return False
-
-    def stop(self):
-        with self.cv:
-            self.stopped = True
-            self.cv.notify_all()
-        self.commands.put(None)
+        return listed(self.opts.damage, number)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1511,20 +1415,6 @@ class Sysfs:
 # main
 # ---------------------------------------------------------------------------------------------
 
-def _world_searchable(directory):
-    path = os.path.realpath(directory)
-    while True:
-        try:
-            st = os.stat(path)
-        except OSError:
-            return False
-        if not st.st_mode & stat.S_IXOTH:
-            return False
-        if path == "/":
-            return True
-        path = os.path.dirname(path)
-
-
 def parse_args(argv):
     if "--" not in argv:
         sys.stderr.write("usage: rcs380_emulator.py [options] -- COMMAND ARGS...  (--help for options)\n")
@@ -1578,76 +1468,29 @@ def parse_args(argv):
     return opts, command
 
 
-def main(argv):
-    opts, command = parse_args(argv)
-    product = int(opts.product, 16)
-    if opts.interrupt_endpoints:
-        ENDPOINT_TYPE[0] = 3
+def serve(opts, command, product, make_chip, name, describe, after=None):
+    """COMMAND run against an emulated reader, whatever its chip (rcs956_emulator.py serves its
+    RC-S956 so): the testbed's sysfs and device node, the usbdevfs device, the card, the chip
+    `make_chip(opts, card, log, cv)` makes; `describe(sysfs)` is the log's first line, `after(chip,
+    rc)` adds to its last. Everything is taken down again; returns COMMAND's status, 2 when the
+    testbed could not be set up."""
     log = TransferLog(opts.log, opts.verbose)
     sysfs = card = chip = None
-    status = 2
     try:
         sysfs = Sysfs(opts, product)
-        usb = UsbDevice(opts, log, product, sysfs)
+        device = UsbDevice(opts, log, product, sysfs)
         card = load_card(opts, log)
-        chip = Port100(opts, card, log, usb.cv)
-        usb.chip = chip
+        chip = make_chip(opts, card, log, device.cv)
+        device.chip = chip
         handler = UMockdev.IoctlBase()
-        handler.connect("client-connected", usb.on_connected)
-        handler.connect("handle-ioctl", usb.on_ioctl)
+        handler.connect("client-connected", device.on_connected)
+        handler.connect("handle-ioctl", device.on_ioctl)
         sysfs.attach(handler)
-        log.note("RC-S380 %04x:%04x (%s) at %s, testbed %s" % (
-            VENDOR, product, PRODUCTS[product], sysfs.devnode, sysfs.root))
-
-        env = dict(os.environ)
-        env.pop("RCS380_EMULATOR_REEXEC", None)
-        env["UMOCKDEV_DIR"] = sysfs.root
-        if PRELOAD not in env.get("LD_PRELOAD", ""):
-            env["LD_PRELOAD"] = PRELOAD + (":" + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
-        if opts.as_nobody:
-            env["PATH"] = ":".join(d for d in env.get("PATH", "/usr/bin:/bin").split(":") if d and _world_searchable(d))
-            env["HOME"] = "/nonexistent"
-            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command
-        log.note("running: " + " ".join(command))
-        try:
-            proc = subprocess.Popen(command, env=env, start_new_session=True)
-        except OSError as e:
-            sys.stderr.write("rcs380_emulator: cannot run %s: %s\n" % (command[0], e))
-            return 127
-
-        def forward(signum, frame):
-            try:
-                os.killpg(proc.pid, signum)
-            except OSError:
-                pass
-        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(s, forward)
-
-        deadline = time.monotonic() + opts.timeout if opts.timeout > 0 else None
-        timed_out = False
-        while True:
-            try:
-                proc.wait(0.05)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-            if sysfs.unplug_requested:
-                sysfs.unplug_requested = False
-                sysfs.unplug()
-            if deadline and time.monotonic() > deadline and not timed_out:
-                timed_out = True
-                sys.stderr.write("rcs380_emulator: COMMAND still running after %g s: killed\n" % opts.timeout)
-                log.note("timeout: killing COMMAND")
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-        rc = proc.returncode
-        log.note("COMMAND exited with %d" % rc)
-        status = 124 if timed_out else (128 - rc if rc < 0 else rc)
+        log.note(describe(sysfs))
+        return run_command(command, opts, sysfs, log, name, after=after and (lambda rc: after(chip, rc)))
     except Exception as e:
-        sys.stderr.write("rcs380_emulator: %s\n" % e)
-        status = 2
+        sys.stderr.write("%s: %s\n" % (name, e))
+        return 2
     finally:
         if chip:
             chip.stop()
@@ -1656,7 +1499,15 @@ def main(argv):
         if sysfs:
             sysfs.remove()
         log.close()
-    return status
+
+
+def main(argv):
+    opts, command = parse_args(argv)
+    product = int(opts.product, 16)
+    if opts.interrupt_endpoints:
+        ENDPOINT_TYPE[0] = 3
+    return serve(opts, command, product, Port100, "rcs380_emulator", lambda sysfs: "RC-S380 %04x:%04x (%s) at %s, testbed %s" % (
+        VENDOR, product, PRODUCTS[product], sysfs.devnode, sysfs.root))
 
 
 if __name__ == "__main__":

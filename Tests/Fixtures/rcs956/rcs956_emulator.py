@@ -72,6 +72,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rcs380"))
 import rcs380_emulator as usb  # noqa: E402  (its own re-exec runs this script again when it must)
+from usb_chip import ChipLink, listed, run_command  # noqa: E402  (../usbemu, on the path rcs380_emulator set)
 
 import argparse  # noqa: E402
 import collections  # noqa: E402
@@ -143,24 +144,18 @@ def parse(buf):
     return "cmd", data, start + n + 2
 
 
-class RCS956:
-    """The chip: takes the host's bulk OUT bytes, runs commands on its own thread, queues IN messages."""
+class RCS956(ChipLink):
+    """The chip: its USB side is `ChipLink`'s (usbemu/usb_chip.py); its frames, commands and answers are here."""
+
+    ACK, ERR, MAX_PACKET = ACK, ERR, usb.MAX_PACKET
+    THREAD_NAME = "rcs956"
 
     def __init__(self, opts, card, log, cv):
-        self.opts, self.card, self.log, self.cv = opts, card, log, cv
-        self.in_queue = collections.deque()
-        self.commands = queue.Queue()
-        self.generation = 0
-        self.rx = bytearray()
-        self.out_transfers = 0
-        self.stopped = False
-        self.unplug_requested = False
-        self.card_exchanges = 0
+        super().__init__(opts, card, log, cv)
         self.list_commands = 0
         self.commands_run = collections.Counter()
         self.reset_chip()
-        self.thread = threading.Thread(target=self._run, name="rcs956", daemon=True)
-        self.thread.start()
+        self.start()
 
     def reset_chip(self):
         self.registers = {CIU_TX_MODE: 0x00, CIU_RX_MODE: 0x00, CIU_TX_CONTROL: 0x00}
@@ -168,95 +163,18 @@ class RCS956:
         self.passive_retries = 0xFF       # PN53x power-up value (GUESS for the RC-S956, §4)
         self.listed = False
 
-    # -- host side (umockdev's worker thread) ----------------------------------------------------
-
-    def host_out(self, data):
-        if not data:
-            self.log.note("OUT zero-length packet")
-            return
-        self.out_transfers += 1
-        self.log.line("OUT " + usb.hexs(data))
-        if self.opts.unplug_after is not None and self.out_transfers >= self.opts.unplug_after:
-            self.unplug_requested = True
-        if self.opts.silent_after is not None and self.out_transfers > self.opts.silent_after:
-            self.log.note("silent: bulk OUT transfer %d ignored" % self.out_transfers)
-            return
-        self.rx += data
-        while self.rx:
-            kind, payload, used = parse(self.rx)
-            if kind == "more":
-                if len(data) % usb.MAX_PACKET:
-                    self._bad("a short packet ended an incomplete frame")
-                break
-            if kind == "bad":
-                self._bad("bad frame")
-                break
-            del self.rx[:used]
-            if kind == "ack":
-                self.cancel("host ACK")
-            elif kind == "nak":
-                self.log.note("host NAK: not answered (GUESS)")
-            else:
-                self.commands.put(("cmd", self.generation, payload))
-
-    def _bad(self, why):
-        self.log.note("%s: %s; answering the error frame" % (why, usb.hexs(self.rx)))
-        self.rx.clear()
-        self.commands.put(("bad", self.generation, None))
-
-    def cancel(self, why):
-        with self.cv:
-            self.generation += 1
-            dropped = len(self.in_queue)
-            self.in_queue.clear()
-        self.log.note("%s: cancel (%d undelivered IN message(s) dropped)" % (why, dropped))
-
-    def usb_reset(self):
-        self.cancel("USB reset")
-        self.rx.clear()
-        self.reset_chip()
-
-    def stop(self):
-        with self.cv:
-            self.stopped = True
-            self.cv.notify_all()
-        self.commands.put(None)
+    @staticmethod
+    def parse(buf):
+        return parse(buf)
 
     # -- the chip's thread -----------------------------------------------------------------------
 
-    def _emit(self, generation, data, ready=0.0):
-        with self.cv:
-            if generation != self.generation or self.stopped:
-                return
-            self.in_queue.append(usb.InMessage(bytes(data), ready))
-            self.cv.notify_all()
-
-    def _run(self):
-        while not self.stopped:
-            try:
-                item = self.commands.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            if item is None:
-                return
-            kind, generation, payload = item
-            if generation != self.generation:
-                continue
-            if kind == "bad":
-                self._emit(generation, ERR)
-                continue
-            self._emit(generation, ACK)
-            try:
-                result = self.execute(payload, generation)
-            except Exception as e:  # a bug in the model must not hang the client
-                self.log.note("model error: %r" % (e,))
-                result = None, 0
-                self._emit(generation, ERR)
-                continue
-            if result is None:
-                continue  # cancelled
-            answer, ready = result
-            self._emit(generation, ERR if answer is None else frame(bytes([0xD5, payload[1] + 1]) + answer), ready)
+    def answer(self, generation, payload):
+        result = self.execute(payload, generation)
+        if result is None:
+            return  # cancelled
+        answer, ready = result
+        self._emit(generation, ERR if answer is None else frame(bytes([0xD5, payload[1] + 1]) + answer), ready)
 
     def cancelled(self, generation):
         return lambda: generation != self.generation or self.stopped
@@ -411,17 +329,6 @@ class RCS956:
 
 
 
-def listed(spec, number):
-    """Whether `number` is in LIST `spec` (numbers and N- ranges, comma-separated)."""
-    for part in filter(None, (spec or "").split(",")):
-        if part.endswith("-"):
-            if number >= int(part[:-1]):
-                return True
-        elif number == int(part):
-            return True
-    return False
-
-
 def parse_args(argv):
     if "--" not in argv:
         sys.stderr.write(__doc__ if ("-h" in argv or "--help" in argv) else "usage: rcs956_emulator.py [options] -- COMMAND ARGS...\n")
@@ -481,72 +388,9 @@ def identity(model):
 def main(argv):
     opts, command = parse_args(argv)
     identity(opts.model)
-    log = usb.TransferLog(opts.log, opts.verbose)
-    sysfs = card = chip = None
-    status = 2
-    try:
-        sysfs = usb.Sysfs(opts, PRODUCT)
-        device = usb.UsbDevice(opts, log, PRODUCT, sysfs)
-        card = usb.load_card(opts, log)
-        chip = RCS956(opts, card, log, device.cv)
-        device.chip = chip
-        handler = UMockdev.IoctlBase()
-        handler.connect("client-connected", device.on_connected)
-        handler.connect("handle-ioctl", device.on_ioctl)
-        sysfs.attach(handler)
-        log.note("RC-S956 %04x:%04x (%s) at %s" % (usb.VENDOR, PRODUCT, opts.model, sysfs.devnode))
-        env = dict(os.environ)
-        env.pop("RCS380_EMULATOR_REEXEC", None)
-        env["UMOCKDEV_DIR"] = sysfs.root
-        if usb.PRELOAD not in env.get("LD_PRELOAD", ""):
-            env["LD_PRELOAD"] = usb.PRELOAD + (":" + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
-        if opts.as_nobody:
-            env["PATH"] = ":".join(d for d in env.get("PATH", "/usr/bin:/bin").split(":") if d and usb._world_searchable(d))
-            env["HOME"] = "/nonexistent"
-            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command
-        log.note("running: " + " ".join(command))
-        proc = subprocess.Popen(command, env=env, start_new_session=True)
-
-        def forward(signum, frame_):
-            try:
-                os.killpg(proc.pid, signum)
-            except OSError:
-                pass
-        for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(s, forward)
-        deadline = time.monotonic() + opts.timeout if opts.timeout > 0 else None
-        timed_out = False
-        while True:
-            try:
-                proc.wait(0.05)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-            if sysfs.unplug_requested:
-                sysfs.unplug_requested = False
-                sysfs.unplug()
-            if deadline and time.monotonic() > deadline and not timed_out:
-                timed_out = True
-                sys.stderr.write("rcs956_emulator: COMMAND still running after %g s: killed\n" % opts.timeout)
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except OSError:
-                    pass
-        rc = proc.returncode
-        log.note("COMMAND exited with %d; commands run: %s" % (rc, " ".join("%02x×%d" % kv for kv in sorted(chip.commands_run.items()))))
-        status = 124 if timed_out else (128 - rc if rc < 0 else rc)
-    except Exception as e:
-        sys.stderr.write("rcs956_emulator: %s\n" % e)
-        status = 2
-    finally:
-        if chip:
-            chip.stop()
-        if card:
-            card.close()
-        if sysfs:
-            sysfs.remove()
-        log.close()
-    return status
+    return usb.serve(opts, command, PRODUCT, RCS956, "rcs956_emulator",
+                     lambda sysfs: "RC-S956 %04x:%04x (%s) at %s" % (usb.VENDOR, PRODUCT, opts.model, sysfs.devnode),
+                     after=lambda chip, rc: "; commands run: %s" % " ".join("%02x×%d" % kv for kv in sorted(chip.commands_run.items())))
 
 
 if __name__ == "__main__":

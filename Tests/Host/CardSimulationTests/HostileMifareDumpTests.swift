@@ -14,7 +14,8 @@ final class HostileMifareDumpTests: XCTestCase {
             let parsed = try CardFile.parse(data, name: name)
             let why: String
             switch parsed.entries.first {
-            case .unusable(let w), .otherTechnology(let w): why = w
+            case .unusable(let w): why = w.english
+            case .otherTechnology(let w): why = w
             default: return XCTFail("read as \(parsed.entries)", file: file, line: line)
             }
             XCTAssertTrue(why.contains(fragment), why, file: file, line: line)

@@ -200,7 +200,8 @@ final class PeerExportMifareTests: XCTestCase {
     func assertRefused(_ data: Data, _ fragment: String, file: StaticString = #filePath, line: UInt = #line) {
         do {
             let parsed = try CardFile.parse(data)
-            guard case .unusable(let why)? = parsed.entries.first else { return XCTFail("read as \(parsed.entries)", file: file, line: line) }
+            guard case .unusable(let words)? = parsed.entries.first else { return XCTFail("read as \(parsed.entries)", file: file, line: line) }
+            let why = words.english
             XCTAssertTrue(why.contains(fragment), why, file: file, line: line)
             for secret in ["a1b2c3d4e5", "b6c5d4e3f2", "o!bl s1", "tsxu8"] {
                 XCTAssertFalse(why.lowercased().contains(secret), "a key in the message: \(why)", file: file, line: line)

@@ -99,13 +99,14 @@ final class HistoryCommandTests: XCTestCase {
         let parsed = try CommandRun.run("/usr/bin/python3", ["-c", script, out])
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String]])
         XCTAssertEqual(rows.first, ["card", "date", "time", "type", "amount", "balance", "entry_station", "entry_station_name",
-                                    "exit_station", "exit_station_name", "currency", "nickname", "details"])
+                                    "exit_station", "exit_station_name", "currency", "nickname",
+                                    "entry_station_name_local", "exit_station_name_local", "details"])
         let history = try archive.history()
         XCTAssertEqual(rows.count - 1, history.reduce(0) { $0 + (($1["transactions"] as? [Any])?.count ?? 0) })
         let suica = rows.filter { $0[0] == "012E4CD8A1B2C3D4" }
         // Balances as the card stored them (bytes 10–11): 2010 after the 160 trip, 2170 before it.
-        XCTAssertEqual(suica.last, ["012E4CD8A1B2C3D4", "2026-11-05", "", "trip", "-160", "2010", "E33B", "", "E621", "", "JPY", "", ""])
-        XCTAssertEqual(suica[3], ["012E4CD8A1B2C3D4", "2026-11-04", "13:45:00", "purchase", "-120", "2170", "", "", "", "", "JPY", "", ""])
+        XCTAssertEqual(suica.last, ["012E4CD8A1B2C3D4", "2026-11-05", "", "trip", "-160", "2010", "E33B", "", "E621", "", "JPY", "", "", "", ""])
+        XCTAssertEqual(suica[3], ["012E4CD8A1B2C3D4", "2026-11-04", "13:45:00", "purchase", "-120", "2170", "", "", "", "", "JPY", "", "", "", ""])
         XCTAssertEqual(rows.filter { $0[10] == "SGD" }.map { $0[4] }, ["", "20.00", "-0.99", "-1.28"], "S$ in dollars and cents")
         // The same rows on stdout.
         let stdout = try archive.transit(["export"])
@@ -158,11 +159,12 @@ extension HistoryCommandTests {
         let run = try archive.transit(["export", "012E4CD8A1B2C3D4", "--stations", table.path])
         XCTAssertEqual(run.status, 0, run.stderr)
         let last = run.stdout.split(separator: "\r\n").last.map(String.init) ?? ""
-        XCTAssertEqual(last, "012E4CD8A1B2C3D4,2026-11-05,,trip,-160,2010,E33B,Alpha,E621,Beta,JPY,,", run.stdout)
+        XCTAssertEqual(last, "012E4CD8A1B2C3D4,2026-11-05,,trip,-160,2010,E33B,Alpha,E621,Beta,JPY,,Alpha,Beta,", run.stdout)
     }
 
-    /// history names stations from the tables there are now, as export does, and both follow
-    /// scan's locale rule: English where the table has it, unless the locale is Japanese.
+    /// history names stations from the tables there are now, as export does; history follows
+    /// scan's locale rule (English where the table has it, unless the locale is Japanese), the CSV
+    /// gives both names in every locale: English (else the table's) and the table's own.
     func testHistoryAndExportNameStationsInTheLanguageScanWould() throws {
         let table = archive.directory.appendingPathComponent("stations.csv")
         try "area,line,station,operator,line_name,station_name,station_name_en\n2,E3,3B,Op,Line,新宿,Shinjuku\n1,E6,21,Op,Line,品川,Shinagawa\n"
@@ -177,13 +179,15 @@ extension HistoryCommandTests {
         let csv = try archive.transit(["export", "012E4CD8A1B2C3D4", "--stations", table.path], english)
         XCTAssertTrue(csv.stdout.contains(",E33B,Shinjuku,E621,Shinagawa,"), csv.stdout)
         let csvJapanese = try archive.transit(["export", "012E4CD8A1B2C3D4", "--stations", table.path], japanese)
-        XCTAssertTrue(csvJapanese.stdout.contains(",E33B,新宿,E621,品川,"), csvJapanese.stdout)
+        XCTAssertTrue(csvJapanese.stdout.contains(",E33B,Shinjuku,E621,Shinagawa,JPY,,新宿,品川,"), csvJapanese.stdout)
+        XCTAssertEqual(csvJapanese.stdout, csv.stdout, "a machine format never changes with the locale")
         let historyJapanese = try archive.transit(["history", "012E4CD8A1B2C3D4", "--stations", table.path], japanese)
         XCTAssertTrue(historyJapanese.stdout.contains("新宿"), historyJapanese.stdout)
     }
 
     /// The archive keeps both names a read carried: with the table gone, history and export
-    /// still give the English one to an English locale and the Japanese one to a Japanese locale.
+    /// still give the English one to an English locale and the Japanese one to a Japanese locale;
+    /// export gives both in both.
     func testTheArchiveKeepsTheEnglishNamesTheReadCarried() throws {
         let other = ArchiveFixture()
         defer { other.remove() }
@@ -196,7 +200,7 @@ extension HistoryCommandTests {
         XCTAssertTrue(try other.transit(["history"], english).stdout.contains("Shinjuku (Op Line) → Shinagawa"))
         XCTAssertTrue(try other.transit(["history"], japanese).stdout.contains("新宿 (Op Line) → 品川"))
         XCTAssertTrue(try other.transit(["export"], english).stdout.contains(",E33B,Shinjuku,E621,Shinagawa,"))
-        XCTAssertTrue(try other.transit(["export"], japanese).stdout.contains(",E33B,新宿,E621,品川,"))
+        XCTAssertTrue(try other.transit(["export"], japanese).stdout.contains(",E33B,Shinjuku,E621,Shinagawa,JPY,,新宿,品川,"))
         XCTAssertEqual(try other.sql("SELECT entry_name_en FROM records WHERE entry_station = 'E33B' LIMIT 1"), "Shinjuku\n")
     }
 }

@@ -24,7 +24,7 @@ final class HistoryCSVTests: XCTestCase {
         try csv.write(to: file, atomically: true, encoding: .utf8)
         let script = "import csv,json,sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
         let rows = try JSONSerialization.jsonObject(with: Data(CommandRun.run("/usr/bin/python3", ["-c", script, file.path]).stdout.utf8)) as? [[String]]
-        XCTAssertEqual(rows?.last, ["0114", "2026-11-04", "13:45:00", "trip", "-160", "840", "E33B", odd, "E621", "Shibuya", "JPY", "", ""])
+        XCTAssertEqual(rows?.last, ["0114", "2026-11-04", "13:45:00", "trip", "-160", "840", "E33B", odd, "E621", "Shibuya", "JPY", "", odd, "Shibuya", ""])
         XCTAssertEqual(HistoryOutput.quoted("plain"), "plain")
         XCTAssertEqual(HistoryOutput.quoted("plain", always: true), "\"plain\"")
         XCTAssertEqual(HistoryOutput.quoted("a\"b"), "\"a\"\"b\"")
@@ -95,7 +95,7 @@ final class HistoryCSVTests: XCTestCase {
         let defused = names.map { $0.hasPrefix("=") ? "'" + $0 : $0 }
 
         let export = try cells(Data(HistoryOutput.csv([.init(card: card, records: records, apart: [])], names: lookup).utf8), encoding: "utf-8")
-        XCTAssertEqual(export.dropFirst().map(\.count), [13, 13, 13], "\(export)")
+        XCTAssertEqual(export.dropFirst().map(\.count), [15, 15, 15], "\(export)")
         XCTAssertEqual(export.dropFirst().map { $0[7] }, defused)
 
         let period = try XCTUnwrap(ReportPeriod(month: "2026-11"))

@@ -39,7 +39,7 @@ final class PluginABITests: XCTestCase {
     func testWrongABIVersionIsRefusedNamingFileAndOffer() throws {
         let lib = try CPluginBuilder.build(into: dir, name: "libwrong.so", defines: ["DEMO_WRONG_ABI"])
         let p = PluginLoader.load(entry("demo", lib), path: lib)
-        XCTAssertEqual(p.state, .refused("offers ABI 2; this host speaks ABI 1"))
+        XCTAssertEqual(p.state, .refused(.init("offers ABI 2; this host speaks ABI 1")))
         // `transit plugins` shows the path and the reason.
         let conf = dir.appendingPathComponent("plugins.conf")
         try "demo libwrong.so\n".write(to: conf, atomically: true, encoding: .utf8)
@@ -51,17 +51,17 @@ final class PluginABITests: XCTestCase {
     func testEntryAnsweringNullAndMissingSymbolAreRefused() throws {
         let lib = try CPluginBuilder.build(into: dir, name: "libnull.so", defines: ["DEMO_REFUSE_ABI"])
         XCTAssertEqual(PluginLoader.load(entry("demo", lib), path: lib).state,
-                       .refused("does not speak ABI 1 (its entry point answered NULL)"))
+                       .refused(.init("does not speak ABI 1 (its entry point answered NULL)")))
         let notPlugin = "/lib/x86_64-linux-gnu/libc.so.6"
         guard case .refused(let why) = PluginLoader.load(entry("libc", notPlugin), path: notPlugin).state else { return XCTFail() }
-        XCTAssertTrue(why.contains("exports no transit_plugin_entry_v1"), why)
+        XCTAssertTrue(why.english.contains("exports no transit_plugin_entry_v1"), why.english)
         guard case .refused(let missing) = PluginLoader.load(entry("x", "/nonexistent.so"), path: "/nonexistent.so").state else { return XCTFail() }
-        XCTAssertTrue(missing.hasPrefix("cannot be loaded"), missing)
+        XCTAssertTrue(missing.english.hasPrefix("cannot be loaded"), missing.english)
     }
 
     func testNameMustMatchTheConf() throws {
         let lib = try CPluginBuilder.build(into: dir, name: "libother.so", defines: ["DEMO_NAME=\"other\""])
-        XCTAssertEqual(PluginLoader.load(entry("demo", lib), path: lib).state, .refused("calls itself other, but plugins.conf names it demo"))
+        XCTAssertEqual(PluginLoader.load(entry("demo", lib), path: lib).state, .refused(.init("calls itself other, but plugins.conf names it demo")))
     }
 
     func testUnknownStatusIsAPluginFaultNamingThePlugin() throws {

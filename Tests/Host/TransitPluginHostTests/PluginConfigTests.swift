@@ -34,7 +34,7 @@ final class PluginConfigTests: XCTestCase {
         let places = c.places(c.entries[0], executableDirectory: "/opt/x/bin")
         XCTAssertEqual(places, [dir.appendingPathComponent("libNope.so").path, "/opt/x/lib/transit/plugins/libNope.so", "/opt/x/bin/libNope.so"])
         let loaded = PluginLoader.load(c.entries[0], path: c.resolve(c.entries[0], executableDirectory: "/opt/x/bin"), searched: places)
-        let refusal = try XCTUnwrap(loaded.refusal)
+        let refusal = try XCTUnwrap(loaded.refusal).english
         XCTAssertTrue(refusal.contains("libNope.so is in none of the places searched: " + places.joined(separator: ", ")), refusal)
     }
 

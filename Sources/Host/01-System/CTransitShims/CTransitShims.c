@@ -11,8 +11,19 @@
 #include <sys/syscall.h>
 #include <signal.h>
 #include <spawn.h>
+#include <string.h>
+#include <locale.h>
 #include <unistd.h>
 #include "CTransitShims.h"
+
+const char *transit_strerror_english(int code) {
+    /* Made once; two threads racing here make two, one of them never freed: harmless. */
+    static locale_t c;
+    if (!c) c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    return c ? strerror_l(code, c) : "Unknown error";
+}
+
+const char *transit_strsignal_english(int signal) { return sigdescr_np(signal); }
 
 int transit_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
 

@@ -1,4 +1,5 @@
 import CardProtocol
+import TransitModel
 /// What the exports of other apps store, assembled into card images: a FeliCa card from its
 /// systems' blocks by address, an ISO 7816 application from what its SELECT, files and records
 /// answered, a CEPAS purse file from its GET PURSE answers. Metrodroid's JSON and XML and FareBot's
@@ -20,8 +21,8 @@ enum CardImageAssembler {
     /// A FeliCa card; `idm` is system 0's IDm. Each service answers its blocks from block 0 up to the
     /// first one the dump lacks (a Read Without Encryption past them answers "no such block").
     static func felica(idm: [UInt8], pmm: [UInt8]?, systems: [System], description: String) throws -> CardImage {
-        guard idm.count == 8 else { throw CardImageError("a FeliCa IDm of \(idm.count) bytes") }
-        guard !systems.isEmpty else { throw CardImageError("a FeliCa card without systems") }
+        guard idm.count == 8 else { throw CardImageError(L10n.words("a FeliCa IDm of %1$s bytes", .init(String(idm.count)))) }
+        guard !systems.isEmpty else { throw CardImageError(L10n.words("a FeliCa card without systems")) }
         let images = systems.map { s -> CardImage.FeliCaSystemImage in
             var services = [String: [String]](), locked = [String]()
             for service in s.services {

@@ -1,5 +1,6 @@
 import FileFormats
 import Foundation
+import TransitModel
 
 /// The XML exports Metrodroid (to 2.9.37) and FareBot (to 2016, and its current write-only
 /// exporter) wrote: a `<card type="N" id="HEX" scanned_at="ms">`, or several in `<cards>`. Byte
@@ -41,13 +42,13 @@ enum ExportXML {
         switch card.attributes["type"].flatMap({ Int($0) }) {
         case 4: return CardFile.Entry { try felica(card) }
         case 5: return CardFile.Entry { try iso(card) }
-        case 3: return .unusable("a CEPAS card in the old XML form, which keeps values read from the card, not its answers")
+        case 3: return .unusable(L10n.words("a CEPAS card in the old XML form, which keeps values read from the card, not its answers"))
         case 0: return CardFile.Entry { try classic(card) }
         case 1: return CardFile.Entry { try ultralight(card) }
         case 2: return .otherTechnology("MIFARE DESFire card")
         case 6, 8: return .otherTechnology("NFC-V (ISO 15693) card")
         case 9: return .otherTechnology("MIFARE Plus card")
-        case let type: return .unusable("an XML card of type \(type.map(String.init) ?? "none"), which no version of Metrodroid or FareBot wrote for a transit card")
+        case let type: return .unusable(L10n.words("an XML card of type %1$s, which no version of Metrodroid or FareBot wrote for a transit card", .init(type.map(String.init) ?? "none")))
         }
     }
 

@@ -1,5 +1,6 @@
 import CardProtocol
 import Foundation
+import TransitModel
 
 /// FareBot's JSON export: `{"cards": [ … ], "versionCode": N, …}` (its Gson export of 2016–2019,
 /// and the current one, which adds appName, exportedAt and formatVersion), or one card alone.
@@ -30,10 +31,10 @@ enum FareBotExport {
 
     static func entries(_ list: [Any]) -> [CardFile.Entry] {
         list.flatMap { item -> [CardFile.Entry] in
-            guard let card = item as? [String: Any] else { return [.unusable("a card entry that is not an object")] }
+            guard let card = item as? [String: Any] else { return [.unusable(L10n.words("a card entry that is not an object"))] }
             if isCard(card) { return [entry(card)] }
             if MetrodroidDump.isMetrodroid(card) { return MetrodroidDump.entries(card) }
-            return [.unusable("a card entry without cardType")]
+            return [.unusable(L10n.words("a card entry without cardType"))]
         }
     }
 
@@ -46,7 +47,7 @@ enum FareBotExport {
         case "MifareUltralight": return CardFile.Entry { try ultralight(card) }
         case "MifareDesfire": return .otherTechnology("MIFARE DESFire card")
         case "Vicinity": return .otherTechnology("NFC-V (ISO 15693) card")
-        case let type: return .unusable("a card of type \(type.map(CardImageError.quote) ?? "none"), which no transit family reads")
+        case let type: return .unusable(L10n.words("a card of type %1$s, which no transit family reads", .init(type.map(CardImageError.quote) ?? "none")))
         }
     }
 

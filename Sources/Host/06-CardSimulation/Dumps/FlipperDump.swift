@@ -1,3 +1,4 @@
+import TransitModel
 /// Flipper Zero "NFC device" files (version 4) of FeliCa cards, as the firmware that dumps every
 /// system writes them (lib/nfc/protocols/felica/felica.c, data format versions 2–4):
 /// `System NN: CCCC [| Key version KKKK |]`, then per system `Area NNN: | Code CCCC | [End EEEE |]
@@ -41,13 +42,15 @@ enum FlipperDump {
         for raw in Array(text.utf8).split(separator: UInt8(ascii: "\n")) {
             let line = trimmed(raw)
             if line.starts(with: "Device type:".utf8) {
-                guard string(line).contains("FeliCa") else { throw CardImageError("only FeliCa, MIFARE DESFire, Classic and Ultralight Flipper dumps are supported, not \(CardImageError.quote(string(line)))") }
+                guard string(line).contains("FeliCa") else {
+                    throw CardImageError(L10n.words("only FeliCa, MIFARE DESFire, Classic and Ultralight Flipper dumps are supported, not %1$s", .init(CardImageError.quote(string(line)))))
+                }
             } else if line.starts(with: "UID:".utf8) {
                 idm = hex(line.dropFirst(4))
             } else if let cells = entry(line, "System ") {
                 // `System NN: CCCC | Key version KKKK |`: the code, then the system's key version.
                 guard let code = cells.first.map(string), code.utf8.count == 4 else {
-                    throw CardImageError("unreadable Flipper system line: \(CardImageError.quote(string(line)))")
+                    throw CardImageError(L10n.words("unreadable Flipper system line: %1$s", .init(CardImageError.quote(string(line)))))
                 }
                 systems.append(.init(code: code, services: [:], lockedServices: [], keyVersions: [:]))
                 if let version = keyVersion(cells) { systems[systems.count - 1].keyVersions?["FFFF"] = version }
@@ -66,16 +69,16 @@ enum FlipperDump {
             } else if let cells = entry(line, "Block "), !systems.isEmpty {
                 guard let code = cell(cells, "Service code ").map(string), let index = cell(cells, "Block index ").flatMap({ Int(string($0), radix: 16) }),
                       let data = cell(cells, "Data:").map(hex)
-                else { throw CardImageError("unreadable Flipper block line: \(CardImageError.quote(string(line)))") }
+                else { throw CardImageError(L10n.words("unreadable Flipper block line: %1$s", .init(CardImageError.quote(string(line))))) }
                 // Blocks are listed in order; a gap would shift later blocks, so it is refused.
                 guard index == systems[systems.count - 1].services[code]?.count ?? 0 else {
-                    throw CardImageError("Flipper dump skips to block \(index) of service \(CardImageError.quote(code))")
+                    throw CardImageError(L10n.words("Flipper dump skips to block %1$s of service %2$s", .init(String(index)), .init(CardImageError.quote(code))))
                 }
                 // Appended in place: a copy of the list per line made the parse quadratic.
                 systems[systems.count - 1].services[code, default: []].append(data)
             }
         }
-        guard let idm, !systems.isEmpty else { throw CardImageError("Flipper dump without UID or systems") }
+        guard let idm, !systems.isEmpty else { throw CardImageError(L10n.words("Flipper dump without UID or systems")) }
         for i in systems.indices where systems[i].keyVersions?.isEmpty == true { systems[i].keyVersions = nil }
         return CardImage(description: "Flipper Zero FeliCa dump", felica: .init(idm: idm, systems: systems))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// Metrodroid's JSON card export (kotlinx.serialization of its `Card`; facts from Metrodroid's
 /// card/felica, card/iso7816, card/cepas and serializers sources): byte strings in hex, map keys
@@ -40,9 +41,9 @@ enum MetrodroidDump {
         if json["mifareDesfire"] != nil { out.append(.otherTechnology("MIFARE DESFire card")) }
         if json["vicinity"] != nil { out.append(.otherTechnology("NFC-V (ISO 15693) card")) }
         if json["cepasCompat"] != nil {
-            out.append(.unusable("a CEPAS card in the old form, which keeps values read from the card, not its answers"))
+            out.append(.unusable(L10n.words("a CEPAS card in the old form, which keeps values read from the card, not its answers")))
         }
-        return out.isEmpty ? [.unusable("no FeliCa, ISO 7816, MIFARE Classic or Ultralight data")] : out
+        return out.isEmpty ? [.unusable(L10n.words("no FeliCa, ISO 7816, MIFARE Classic or Ultralight data"))] : out
     }
 
     private static func parseClassic(_ value: Any, tagId: String?) throws -> CardImage {

@@ -1,4 +1,5 @@
 import CardProtocol
+import TransitModel
 
 /// What the MIFARE dump parsers share: the Classic memory map, block and page text as the card
 /// image writes it ("??" for an unread byte), the UID a Classic block 0 carries, and the checks a
@@ -65,23 +66,25 @@ enum MifareLayout {
     /// bytes (hex or "??"), a UID of 4 or 7 bytes.
     static func check(_ c: CardImage.ClassicImage) throws {
         guard let count = blockCount(classicType: c.type) else {
-            throw CardImageError("MIFARE Classic type \(CardImageError.quote(c.type)) is none of Mini, 1K, 2K, 4K")
+            throw CardImageError(L10n.words("MIFARE Classic type %1$s is none of Mini, 1K, 2K, 4K", .init(CardImageError.quote(c.type))))
         }
-        guard c.blocks.count == count else { throw CardImageError("a MIFARE Classic \(c.type) has \(count) blocks, not \(c.blocks.count)") }
+        guard c.blocks.count == count else { throw CardImageError(L10n.words("a MIFARE Classic %1$s has %2$s blocks, not %3$s", .init(c.type), .init(String(count)), .init(String(c.blocks.count)))) }
         for (i, block) in c.blocks.enumerated() where !isBytes(block, count: 16) {
-            throw CardImageError("MIFARE Classic block \(i) is not 16 bytes of hex or ??: \(CardImageError.quote(block))")
+            throw CardImageError(L10n.words("MIFARE Classic block %1$s is not 16 bytes of hex or ??: %2$s", .init(String(i)), .init(CardImageError.quote(block))))
         }
         let uid = try HexText.bytes(c.uid)
-        guard uid.count == 4 || uid.count == 7 else { throw CardImageError("a MIFARE Classic UID of \(uid.count) bytes (4 or 7 expected)") }
+        guard uid.count == 4 || uid.count == 7 else { throw CardImageError(L10n.words("a MIFARE Classic UID of %1$s bytes (4 or 7 expected)", .init(String(uid.count)))) }
     }
 
     /// Checks an Ultralight image: a 7-byte UID, 1 to `maxPages` pages of 4 bytes (hex or "??").
     static func check(_ u: CardImage.UltralightImage) throws {
         let uid = try HexText.bytes(u.uid)
-        guard uid.count == 7 else { throw CardImageError("a MIFARE Ultralight UID of \(uid.count) bytes (7 expected)") }
-        guard !u.pages.isEmpty, u.pages.count <= maxPages else { throw CardImageError("a MIFARE Ultralight image of \(u.pages.count) pages (1 to \(maxPages))") }
+        guard uid.count == 7 else { throw CardImageError(L10n.words("a MIFARE Ultralight UID of %1$s bytes (7 expected)", .init(String(uid.count)))) }
+        guard !u.pages.isEmpty, u.pages.count <= maxPages else {
+            throw CardImageError(L10n.words("a MIFARE Ultralight image of %1$s pages (1 to %2$s)", .init(String(u.pages.count)), .init(String(maxPages))))
+        }
         for (i, page) in u.pages.enumerated() where !isBytes(page, count: 4) {
-            throw CardImageError("MIFARE Ultralight page \(i) is not 4 bytes of hex or ??: \(CardImageError.quote(page))")
+            throw CardImageError(L10n.words("MIFARE Ultralight page %1$s is not 4 bytes of hex or ??: %2$s", .init(String(i)), .init(CardImageError.quote(page))))
         }
     }
 

@@ -1,5 +1,6 @@
 import CardProtocol
 import Foundation
+import TransitModel
 
 /// Raw MIFARE Classic images (`.mfd` of libnfc's nfc-mfclassic, `.mfc` of Metrodroid's exports,
 /// `.dump`/`.bin` of Proxmark3 and others): every block in order, 16 bytes each, trailers with the
@@ -19,11 +20,11 @@ enum RawClassicDump {
     static func parse(_ data: Data) throws -> CardImage {
         let bytes = [UInt8](data)
         guard bytes.count % 16 == 0, let type = MifareLayout.classicType(blockCount: bytes.count / 16) else {
-            throw CardImageError("a raw MIFARE Classic dump of \(bytes.count) bytes (320, 1024, 2048 or 4096 expected)")
+            throw CardImageError(L10n.words("a raw MIFARE Classic dump of %1$s bytes (320, 1024, 2048 or 4096 expected)", .init(String(bytes.count))))
         }
         let blocks = stride(from: 0, to: bytes.count, by: 16).map { HexFormat.string(bytes[$0 ..< $0 + 16]) }
         guard let uid = MifareLayout.uid(block0: bytes.prefix(16).map { Optional($0) }) else {
-            throw CardImageError("a raw MIFARE Classic dump without block 0")
+            throw CardImageError(L10n.words("a raw MIFARE Classic dump without block 0"))
         }
         let classic = CardImage.ClassicImage(uid: HexFormat.string(uid), type: type, blocks: blocks)
         try MifareLayout.check(classic)

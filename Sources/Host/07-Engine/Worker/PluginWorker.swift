@@ -69,24 +69,24 @@ package final class PluginWorker: PluginRunner {
                     // A plugin that runs past the deadline is at fault; a read that reached it while the
                     // host was waiting on a slow reader, or with no plugin running, is not a plugin's.
                     if let running, !hostWasWaiting {
-                        fail(TransitError(.plugin, "plugin \(running) did not finish the read within its deadline of "
-                                          + "\(ReadLimits.seconds(limits.readTimeout)); it was stopped", plugin: running))
+                        fail(TransitError(.plugin, L10n.words("plugin %1$s did not finish the read within its deadline of %2$s; it was stopped",
+                                                              .init(running), ReadLimits.secondsWords(limits.readTimeout)), plugin: running))
                     } else {
-                        fail(TransitError(.communication, "the read did not finish within its deadline of \(ReadLimits.seconds(limits.readTimeout))"))
+                        fail(TransitError(.communication, L10n.words("the read did not finish within its deadline of %1$s", ReadLimits.secondsWords(limits.readTimeout))))
                     }
                 case .closed:
                     fail(died(running))
                 case .broken:
                     stop()
-                    fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker") + " broke the worker's link", plugin: running))
+                    fail(TransitError(.plugin, L10n.words("%1$s broke the worker's link", Self.who(running)), plugin: running))
                 case .message(let kind, let payload):
                     hostWasWaiting = false
                     if [.log, .outcome, .refused].contains(kind) {
                         logBytes += payload.count
                         guard logBytes <= Self.maxLogBytes else {
                             stop()
-                            fail(TransitError(.plugin, (running.map { "plugin \($0)" } ?? "the plugin worker")
-                                              + " sent more than \(Self.maxLogBytes >> 20) MiB of log lines in one read; its read was ended", plugin: running))
+                            fail(TransitError(.plugin, L10n.words("%1$s sent more than %2$s MiB of log lines in one read; its read was ended",
+                                                                  Self.who(running), .init(String(Self.maxLogBytes >> 20))), plugin: running))
                             break serving
                         }
                     }
@@ -96,9 +96,10 @@ package final class PluginWorker: PluginRunner {
                             exchanges += 1
                             guard exchanges <= Self.hostBudget(limits) else {
                                 stop()
-                                fail(TransitError(.plugin, "plugin \(running) asked the reader more than \(Self.hostBudget(limits)) commands (counted by "
-                                                  + "the host: twice its budget of \(limits.maxExchanges) exchanges, and 16); its read was ended",
-                                                  plugin: running))
+                                fail(TransitError(.plugin, L10n.words("""
+                                    plugin %1$s asked the reader more than %2$s commands (counted by the host: twice its budget of %3$s exchanges, \
+                                    and 16); its read was ended
+                                    """, .init(running), .init(String(Self.hostBudget(limits))), .init(String(limits.maxExchanges))), plugin: running))
                                 break serving
                             }
                         }
@@ -118,13 +119,13 @@ package final class PluginWorker: PluginRunner {
                     case .refused: problem(String(decoding: payload, as: UTF8.self))
                     case .done:
                         guard let report = WorkerMessages.decode(ProbeReport.self, payload) else {
-                            stop(); fail(TransitError(.plugin, "the plugin worker's answer did not parse", plugin: running)); break serving
+                            stop(); fail(TransitError(.plugin, L10n.words("the plugin worker's answer did not parse"), plugin: running)); break serving
                         }
                         // The worker's reading is checked again: a plugin could have written it to the pipe itself.
                         if case .success(let reading) = report.result, let why = ResultRules.problem(in: reading) {
                             let who = running ?? report.outcomes.last(where: { $0.outcome == .read })?.name
                             stop()
-                            fail(TransitError(.plugin, "the plugin worker's reading gave \(why)", plugin: who))
+                            fail(TransitError(.plugin, L10n.words("the plugin worker's reading gave %1$s", why), plugin: who))
                             break serving
                         }
                         final = report
@@ -132,14 +133,14 @@ package final class PluginWorker: PluginRunner {
                         if reads >= Self.readsPerWorker { stop() }
                     default:
                         stop()
-                        fail(TransitError(.plugin, "the plugin worker sent an unexpected message"))
+                        fail(TransitError(.plugin, L10n.words("the plugin worker sent an unexpected message")))
                     }
                 }
             }
         } catch {
             fail(error)
         }
-        var report = final ?? ProbeReport(.failure(TransitError(.plugin, "the plugin worker ended the read without a result")),
+        var report = final ?? ProbeReport(.failure(TransitError(.plugin, L10n.words("the plugin worker ended the read without a result"))),
                                           dialect: guessed, refusedDialects: [], outcomes: outcomes)
         if case .failure(let e) = report.result, let name = e.plugin, e.kind == .plugin, !report.outcomes.contains(where: { $0.name == name }) {
             report.outcomes.append(.init(name: name, outcome: .failed(e.kind)))
@@ -155,7 +156,7 @@ package final class PluginWorker: PluginRunner {
             stop() // it died between reads: reap it, and start another once
             if attempt == 1 { break }
         }
-        throw TransitError(.plugin, "the plugin worker did not take the read")
+        throw TransitError(.plugin, L10n.words("the plugin worker did not take the read"))
     }
 
     /// The running worker, started when there is none.
@@ -169,23 +170,29 @@ package final class PluginWorker: PluginRunner {
 
     /// How to find where a plugin died (docs/ABI.md, "When a plugin crashes"): the same read with
     /// the plugins inside transit, where the fault is transit's own and a core dump shows it.
-    static let debugging = "To debug it, run the same read with TRANSIT_PLUGIN_WORKER=0 (the plugins inside transit, "
-        + "unconfined; docs/ABI.md, \"When a plugin crashes\")"
+    static var debugging: L10n.Words {
+        L10n.words("To debug it, run the same read with TRANSIT_PLUGIN_WORKER=0 (the plugins inside transit, unconfined; docs/ABI.md, \"When a plugin crashes\")")
+    }
+
+    /// "plugin NAME", or "the plugin worker" when no plugin's code ran.
+    private static func who(_ running: String?) -> L10n.Words {
+        running.map { L10n.words("plugin %1$s", .init($0)) } ?? L10n.words("the plugin worker")
+    }
 
     /// The plugin fault for a worker that closed its link; `running` is the plugin whose code ran.
     /// A worker that closed its link but lives on (a plugin closed the fd) is given half a second
     /// to end, then killed.
     private func died(_ running: String?) -> TransitError {
         let status = reap(grace: 0.5)
-        let who = running.map { "plugin \($0)" } ?? "the plugin worker"
+        let who = Self.who(running)
         switch status {
         case .signal(let s) where s == SIGINT || s == SIGTERM:
-            return TransitError(.cancelled, "cancelled")
+            return TransitError(.cancelled, L10n.words("cancelled"))
         case .signal(let s):
-            let name = strsignal(s).map { String(cString: $0) } ?? "signal \(s)"
-            return TransitError(.plugin, "\(who) crashed (\(name), signal \(s)): the read ended. " + Self.debugging, plugin: running)
+            return TransitError(.plugin, L10n.words("%1$s crashed (%2$s, signal %3$s): the read ended. %4$s", who, L10n.signal(s), .init(String(s)), Self.debugging),
+                                plugin: running)
         case .exit(let code):
-            return TransitError(.plugin, "\(who) ended its process (exit \(code)): the read ended. " + Self.debugging, plugin: running)
+            return TransitError(.plugin, L10n.words("%1$s ended its process (exit %2$s): the read ended. %3$s", who, .init(String(code)), Self.debugging), plugin: running)
         }
     }
 

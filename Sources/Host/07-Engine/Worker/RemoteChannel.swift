@@ -19,6 +19,6 @@ package final class RemoteChannel: ReaderChannel {
             if kind == .answer { return payload }
             if kind == .failure, let error = WorkerMessages.decode(TransitError.self, payload) { throw error }
         }
-        throw TransitError(.communication, "the host stopped answering its plugin worker")
+        throw TransitError(.communication, L10n.words("the host stopped answering its plugin worker"))
     }
 }

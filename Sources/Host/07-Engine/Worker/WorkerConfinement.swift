@@ -15,19 +15,17 @@ package enum WorkerConfinement {
     package static let maxMemory: rlim_t = 1 << 30
 
     /// Confines this process; what could not be done, or nil.
-    package static func apply() -> String? {
+    package static func apply() -> L10n.Words? {
         var files = rlimit(rlim_cur: maxFiles, rlim_max: maxFiles), memory = rlimit(rlim_cur: maxMemory, rlim_max: maxMemory)
         guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0,
-              setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory) == 0 else { return "limits: \(errorText())" }
+              setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory) == 0 else { return .init("limits: ") + L10n.system(errno) }
         if geteuid() == 0 {
-            guard let user = getpwnam("transit") ?? getpwnam("nobody") else { return "neither a transit nor a nobody user exists" }
-            guard transit_drop_privileges(user.pointee.pw_uid, user.pointee.pw_gid) == 0 else { return "dropping root: \(errorText())" }
-            guard geteuid() != 0, getuid() != 0 else { return "dropping root: still root" }
+            guard let user = getpwnam("transit") ?? getpwnam("nobody") else { return L10n.words("neither a transit nor a nobody user exists") }
+            guard transit_drop_privileges(user.pointee.pw_uid, user.pointee.pw_gid) == 0 else { return L10n.words("dropping root: %1$s", L10n.system(errno)) }
+            guard geteuid() != 0, getuid() != 0 else { return L10n.words("dropping root: still root") }
         }
-        guard transit_no_new_privs() == 0 else { return "no_new_privs: \(errorText())" }
-        guard transit_seccomp_worker() == 0 else { return "seccomp: \(errorText())" }
+        guard transit_no_new_privs() == 0 else { return .init("no_new_privs: ") + L10n.system(errno) }
+        guard transit_seccomp_worker() == 0 else { return .init("seccomp: ") + L10n.system(errno) }
         return nil
     }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

@@ -1,6 +1,7 @@
 import CTransitShims
 import Foundation
 import Synchronization
+import TransitModel
 import TransitPluginHost
 
 /// `transit __plugin-worker`: the process in which plugins run. It loads the plugins the host names,
@@ -37,14 +38,14 @@ package enum WorkerProcess {
         let plugins = specs.map { spec -> LoadedPlugin in
             link.send(.plugin, Array(spec.name.utf8))
             let plugin = PluginLoader.load(spec.entry, path: spec.library, searched: spec.searched ?? [])
-            if let refusal = plugin.refusal { link.send(.refused, Array(refusal.utf8)) }
+            if let refusal = plugin.refusal { link.send(.refused, Array(refusal.said.utf8)) }
             return plugin
         }
         link.send(.plugin)
         // The plugins are loaded: what a read needs is the link, memory and clocks.
         if !confined.withLock({ $0 }) {
             if let why = WorkerConfinement.apply() {
-                link.send(.refused, Array("the plugin worker could not be confined (\(why)): no plugin runs".utf8))
+                link.send(.refused, Array(L10n.tr("the plugin worker could not be confined (%1$s): no plugin runs", why.said).utf8))
                 return InProcessRunner(plugins: [])
             }
             confined.withLock { $0 = true }

@@ -71,7 +71,7 @@ package enum WorkerSpawn {
         guard rc == 0 else {
             close(toWorker.write)
             close(fromWorker.read)
-            throw TransitError(.plugin, "cannot start the plugin worker: \(String(cString: strerror(rc)))")
+            throw TransitError(.plugin, L10n.words("cannot start the plugin worker: %1$s", L10n.system(rc)))
         }
         Termination.shared.track(pid)
         return (pid, WorkerLink(input: fromWorker.read, output: toWorker.write))
@@ -82,11 +82,11 @@ package enum WorkerSpawn {
     /// itself).
     private static func pipe() throws(TransitError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
-        guard transit_pipe2(&fds, O_CLOEXEC) == 0 else { throw TransitError(.plugin, "cannot make a pipe for the plugin worker") }
+        guard transit_pipe2(&fds, O_CLOEXEC) == 0 else { throw TransitError(.plugin, L10n.words("cannot make a pipe for the plugin worker")) }
         func high(_ fd: Int32) throws(TransitError) -> Int32 {
             let moved = fcntl(fd, F_DUPFD_CLOEXEC, 10)
             close(fd)
-            guard moved >= 0 else { throw TransitError(.plugin, "cannot make a pipe for the plugin worker") }
+            guard moved >= 0 else { throw TransitError(.plugin, L10n.words("cannot make a pipe for the plugin worker")) }
             return moved
         }
         let read = try high(fds[0])

@@ -15,6 +15,11 @@
 FILE *transit_stdout(void);
 FILE *transit_stderr(void);
 
+/* strerror(3) in the C locale: the English an error's `message` keeps, whatever LC_MESSAGES says
+ * (strerror itself speaks the user's language, L10n's `said`). */
+const char *transit_strerror_english(int code);
+/* strsignal(3) in English (sigdescr_np, glibc 2.32): NULL for a number that is no signal. */
+const char *transit_strsignal_english(int signal);
 /* pipe2(2): a pipe with O_CLOEXEC and the other flags set at once. */
 int transit_pipe2(int fds[2], int flags);
 /* close_range(2): closes every descriptor from first to last (Linux 5.9). */
