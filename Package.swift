@@ -58,11 +58,11 @@ let hostTests: [(name: String, dependencies: [Target.Dependency])] = [
     ("TransitCLIReportTests", ["CardSimulation", "TestSupport"]),
 ]
 
-/// The host's modules, each in its layer's folder of Sources/Host and depending only on the modules
-/// of the layers before it (docs/ARCHITECTURE.md): 01 system libraries → 02 model → 03 files →
-/// 04 transport (04-Transport: the core every reader shares; beside it, as swift-nio puts NIOPosix
-/// beside NIOCore, 04-TransportPCSC: pcscd's readers, the one module that links libpcsclite, and
-/// 04-TransportUSB: readers driven over USB) → 05 plugin host →
+/// The host's modules, each in the folder of its name in Sources/Host and depending only on the
+/// modules of the layers before it (docs/ARCHITECTURE.md; ManifestTests checks both): 01 system
+/// libraries → 02 model → 03 files → 04 transport (TransitTransport: the core every reader shares;
+/// beside it, as swift-nio puts NIOPosix beside NIOCore, TransitPCSC: pcscd's readers, the one
+/// module that links libpcsclite, and TransitUSB: readers driven over USB) → 05 plugin host →
 /// 06 card simulation → 07 engine → 08 stations → 09 archive → 10 output → 11 the `transit`
 /// executable, 12 the `transit-sim` executable.
 let host = "Sources/Host"
@@ -82,46 +82,46 @@ let package = Package(
         // The plugins' SDK; each family is a target below.
         .target(name: "PluginKit", dependencies: ["CardProtocol", "ReaderABI"], path: "Sources/Plugins/PluginKit", swiftSettings: v6),
         // The host. 01: Debian's C libraries, and what Glibc hides.
-        .target(name: "CPCSCLite", path: "\(host)/01-System/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
-        .systemLibrary(name: "CSQLite", path: "\(host)/01-System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CZlib", path: "\(host)/01-System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CLibUSB", path: "\(host)/01-System/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
-        .target(name: "CTransitShims", path: "\(host)/01-System/CTransitShims"),
-        .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/02-Model", swiftSettings: v6),
-        .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/03-Files", swiftSettings: v6),
+        .target(name: "CPCSCLite", path: "\(host)/CPCSCLite", linkerSettings: [.linkedLibrary("pcsclite")]),
+        .systemLibrary(name: "CSQLite", path: "\(host)/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "\(host)/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibUSB", path: "\(host)/CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+        .target(name: "CTransitShims", path: "\(host)/CTransitShims"),
+        .target(name: "TransitModel", dependencies: ["ReaderABI", "CardProtocol", "CTransitShims"], path: "\(host)/TransitModel", swiftSettings: v6),
+        .target(name: "TransitFiles", dependencies: ["TransitModel"], path: "\(host)/TransitFiles", swiftSettings: v6),
         // The project's own readers of XML and zip: small, bounded, in one place.
-        .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/03-FileFormats", swiftSettings: v6),
+        .target(name: "FileFormats", dependencies: ["TransitModel", "CZlib"], path: "\(host)/FileFormats", swiftSettings: v6),
         // The transport's core: a card on a reader as APDUs (ReaderChannel), the card session and
         // FeliCa pass-through, the reader table, recording and replay. No reader library.
         .target(name: "TransitTransport", dependencies: ["CardProtocol", "TransitModel"],
-                path: "\(host)/04-Transport", swiftSettings: v6),
+                path: "\(host)/TransitTransport", swiftSettings: v6),
         // pcscd's readers (libpcsclite).
         .target(name: "TransitPCSC", dependencies: ["CPCSCLite", "TransitModel", "TransitTransport"],
-                path: "\(host)/04-TransportPCSC", swiftSettings: v6),
+                path: "\(host)/TransitPCSC", swiftSettings: v6),
         // The Sony RC-S380 over USB (libusb-1.0), made to look like a PC/SC reader of the bare-frame dialect.
         .target(name: "TransitUSB", dependencies: ["CLibUSB", "CardProtocol", "TransitModel", "TransitTransport"],
-                path: "\(host)/04-TransportUSB", swiftSettings: v6),
+                path: "\(host)/TransitUSB", swiftSettings: v6),
         .target(name: "TransitPluginHost", dependencies: ["ReaderABI", "CardProtocol", "TransitModel", "TransitFiles", "TransitTransport"],
-                path: "\(host)/05-PluginHost", swiftSettings: v6),
-        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/06-CardSimulation", swiftSettings: v6),
+                path: "\(host)/TransitPluginHost", swiftSettings: v6),
+        .target(name: "CardSimulation", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "FileFormats"], path: "\(host)/CardSimulation", swiftSettings: v6),
         .target(name: "TransitEngine", dependencies: ["ReaderABI", "CTransitShims", "CardProtocol", "TransitModel", "TransitFiles",
                                                       "TransitTransport", "TransitPluginHost", "CardSimulation"],
-                path: "\(host)/07-Engine", swiftSettings: v6),
+                path: "\(host)/TransitEngine", swiftSettings: v6),
         // Finding the card a command reads on any reader, and watching readers for taps.
         .target(name: "TransitWatch", dependencies: ["CTransitShims", "TransitModel", "TransitFiles", "TransitTransport", "TransitPCSC", "TransitUSB",
                                                      "TransitEngine"],
-                path: "\(host)/07-Watch", swiftSettings: v6),
-        .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/08-Stations", swiftSettings: v6),
+                path: "\(host)/TransitWatch", swiftSettings: v6),
+        .target(name: "TransitStations", dependencies: ["CardProtocol", "TransitModel", "TransitFiles"], path: "\(host)/TransitStations", swiftSettings: v6),
         .target(name: "TransitArchive", dependencies: ["CSQLite", "CardProtocol", "TransitModel", "TransitFiles"],
-                path: "\(host)/09-Archive", swiftSettings: v6),
+                path: "\(host)/TransitArchive", swiftSettings: v6),
         .target(name: "TransitOutput", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitStations",
                                                       "TransitArchive"],
-                path: "\(host)/10-Output", swiftSettings: v6),
+                path: "\(host)/TransitOutput", swiftSettings: v6),
         .executableTarget(name: "TransitCLI", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "TransitTransport", "TransitPluginHost",
                                                             "CardSimulation", "TransitEngine", "TransitWatch", "TransitStations", "TransitArchive",
                                                             "TransitOutput"],
-                          path: "\(host)/11-CLI", swiftSettings: v6),
-        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation"], path: "\(host)/12-Simulator",
+                          path: "\(host)/TransitCLI", swiftSettings: v6),
+        .executableTarget(name: "Simulator", dependencies: ["CardProtocol", "TransitModel", "TransitFiles", "CardSimulation"], path: "\(host)/Simulator",
                           swiftSettings: v6),
         // Tests mirror Sources. Plugins are tested through the ABI: the tests load the built
         // libraries, as the host does (two plugins cannot be linked into one test binary: each

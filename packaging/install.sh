@@ -113,7 +113,7 @@ rm -rf "$locales"
 
 put 0644 Sources/ReaderABI/include/transit_reader.h "$PREFIX/include/transit/transit_reader.h"
 pc=$(mktemp)
-version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/02-Model/Version.swift)
+version=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/TransitModel/Version.swift)
 # sysconfdir relative to prefix (as pkg-config --define-variable=prefix= moves it) except /etc for /usr.
 pcsysconfdir=$([ "$PREFIX" = /usr ] && echo /etc || echo '${prefix}/etc')
 sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@SYSCONFDIR@|$pcsysconfdir|g" -e "s|@VERSION@|$version|g" packaging/transit-plugin.pc.in > "$pc"

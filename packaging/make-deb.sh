@@ -14,7 +14,7 @@ umask 022 # installed folders and files readable by every user, whatever the cal
 cd "$(dirname "$0")/.."
 : "${BIN:?BIN: the release build folder}"
 export LC_ALL=C.UTF-8 TZ=UTC
-upstream=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/02-Model/Version.swift)
+upstream=$(sed -n 's/.*static let number = "\([0-9.]*\)".*/\1/p' Sources/Host/TransitModel/Version.swift)
 version="$upstream-${DEB_REVISION:-1}"
 arch=$(dpkg --print-architecture)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/Host/02-Model/WideScalars.swift: the ranges UAX #11 classes Wide (W) or Fullwidth
+"""Writes Sources/Host/TransitModel/WideScalars.swift: the ranges UAX #11 classes Wide (W) or Fullwidth
 (F), from Unicode's EastAsianWidth.txt (Debian's unicode-data: /usr/share/unicode). Ambiguous (A)
 is narrow, as terminals draw it by default. Run again when Unicode grows; DisplayWidthTests checks
 the table against glibc's wcwidth."""
@@ -24,5 +24,5 @@ enum WideScalars {{
     ]
 }}
 """
-open("Sources/Host/02-Model/WideScalars.swift", "w", encoding="utf-8").write(out)
+open("Sources/Host/TransitModel/WideScalars.swift", "w", encoding="utf-8").write(out)
 print(f"{len(ranges)} ranges from EastAsianWidth-{version}.txt")

@@ -22,7 +22,7 @@ final class CLILayerTests: XCTestCase {
     }
 
     func testTheCLINamesNoTransportInternal() throws {
-        for (file, code) in try code(in: "Sources/Host/11-CLI") {
+        for (file, code) in try code(in: "Sources/Host/TransitCLI") {
             for name in Self.internals { XCTAssertFalse(code.contains(name), "\(file) names \(name)") }
         }
     }
@@ -30,14 +30,14 @@ final class CLILayerTests: XCTestCase {
     /// A new USB chipset touches nothing in TransitWatch (docs/ARCHITECTURE.md): the watch loop and
     /// the card finder name no transport's type, nor an RC-S380's.
     func testTransitWatchNamesTheTransportsOnlyInItsCompositionRoot() throws {
-        let watch = try code(in: "Sources/Host/07-Watch", except: ["ReaderSources.swift"])
+        let watch = try code(in: "Sources/Host/TransitWatch", except: ["ReaderSources.swift"])
         XCTAssertTrue(watch.contains { $0.file == "WatchLoop.swift" }, "the watch loop is in TransitWatch")
         for (file, code) in watch {
             for name in Self.internals + ["RCS380", "USBTapWatch", "PCSCTapWatch", "USBCardSearch", "PCSCCardSearch"] {
                 XCTAssertFalse(code.contains(name), "\(file) names \(name)")
             }
         }
-        let root = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("Sources/Host/07-Watch/ReaderSources.swift"), encoding: .utf8)
+        let root = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("Sources/Host/TransitWatch/ReaderSources.swift"), encoding: .utf8)
         XCTAssertTrue(root.contains("import TransitUSB") && root.contains("import TransitPCSC"), "ReaderSources.swift is where both are composed")
     }
 }

@@ -91,6 +91,24 @@ final class ManifestTests: XCTestCase {
         XCTAssertGreaterThan(checked, 15, "the table's rows were found")
     }
 
+    /// Folders that are modules (issue 48): `ls Sources/Host` lists the host's module names, each
+    /// folder the one target of that name, and every host target lives in the folder of its name.
+    func testEveryHostFolderIsTheModuleOfItsName() throws {
+        let targets = (try Self.dump()["targets"] as? [[String: Any]]) ?? []
+        let paths = Dictionary(uniqueKeysWithValues: targets.compactMap { t in
+            (t["name"] as? String).map { ($0, t["path"] as? String ?? "") }
+        })
+        let host = BuildProducts.packageRoot.appendingPathComponent("Sources/Host").path
+        let folders = try FileManager.default.contentsOfDirectory(atPath: host).filter { !$0.hasPrefix(".") }.sorted()
+        XCTAssertGreaterThan(folders.count, 15)
+        for folder in folders {
+            XCTAssertEqual(paths[folder], "Sources/Host/\(folder)", "Sources/Host/\(folder) is not the module \(folder)")
+        }
+        for (name, path) in paths where path.hasPrefix("Sources/Host/") {
+            XCTAssertEqual(path, "Sources/Host/\(name)", "\(name) lives in \(path)")
+        }
+    }
+
     /// A family is its folder, a line of Package.swift's plugin table and a line of plugins.conf
     /// (issue 48): the manifest's dynamic libraries are exactly the libraries plugins.conf loads.
     func testEveryPluginLibraryIsInPluginsConfAndNoOther() throws {
