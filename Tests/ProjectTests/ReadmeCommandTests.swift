@@ -129,6 +129,26 @@ final class ReadmeCommandTests: XCTestCase {
         return words
     }
 
+    /// The CLI declared once (issue 48): the usage blocks of the README and docs/command-line.md are
+    /// what `transit --help` prints under "Usage:" (in English), line for line.
+    func testTheDocsUsageBlocksAreTheHelps() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LANG"] = "C.UTF-8"; environment["LC_ALL"] = nil; environment["LANGUAGE"] = nil; environment["LC_MESSAGES"] = nil
+        let help = try CommandRun.transit(["--help"], environment: environment)
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let lines = (help.stdout + help.stderr).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try XCTUnwrap(lines.firstIndex(of: "Usage:"), help.stdout) + 1
+        let usage = lines[start...].prefix { !$0.isEmpty }.map { String($0.dropFirst(2)) }
+        XCTAssertGreaterThan(usage.count, 15)
+        for doc in ["README.md", "docs/command-line.md"] {
+            let text = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent(doc), encoding: .utf8)
+            let docLines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let first = try XCTUnwrap(docLines.firstIndex { $0.hasPrefix("transit scan [") }, "\(doc) has no usage block")
+            let block = docLines[first...].prefix { $0 != "```" }
+            XCTAssertEqual(Array(block), usage, "\(doc)'s usage block is not `transit --help`'s")
+        }
+    }
+
     func testTheREADMEIsReadInFiveMinutes() throws {
         let lines = Self.readme.components(separatedBy: "\n").count
         XCTAssertLessThanOrEqual(lines, 300, "README.md: \(lines) lines")
