@@ -10,7 +10,7 @@ package enum ReportHTML {
         let body = reports.isEmpty ? "<p>\(html(L10n.tr("No cards kept yet.")))</p>\n" : reports.map { section($0, style: style) }.joined()
         // The language gettext chose (`L10n.language`): the page's words are in it; in English, the
         // cards' own text (a Japanese nickname, station names) still picks the CJK glyphs.
-        let lang = L10n.language == "ja" ? "ja" : language(of: body, families: reports.map(\.card.family))
+        let lang = L10n.language == "ja" ? "ja" : language(of: body, currencies: reports.map(\.card.currency))
         let out = """
             <!DOCTYPE html>
             <html lang="\(lang)">
@@ -46,10 +46,12 @@ package enum ReportHTML {
         return out + body + "</body>\n</html>\n"
     }
 
-    /// The page's language, from its text: `ja` where it holds kana (or Han on a Japanese
-    /// family's card), `ko` for Hangul, `zh` for Han on other cards, else `en`. The browser picks
-    /// the CJK glyphs by it (a Han character is drawn differently in each).
-    static func language(of text: String, families: [String]) -> String {
+    /// The page's language, from its text: `ja` where it holds kana (or Han on a card in yen),
+    /// `ko` for Hangul, `zh` for Han on other cards, else `en`. The browser picks the CJK glyphs by
+    /// it (a Han character is drawn differently in each). The card's currency is what its plugin
+    /// said through the ABI: the host names no family (issue 48), so a third party's family of
+    /// yen cards gets the Japanese glyphs as the shipped ones do.
+    package static func language(of text: String, currencies: [String]) -> String {
         var kana = false, hangul = false, han = false
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -62,8 +64,7 @@ package enum ReportHTML {
         if kana { return "ja" }
         if hangul { return "ko" }
         guard han else { return "en" }
-        let japanese: Set<String> = ["japan-ic", "edy", "waon", "nanaco"]
-        return families.contains(where: japanese.contains) || families.isEmpty ? "ja" : "zh"
+        return currencies.contains("JPY") || currencies.isEmpty ? "ja" : "zh"
     }
 
     /// The font stack: the CJK fonts Debian ships for the page's language (fonts-noto-cjk, the

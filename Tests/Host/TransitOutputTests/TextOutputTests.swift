@@ -89,4 +89,17 @@ final class TextOutputTests: XCTestCase {
         let iso = try CommandRun.transit(["scan", "--config", conf.path, "--card", card])
         XCTAssertTrue(iso.stderr.contains("(systems 8C97 12FC; no plugin for this technology is loaded)"), iso.stderr)
     }
+
+    /// The HTML page's language for its CJK glyphs comes from the card's currency (what its plugin
+    /// said through the ABI), not from a list of family names (issue 48): Han text on a yen card is
+    /// Japanese, on a Hong Kong dollar card Chinese; kana is Japanese and Hangul Korean whatever
+    /// the card; Latin text is English.
+    func testTheHTMLPagesLanguageFollowsTheCardsCurrencyNotItsFamily() {
+        XCTAssertEqual(ReportHTML.language(of: "新宿", currencies: ["JPY"]), "ja")
+        XCTAssertEqual(ReportHTML.language(of: "新宿", currencies: ["HKD"]), "zh")
+        XCTAssertEqual(ReportHTML.language(of: "新宿", currencies: ["HKD", "JPY"]), "ja")
+        XCTAssertEqual(ReportHTML.language(of: "しんじゅく", currencies: ["HKD"]), "ja")
+        XCTAssertEqual(ReportHTML.language(of: "서울", currencies: ["JPY"]), "ko")
+        XCTAssertEqual(ReportHTML.language(of: "Shinjuku", currencies: ["JPY"]), "en")
+    }
 }
