@@ -79,7 +79,7 @@ extension USBChipset {
     /// may take it back.
     package static let rcs956 = USBChipset(
         id: "rcs956", kernelDriver: "pn533_usb", driverMayTakeItBack: true,
-        reads: "FeliCa cards (an RC-S956 chip, PN53x frames)",
+        reads: L10n.mark("FeliCa cards (an RC-S956 chip, PN53x frames)"),
         readsOnly: "FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…",
         reader: { RCS956Reader($0) })
 }

@@ -132,6 +132,19 @@ final class JapaneseInterfaceTests: XCTestCase {
         XCTAssertTrue(english.stderr.hasPrefix("transit: no plugin recognised this FeliCa card ("), english.stderr)
     }
 
+    /// The USB transport's findings in doctor (issue 44): the udev rule's line in Japanese, on
+    /// any machine (with the rule installed or not); its JSON keeps the English.
+    func testDoctorsUSBFindingsSpeakJapanese() throws {
+        let env = try japanese()
+        let text = try run(["doctor"], env).stdout
+        let rule = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("udev ルール") }, text)
+        XCTAssertTrue(rule.contains("60-transit-pasori.rules はインストールされていません（探した場所: /etc/udev/rules.d")
+                      || rule.contains("インストール済み: "), String(rule))
+        let json = try run(["doctor", "--json"], env).stdout
+        XCTAssertTrue(json.contains("not installed (looked in ") || json.contains("\"installed: "), json)
+        XCTAssertFalse(json.contains("インストール"), json)
+    }
+
     /// The month's report in Japanese, as text and as the page to print: the heading's period as
     /// Japanese prose writes dates (2026年11月1日〜2026年11月30日), the rows as scan's, the totals
     /// in Japanese words with their figures in one column (by display width), and a page whose
