@@ -54,7 +54,7 @@ package struct XMLTree {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) } // the UTF-8 byte order mark
         guard !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
-            throw FileFormatError("an XML file that is not UTF-8 text")
+            throw FileFormatError(L10n.words("an XML file that is not UTF-8 text"))
         }
         var parser = Parser(bytes)
         return try parser.document()
@@ -91,7 +91,7 @@ package struct XMLTree {
                     try skip(past: "]]>", what: "a CDATA section")
                     open.text += String(decoding: b[start ..< i - 3], as: UTF8.self)
                 } else if starts("<!DOCTYPE") || starts("<!doctype") {
-                    throw FileFormatError("an XML file with a document type declaration (not an export of Metrodroid or FareBot)")
+                    throw FileFormatError(L10n.words("an XML file with a document type declaration (not an export of Metrodroid or FareBot)"))
                 } else if starts("<!") {
                     throw fail("a markup declaration, which the exports never hold")
                 } else if starts("<?") {
@@ -126,7 +126,7 @@ package struct XMLTree {
             i += 5
             let attributes = try pseudoAttributes(until: "?>")
             if let encoding = attributes["encoding"], encoding.lowercased() != "utf-8", encoding.lowercased() != "utf8" {
-                throw FileFormatError("an XML file in an encoding other than UTF-8 (\(TerminalText.excerpt(encoding)))")
+                throw FileFormatError(L10n.words("an XML file in an encoding other than UTF-8 (%1$s)", .init("\(TerminalText.excerpt(encoding))")))
             }
         }
 
@@ -244,7 +244,7 @@ package struct XMLTree {
         /// Not well-formed, at the line the parser reached.
         func fail(_ why: String) -> FileFormatError {
             let line = b[..<min(i, b.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            return FileFormatError("not well-formed XML: \(TerminalText.excerpt(why, limit: 160)) (line \(line))")
+            return FileFormatError(L10n.words("not well-formed XML: %1$s (line %2$s)", .init("\(TerminalText.excerpt(why, limit: 160))"), .init("\(line)")))
         }
     }
 }

@@ -27,7 +27,7 @@ enum ExportXML {
 
     static func entries(_ data: Data) throws -> [CardFile.Entry] {
         let root: XMLTree.Element
-        do { root = try XMLTree.parse(data) } catch let e as FileFormatError { throw CardImageError(e.description) }
+        do { root = try XMLTree.parse(data) } catch let e as FileFormatError { throw CardImageError(e.words) }
         switch root.name.lowercased() {
         case "card": return [entry(root)]
         case "cards":
