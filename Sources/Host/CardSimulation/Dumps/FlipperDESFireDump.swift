@@ -39,20 +39,20 @@ enum FlipperDESFireDump {
             values[DumpLines.string(key)] = DumpLines.string(value)
         }
         guard let uid = values["UID"].map({ $0.replacingSpaces() }), !uid.isEmpty else { throw CardImageError(L10n.words("Flipper DESFire dump without a UID")) }
-        let aids = try hexBytes(values["Application IDs"] ?? "", "Application IDs")
+        let aids = try hexBytes(values["Application IDs"] ?? "", L10n.Words("Application IDs"))
         guard aids.count % 3 == 0 else { throw CardImageError(L10n.words("%1$s: application IDs of %2$s bytes", L10n.words("Flipper DESFire dump"), .init("\(aids.count)"))) }
         var applications = [CardImage.DESFireApplicationImage]()
         for start in stride(from: 0, to: aids.count, by: 3) {
             let aid = HexFormat.string(Array(aids[start ..< start + 3]))
             let prefix = "Application \(aid.lowercased())"
-            let ids = try hexBytes(values["\(prefix) File IDs"] ?? "", "file IDs")
+            let ids = try hexBytes(values["\(prefix) File IDs"] ?? "", L10n.words("file IDs"))
             var files = [CardImage.DESFireFileImage]()
             for id in ids {
                 let file = "\(prefix) File \(id)"
-                guard let typeText = values["\(file) Type"], let type = try hexBytes(typeText, "file type").first else { continue }
-                let access = try hexBytes(values["\(file) Access Rights"] ?? "", "access rights")
+                guard let typeText = values["\(file) Type"], let type = try hexBytes(typeText, L10n.words("file type")).first else { continue }
+                let access = try hexBytes(values["\(file) Access Rights"] ?? "", L10n.words("access rights"))
                 guard access.count == 2 else { throw CardImageError(L10n.words("%1$s: access rights of %2$s", L10n.words("Flipper DESFire dump"), .init(CardImageError.quote(file)))) }
-                let data = try values[file].map { try hexBytes($0, "file data") }
+                let data = try values[file].map { try hexBytes($0, L10n.words("file data")) }
                 // A file the Flipper could not read is locked: its Read and Read&Write keys become key 0.
                 let readWrite: UInt8 = access[0] >> 4 == 0xE ? access[0] & 0x0F : access[0]
                 let rights: [UInt8] = data == nil ? [readWrite, access[1] & 0x0F] : access
@@ -87,9 +87,9 @@ enum FlipperDESFireDump {
                                         desfire: .init(applications: applications)))
     }
 
-    private static func hexBytes(_ s: String, _ what: String) throws -> [UInt8] {
+    private static func hexBytes(_ s: String, _ what: L10n.Words) throws -> [UInt8] {
         guard let b = HexFormat.bytes(s, ignoringSpaces: true) else {
-            throw CardImageError(L10n.words("%1$s: unreadable %2$s %3$s", L10n.words("Flipper DESFire dump"), .init("\(what)"), .init(CardImageError.quote(s))))
+            throw CardImageError(L10n.words("%1$s: unreadable %2$s %3$s", L10n.words("Flipper DESFire dump"), what, .init(CardImageError.quote(s))))
         }
         return b
     }
