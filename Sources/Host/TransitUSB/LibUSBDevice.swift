@@ -253,10 +253,11 @@ package final class LibUSBDevice: USBPipe {
             kernelDriverName = found.driver(configuration: configuration, interface: interface)
             let own = Self.readerDriver(found), model = found.model.family
             guard kernelDriverName == own else {
-                throw TransitError(.communication, "cannot open \(found.readerName): the kernel's "
-                                   + (kernelDriverName.map { "\(TerminalText.escape($0)) driver" } ?? "driver of another name than \(own)")
-                                   + " holds it, and transit detaches only \(own), the \(model)'s own; a device with the \(model)'s ids "
-                                   + "that another driver takes may not be one (see lsusb -t and journalctl -k)")
+                let holder = kernelDriverName.map { L10n.words("%1$s driver", .init(TerminalText.escape($0))) }
+                    ?? L10n.words("driver of another name than %1$s", .init(own))
+                // TRANSLATORS: %2$s is "port100 driver" or "driver of another name than port100"; %3$s a kernel driver, %4$s a model (RC-S380).
+                throw TransitError(.communication, L10n.words("cannot open %1$s: the kernel's %2$s holds it, and transit detaches only %3$s, the %4$s's own; a device with the %4$s's ids that another driver takes may not be one (see lsusb -t and journalctl -k)",
+                                                              .init(found.readerName), holder, .init(own), .init(model)))
             }
             let rv = libusb_detach_kernel_driver(handle, interface)
             guard rv == 0 else { throw Self.openError(rv, found, doing: kernelDriverName.map { L10n.words("detach the kernel's %1$s driver from", .init($0)) }
