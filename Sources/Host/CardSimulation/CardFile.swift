@@ -52,7 +52,7 @@ public struct CardFile {
                     return wanted.contains(where: lower.hasSuffix) && !(name as NSString).lastPathComponent.hasPrefix(".")
                 }
             } catch let e as FileFormatError {
-                throw CardImageError(e.description)
+                throw CardImageError(e.words)
             }
             var entries = [Entry]()
             for m in members { // in the archive's order

@@ -54,7 +54,7 @@ package struct XMLTree {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) } // the UTF-8 byte order mark
         guard !bytes.contains(0), String(validating: bytes, as: UTF8.self) != nil else {
-            throw FileFormatError("an XML file that is not UTF-8 text")
+            throw FileFormatError(L10n.words("an XML file that is not UTF-8 text"))
         }
         var parser = Parser(bytes)
         return try parser.document()
@@ -78,46 +78,46 @@ package struct XMLTree {
                     if let open = stack.last {
                         open.text += text
                     } else if !text.allSatisfy(\.isWhitespace) {
-                        throw fail("text outside the root element")
+                        throw fail(L10n.words("text outside the root element"))
                     }
                     continue
                 }
                 if starts("<!--") {
-                    try skip(past: "-->", what: "a comment")
+                    try skip(past: "-->", what: L10n.words("a comment that is never closed"))
                 } else if starts("<![CDATA[") {
-                    guard let open = stack.last else { throw fail("CDATA outside the root element") }
+                    guard let open = stack.last else { throw fail(L10n.words("CDATA outside the root element")) }
                     i += 9
                     let start = i
-                    try skip(past: "]]>", what: "a CDATA section")
+                    try skip(past: "]]>", what: L10n.words("a CDATA section that is never closed"))
                     open.text += String(decoding: b[start ..< i - 3], as: UTF8.self)
                 } else if starts("<!DOCTYPE") || starts("<!doctype") {
-                    throw FileFormatError("an XML file with a document type declaration (not an export of Metrodroid or FareBot)")
+                    throw FileFormatError(L10n.words("an XML file with a document type declaration (not an export of Metrodroid or FareBot)"))
                 } else if starts("<!") {
-                    throw fail("a markup declaration, which the exports never hold")
+                    throw fail(L10n.words("a markup declaration, which the exports never hold"))
                 } else if starts("<?") {
-                    if starts("<?xml"), i + 5 < b.count, isSpace(b[i + 5]) { throw fail("an XML declaration that is not at the start") }
-                    try skip(past: "?>", what: "a processing instruction")
+                    if starts("<?xml"), i + 5 < b.count, isSpace(b[i + 5]) { throw fail(L10n.words("an XML declaration that is not at the start")) }
+                    try skip(past: "?>", what: L10n.words("a processing instruction that is never closed"))
                 } else if starts("</") {
                     i += 2
                     let name = try self.name()
                     skipSpace()
-                    guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail("an end tag </\(TerminalText.excerpt(name)) not closed by >") }
+                    guard i < b.count, b[i] == UInt8(ascii: ">") else { throw fail(L10n.words("an end tag </%1$s not closed by >", .init("\(TerminalText.excerpt(name))"))) }
                     i += 1
-                    guard let open = stack.popLast(), open.name == name else { throw fail("</\(TerminalText.excerpt(name))> does not close the open element") }
+                    guard let open = stack.popLast(), open.name == name else { throw fail(L10n.words("</%1$s> does not close the open element", .init("\(TerminalText.excerpt(name))"))) }
                 } else {
-                    guard root == nil || !stack.isEmpty else { throw fail("a second root element") }
+                    guard root == nil || !stack.isEmpty else { throw fail(L10n.words("a second root element")) }
                     let (element, empty) = try startTag()
                     elements += 1
-                    guard elements <= XMLTree.maxElements else { throw fail("more than \(XMLTree.maxElements) elements") }
+                    guard elements <= XMLTree.maxElements else { throw fail(L10n.words("more than %1$s elements", .init("\(XMLTree.maxElements)"))) }
                     if let parent = stack.last { parent.children.append(element) } else { root = element }
                     if !empty {
-                        guard stack.count < XMLTree.maxDepth else { throw fail("elements nested more than \(XMLTree.maxDepth) deep") }
+                        guard stack.count < XMLTree.maxDepth else { throw fail(L10n.words("elements nested more than %1$s deep", .init("\(XMLTree.maxDepth)"))) }
                         stack.append(element)
                     }
                 }
             }
-            guard let root else { throw fail("no root element") }
-            guard stack.isEmpty else { throw fail("<\(stack.last?.name ?? "")> is never closed") }
+            guard let root else { throw fail(L10n.words("no root element")) }
+            guard stack.isEmpty else { throw fail(L10n.words("<%1$s> is never closed", .init(stack.last?.name ?? ""))) }
             return root
         }
 
@@ -126,7 +126,7 @@ package struct XMLTree {
             i += 5
             let attributes = try pseudoAttributes(until: "?>")
             if let encoding = attributes["encoding"], encoding.lowercased() != "utf-8", encoding.lowercased() != "utf8" {
-                throw FileFormatError("an XML file in an encoding other than UTF-8 (\(TerminalText.excerpt(encoding)))")
+                throw FileFormatError(L10n.words("an XML file in an encoding other than UTF-8 (%1$s)", .init("\(TerminalText.excerpt(encoding))")))
             }
         }
 
@@ -136,13 +136,13 @@ package struct XMLTree {
             var attributes = [String: String]()
             while true {
                 let spaced = skipSpace()
-                guard i < b.count else { throw fail("<\(TerminalText.excerpt(name)) is never closed") }
+                guard i < b.count else { throw fail(L10n.words("<%1$s is never closed", .init("\(TerminalText.excerpt(name))"))) }
                 if b[i] == UInt8(ascii: ">") { i += 1; return (Element(name: name, attributes: attributes), false) }
                 if starts("/>") { i += 2; return (Element(name: name, attributes: attributes), true) }
-                guard spaced else { throw fail("attributes of <\(TerminalText.excerpt(name))> not separated by white space") }
+                guard spaced else { throw fail(L10n.words("attributes of <%1$s> not separated by white space", .init("\(TerminalText.excerpt(name))"))) }
                 let (key, value) = try attribute()
-                guard attributes[key] == nil else { throw fail("<\(TerminalText.excerpt(name))> names attribute \(TerminalText.excerpt(key)) twice") }
-                guard attributes.count < XMLTree.maxAttributes else { throw fail("<\(TerminalText.excerpt(name))> with more than \(XMLTree.maxAttributes) attributes") }
+                guard attributes[key] == nil else { throw fail(L10n.words("<%1$s> names attribute %2$s twice", .init("\(TerminalText.excerpt(name))"), .init("\(TerminalText.excerpt(key))"))) }
+                guard attributes.count < XMLTree.maxAttributes else { throw fail(L10n.words("<%1$s> with more than %2$s attributes", .init("\(TerminalText.excerpt(name))"), .init("\(XMLTree.maxAttributes)"))) }
                 attributes[key] = value
             }
         }
@@ -152,10 +152,10 @@ package struct XMLTree {
             var out = [String: String]()
             while true {
                 skipSpace()
-                guard i < b.count else { throw fail("an XML declaration that is never closed") }
+                guard i < b.count else { throw fail(L10n.words("an XML declaration that is never closed")) }
                 if starts(end) { i += end.utf8.count; return out }
                 let (key, value) = try attribute()
-                guard out.count < XMLTree.maxAttributes else { throw fail("an XML declaration with too many pseudo-attributes") }
+                guard out.count < XMLTree.maxAttributes else { throw fail(L10n.words("an XML declaration with too many pseudo-attributes")) }
                 out[key] = value
             }
         }
@@ -164,18 +164,18 @@ package struct XMLTree {
         mutating func attribute() throws -> (String, String) {
             let key = try name()
             skipSpace()
-            guard i < b.count, b[i] == UInt8(ascii: "=") else { throw fail("attribute \(key) without a value") }
+            guard i < b.count, b[i] == UInt8(ascii: "=") else { throw fail(L10n.words("attribute %1$s without a value", .init("\(key)"))) }
             i += 1
             skipSpace()
-            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else { throw fail("attribute \(key) without a quoted value") }
+            guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else { throw fail(L10n.words("attribute %1$s without a quoted value", .init("\(key)"))) }
             let quote = b[i]
             i += 1
             var value = [UInt8]()
             while i < b.count, b[i] != quote {
-                guard b[i] != UInt8(ascii: "<") else { throw fail("< inside the value of attribute \(key)") }
+                guard b[i] != UInt8(ascii: "<") else { throw fail(L10n.words("< inside the value of attribute %1$s", .init("\(key)"))) }
                 if b[i] == UInt8(ascii: "&") { value += try reference() } else { value.append(b[i]); i += 1 }
             }
-            guard i < b.count else { throw fail("the value of attribute \(key) is never closed") }
+            guard i < b.count else { throw fail(L10n.words("the value of attribute %1$s is never closed", .init("\(key)"))) }
             i += 1
             return (key, String(decoding: value, as: UTF8.self))
         }
@@ -195,14 +195,14 @@ package struct XMLTree {
             let start = i + 1
             var end = start
             while end < b.count, end - start < 12, b[end] != UInt8(ascii: ";") { end += 1 }
-            guard end < b.count, b[end] == UInt8(ascii: ";") else { throw fail("an & that starts no reference") }
+            guard end < b.count, b[end] == UInt8(ascii: ";") else { throw fail(L10n.words("an & that starts no reference")) }
             let name = String(decoding: b[start ..< end], as: UTF8.self)
             i = end + 1
             let predefined: [String: UInt8] = ["lt": 0x3C, "gt": 0x3E, "amp": 0x26, "quot": 0x22, "apos": 0x27]
             if let byte = predefined[name] { return [byte] }
             let digits = name.hasPrefix("#x") ? (name.dropFirst(2), 16) : name.hasPrefix("#") ? (name.dropFirst(1), 10) : nil
             guard let (text, radix) = digits, let value = UInt32(text, radix: radix), let scalar = Unicode.Scalar(value), value != 0 else {
-                throw fail("the reference &\(TerminalText.excerpt(name)); (the file declares no entities)")
+                throw fail(L10n.words("the reference &%1$s; (the file declares no entities)", .init("\(TerminalText.excerpt(name))")))
             }
             return Array(String(Character(scalar)).utf8)
         }
@@ -212,7 +212,7 @@ package struct XMLTree {
         mutating func name() throws -> String {
             let start = i
             while i < b.count, !isSpace(b[i]), !"/>=<'\"?".utf8.contains(b[i]) { i += 1 }
-            guard i > start else { throw fail("a tag or attribute without a name") }
+            guard i > start else { throw fail(L10n.words("a tag or attribute without a name")) }
             return String(decoding: b[start ..< i], as: UTF8.self)
         }
 
@@ -225,13 +225,13 @@ package struct XMLTree {
         }
 
         /// Moves past the next `end` (a comment's, a CDATA section's, an instruction's).
-        mutating func skip(past end: String, what: String) throws {
+        mutating func skip(past end: String, what: L10n.Words) throws {
             let e = Array(end.utf8)
             while i + e.count <= b.count {
                 if b[i] == e[0], b[i ..< i + e.count].elementsEqual(e) { i += e.count; return }
                 i += 1
             }
-            throw fail("\(what) that is never closed")
+            throw fail(what)
         }
 
         func starts(_ s: String) -> Bool {
@@ -242,9 +242,10 @@ package struct XMLTree {
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 
         /// Not well-formed, at the line the parser reached.
-        func fail(_ why: String) -> FileFormatError {
+        func fail(_ why: L10n.Words) -> FileFormatError {
             let line = b[..<min(i, b.count)].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            return FileFormatError("not well-formed XML: \(TerminalText.excerpt(why, limit: 160)) (line \(line))")
+            let brief = L10n.Words(english: TerminalText.excerpt(why.english, limit: 160), said: TerminalText.excerpt(why.said, limit: 160))
+            return FileFormatError(L10n.words("not well-formed XML: %1$s (line %2$s)", brief, .init(String(line))))
         }
     }
 }

@@ -29,18 +29,18 @@ package enum ZipArchive {
     package static func members(_ data: Data, budget: Int, wanted: (String) -> Bool) throws -> [Member] {
         let bytes = [UInt8](data)
         let entries = try centralDirectory(bytes)
-        guard entries.count <= maxMembers else { throw FileFormatError("a zip of \(entries.count) members (at most \(maxMembers) are read)") }
+        guard entries.count <= maxMembers else { throw FileFormatError(L10n.words("a zip of %1$s members (at most %2$s are read)", .init("\(entries.count)"), .init("\(maxMembers)"))) }
         // Each member's bytes are its own: headers that share them would have the same bytes
         // inflated once a header (100 headers, one 4 MiB stream).
         guard entries.reduce(0, { $0 + $1.compressedSize }) <= bytes.count else {
-            throw FileFormatError("a damaged zip (its members' compressed sizes add up to more than the file)")
+            throw FileFormatError(L10n.words("a damaged zip (its members' compressed sizes add up to more than the file)"))
         }
         var read = [(entry: Entry, data: Range<Int>)]()
         for entry in entries {
             if entry.name.hasSuffix("/") { continue } // a folder
             let lower = entry.name.lowercased()
             guard ![".zip", ".jar", ".apk", ".gz", ".tgz", ".7z", ".tar"].contains(where: lower.hasSuffix) else {
-                throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read")
+                throw FileFormatError(L10n.words("a zip holding another archive (%1$s): archives inside archives are not read", .init("\(TerminalText.excerpt(entry.name))")))
             }
             guard wanted(entry.name) else { continue }
             read.append((entry, try dataRange(of: entry, in: bytes)))
@@ -48,21 +48,21 @@ package enum ZipArchive {
         // From its local header to its data's end, no member's bytes overlap another's.
         let spans = read.sorted { $0.entry.localHeader < $1.entry.localHeader }
         for (a, b) in zip(spans, spans.dropFirst()) where b.entry.localHeader < a.data.upperBound {
-            throw FileFormatError("a damaged zip (members \(TerminalText.excerpt(a.entry.name)) and \(TerminalText.excerpt(b.entry.name)) share their bytes)")
+            throw FileFormatError(L10n.words("a damaged zip (members %1$s and %2$s share their bytes)", .init("\(TerminalText.excerpt(a.entry.name))"), .init("\(TerminalText.excerpt(b.entry.name))")))
         }
         var left = max(0, budget)
         var out = [Member]()
         for (entry, range) in read {
-            guard entry.flags & 0x0001 == 0 else { throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) is encrypted") }
+            guard entry.flags & 0x0001 == 0 else { throw FileFormatError(L10n.words("zip member %1$s is encrypted", .init("\(TerminalText.excerpt(entry.name))"))) }
             guard entry.size <= left else {
-                throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) inflates to \(entry.size) bytes, past the \(budget)-byte limit of a card file")
+                throw FileFormatError(L10n.words("zip member %1$s inflates to %2$s bytes, past the %3$s-byte limit of a card file", .init("\(TerminalText.excerpt(entry.name))"), .init("\(entry.size)"), .init("\(budget)")))
             }
             guard entry.size <= maxRatio * max(entry.compressedSize, 1) || entry.size < 65_536 else {
-                throw FileFormatError("zip member \(TerminalText.excerpt(entry.name)) inflates \(entry.size / max(entry.compressedSize, 1)) times its size: a zip bomb")
+                throw FileFormatError(L10n.words("zip member %1$s inflates %2$s times its size: a zip bomb", .init("\(TerminalText.excerpt(entry.name))"), .init("\(entry.size / max(entry.compressedSize, 1))")))
             }
             let member = Data(try contents(of: entry, bytes[range]))
             left -= member.count
-            guard !isZip(member) else { throw FileFormatError("a zip holding another archive (\(TerminalText.excerpt(entry.name))): archives inside archives are not read") }
+            guard !isZip(member) else { throw FileFormatError(L10n.words("a zip holding another archive (%1$s): archives inside archives are not read", .init("\(TerminalText.excerpt(entry.name))"))) }
             out.append(Member(name: entry.name, data: member))
         }
         return out
@@ -84,19 +84,19 @@ package enum ZipArchive {
     private static func centralDirectory(_ b: [UInt8]) throws -> [Entry] {
         guard b.count >= 22, let eocd = stride(from: b.count - 22, through: max(0, b.count - 65_557), by: -1).first(where: {
             b[$0] == 0x50 && b[$0 + 1] == 0x4B && b[$0 + 2] == 0x05 && b[$0 + 3] == 0x06
-        }) else { throw FileFormatError("a damaged zip (no end of central directory)") }
+        }) else { throw FileFormatError(L10n.words("a damaged zip (no end of central directory)")) }
         let count = u16(b, eocd + 10), size = u32(b, eocd + 12), offset = u32(b, eocd + 16)
-        guard count != 0xFFFF, size != 0xFFFF_FFFF, offset != 0xFFFF_FFFF else { throw FileFormatError("a ZIP64 archive (not read: a card export is small)") }
-        guard count <= maxMembers else { throw FileFormatError("a zip of \(count) members (at most \(maxMembers) are read)") }
-        guard offset + size <= eocd else { throw FileFormatError("a damaged zip (its central directory runs past its end)") }
+        guard count != 0xFFFF, size != 0xFFFF_FFFF, offset != 0xFFFF_FFFF else { throw FileFormatError(L10n.words("a ZIP64 archive (not read: a card export is small)")) }
+        guard count <= maxMembers else { throw FileFormatError(L10n.words("a zip of %1$s members (at most %2$s are read)", .init("\(count)"), .init("\(maxMembers)"))) }
+        guard offset + size <= eocd else { throw FileFormatError(L10n.words("a damaged zip (its central directory runs past its end)")) }
         var entries = [Entry]()
         var i = offset
         for _ in 0 ..< count {
-            guard i + 46 <= offset + size, u32(b, i) == 0x0201_4B50 else { throw FileFormatError("a damaged zip (central directory header \(entries.count + 1))") }
+            guard i + 46 <= offset + size, u32(b, i) == 0x0201_4B50 else { throw FileFormatError(L10n.words("a damaged zip (central directory header %1$s)", .init("\(entries.count + 1)"))) }
             let nameLength = u16(b, i + 28), extra = u16(b, i + 30), comment = u16(b, i + 32)
-            guard i + 46 + nameLength <= offset + size else { throw FileFormatError("a damaged zip (a name runs past the directory)") }
+            guard i + 46 + nameLength <= offset + size else { throw FileFormatError(L10n.words("a damaged zip (a name runs past the directory)")) }
             let compressed = u32(b, i + 20), size = u32(b, i + 24), local = u32(b, i + 42)
-            guard compressed != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF else { throw FileFormatError("a ZIP64 member (not read)") }
+            guard compressed != 0xFFFF_FFFF, size != 0xFFFF_FFFF, local != 0xFFFF_FFFF else { throw FileFormatError(L10n.words("a ZIP64 member (not read)")) }
             entries.append(Entry(name: String(decoding: b[(i + 46) ..< (i + 46 + nameLength)], as: UTF8.self), flags: u16(b, i + 8),
                                  method: u16(b, i + 10), crc: UInt32(u32(b, i + 16)), compressedSize: compressed, size: size, localHeader: local))
             i += 46 + nameLength + extra + comment
@@ -107,9 +107,9 @@ package enum ZipArchive {
     /// Where a member's bytes lie: past its local header, as many as the central directory says.
     private static func dataRange(of e: Entry, in b: [UInt8]) throws -> Range<Int> {
         let h = e.localHeader
-        guard h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw FileFormatError("a damaged zip (no local header for \(TerminalText.excerpt(e.name)))") }
+        guard h + 30 <= b.count, u32(b, h) == 0x0403_4B50 else { throw FileFormatError(L10n.words("a damaged zip (no local header for %1$s)", .init("\(TerminalText.excerpt(e.name))"))) }
         let start = h + 30 + u16(b, h + 26) + u16(b, h + 28)
-        guard start + e.compressedSize <= b.count else { throw FileFormatError("a damaged zip (\(TerminalText.excerpt(e.name)) runs past its end)") }
+        guard start + e.compressedSize <= b.count else { throw FileFormatError(L10n.words("a damaged zip (%1$s runs past its end)", .init("\(TerminalText.excerpt(e.name))"))) }
         return start ..< start + e.compressedSize
     }
 
@@ -119,11 +119,12 @@ package enum ZipArchive {
         switch e.method {
         case 0: data = Array(raw)
         case 8: data = try inflate(raw, size: e.size, name: e.name)
-        default: throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) is compressed with method \(e.method) (only stored and deflated members are read)")
+        default: throw FileFormatError(L10n.words("zip member %1$s is compressed with method %2$s (only stored and deflated members are read)", .init("\(TerminalText.excerpt(e.name))"), .init("\(e.method)")))
         }
-        guard data.count == e.size else { throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) holds \(data.count > e.size ? "more" : "less") than it says") }
+        guard data.count == e.size else { throw FileFormatError(data.count > e.size ? L10n.words("zip member %1$s holds more than it says", .init(TerminalText.excerpt(e.name)))
+                                                                  : L10n.words("zip member %1$s holds less than it says", .init(TerminalText.excerpt(e.name)))) }
         let crc = data.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
-        guard crc == e.crc else { throw FileFormatError("zip member \(TerminalText.excerpt(e.name)) is damaged (its CRC-32 does not match)") }
+        guard crc == e.crc else { throw FileFormatError(L10n.words("zip member %1$s is damaged (its CRC-32 does not match)", .init("\(TerminalText.excerpt(e.name))"))) }
         return data
     }
 
@@ -134,7 +135,7 @@ package enum ZipArchive {
         var output = [UInt8](repeating: 0, count: size + 1)
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw FileFormatError("zlib could not start inflating \(TerminalText.excerpt(name))")
+            throw FileFormatError(L10n.words("zlib could not start inflating %1$s", .init("\(TerminalText.excerpt(name))")))
         }
         defer { inflateEnd(&stream) }
         let status: Int32 = input.withUnsafeBufferPointer { inBuffer in
@@ -147,7 +148,8 @@ package enum ZipArchive {
             }
         }
         guard status == Z_STREAM_END else {
-            throw FileFormatError(status == Z_BUF_ERROR || status == Z_OK ? "zip member \(TerminalText.excerpt(name)) holds more than it says" : "zip member \(TerminalText.excerpt(name)) is damaged (inflate \(status))")
+            throw FileFormatError(status == Z_BUF_ERROR || status == Z_OK ? L10n.words("zip member %1$s holds more than it says", .init(TerminalText.excerpt(name)))
+                                  : L10n.words("zip member %1$s is damaged (inflate %2$s)", .init(TerminalText.excerpt(name)), .init(String(status))))
         }
         return Array(output.prefix(Int(stream.total_out)))
     }

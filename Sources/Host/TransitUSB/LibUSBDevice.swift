@@ -94,12 +94,12 @@ package final class LibUSBDevice: USBPipe {
             }
             defer { matches.forEach { libusb_unref_device($0) } }
             guard let device = matches.first else {
-                throw TransitError(.noReader, "\(found.readerName) is no longer connected")
+                throw TransitError(.noReader, L10n.words("%1$s is no longer connected", .init(found.readerName)))
             }
             let endpoints = try Self.endpoints(device, found)
             var handle: OpaquePointer?
             let rv = libusb_open(device, &handle)
-            guard rv == 0, let handle else { throw Self.openError(rv, found, doing: "open") }
+            guard rv == 0, let handle else { throw Self.openError(rv, found, doing: L10n.words("open")) }
             opened = (handle, endpoints)
         } catch {
             libusb_exit(context)
@@ -167,11 +167,11 @@ package final class LibUSBDevice: USBPipe {
         defer { libusb_exit(context) }
         let matches = try devices(context) { device, candidate in candidate == found ? libusb_ref_device(device) : nil }
         defer { matches.forEach { libusb_unref_device($0) } }
-        guard let device = matches.first else { throw TransitError(.noReader, "\(found.readerName) is no longer connected") }
+        guard let device = matches.first else { throw TransitError(.noReader, L10n.words("%1$s is no longer connected", .init(found.readerName))) }
         _ = try endpoints(device, found) // the bulk endpoints a read needs, as opening for one checks
         var handle: OpaquePointer?
         let rv = libusb_open(device, &handle)
-        guard rv == 0, let handle else { throw openError(rv, found, doing: "open") }
+        guard rv == 0, let handle else { throw openError(rv, found, doing: L10n.words("open")) }
         libusb_close(handle)
     }
 
@@ -227,7 +227,7 @@ package final class LibUSBDevice: USBPipe {
     /// reader), anything else `communication`.
     private func failure(_ rv: Int32, _ doing: String) -> TransitError {
         if rv == LIBUSB_ERROR_NO_DEVICE.rawValue {
-            return TransitError(.sessionLost, "\(found.readerName) was unplugged during the read")
+            return TransitError(.sessionLost, L10n.words("%1$s was unplugged during the read", .init(found.readerName)))
         }
         return TransitError(.communication, "\(doing) \(found.readerName) failed: \(Self.name(rv))")
     }
@@ -253,39 +253,42 @@ package final class LibUSBDevice: USBPipe {
             kernelDriverName = found.driver(configuration: configuration, interface: interface)
             let own = Self.readerDriver(found), model = found.model.family
             guard kernelDriverName == own else {
-                throw TransitError(.communication, "cannot open \(found.readerName): the kernel's "
-                                   + (kernelDriverName.map { "\(TerminalText.escape($0)) driver" } ?? "driver of another name than \(own)")
-                                   + " holds it, and transit detaches only \(own), the \(model)'s own; a device with the \(model)'s ids "
-                                   + "that another driver takes may not be one (see lsusb -t and journalctl -k)")
+                let holder = kernelDriverName.map { L10n.words("%1$s driver", .init(TerminalText.escape($0))) }
+                    ?? L10n.words("driver of another name than %1$s", .init(own))
+                // TRANSLATORS: %2$s is "port100 driver" or "driver of another name than port100"; %3$s a kernel driver, %4$s a model (RC-S380).
+                throw TransitError(.communication, L10n.words("cannot open %1$s: the kernel's %2$s holds it, and transit detaches only %3$s, the %4$s's own; a device with the %4$s's ids that another driver takes may not be one (see lsusb -t and journalctl -k)",
+                                                              .init(found.readerName), holder, .init(own), .init(model)))
             }
             let rv = libusb_detach_kernel_driver(handle, interface)
-            guard rv == 0 else { throw Self.openError(rv, found, doing: "detach the kernel's \(kernelDriverName.map { $0 + " " } ?? "")driver from") }
+            guard rv == 0 else { throw Self.openError(rv, found, doing: kernelDriverName.map { L10n.words("detach the kernel's %1$s driver from", .init($0)) }
+                                                                                      ?? L10n.words("detach the kernel's driver from")) }
             detachedKernelDriver = true
         }
         let rv = libusb_claim_interface(handle, interface)
-        guard rv == 0 else { throw Self.openError(rv, found, doing: "claim") }
+        guard rv == 0 else { throw Self.openError(rv, found, doing: L10n.words("claim")) }
     }
 
     /// Where opening or claiming failed, said so a person can act: the access to give, the
     /// program to close, the cable.
-    private static func openError(_ rv: Int32, _ found: Found, doing: String) -> TransitError {
-        let reader = found.readerName // "… (USB bus:device)"
+    private static func openError(_ rv: Int32, _ found: Found, doing: L10n.Words) -> TransitError {
+        let reader = L10n.Words(found.readerName) // "… (USB bus:device)"
+        let driver = L10n.Words(found.model.kernelDriver)
+        // TRANSLATORS: in these, %1$s is what failed ("open", "claim", "detach the kernel's port100 driver from"), %2$s the reader.
         switch rv {
         case LIBUSB_ERROR_ACCESS.rawValue:
-            return TransitError(.communication, "cannot \(doing) \(reader): no write access to \(found.node). transit's udev rule "
-                                + "\(USBAccess.ruleName) gives it to the person at the desktop and to group transit: the .deb installs it "
-                                + "in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/\(USBAccess.ruleName) "
-                                + "there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader"
-                                + (found.model.chipset.driverMayTakeItBack
-                                    ? ". The kernel's \(found.model.kernelDriver) driver may stay bound: transit detaches it while it reads (with that same access) and gives it back"
-                                    : ""))
+            return TransitError(.communication, found.model.chipset.driverMayTakeItBack
+                ? L10n.words("cannot %1$s %2$s: no write access to %3$s. transit's udev rule %4$s gives it to the person at the desktop and to group transit: the .deb installs it in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/%4$s there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader. The kernel's %5$s driver may stay bound: transit detaches it while it reads (with that same access) and gives it back",
+                             doing, reader, .init(found.node), .init(USBAccess.ruleName), driver)
+                : L10n.words("cannot %1$s %2$s: no write access to %3$s. transit's udev rule %4$s gives it to the person at the desktop and to group transit: the .deb installs it in /usr/lib/udev/rules.d, make install in /etc/udev/rules.d (or copy packaging/udev/%4$s there); then run sudo udevadm control --reload && sudo udevadm trigger, or replug the reader",
+                             doing, reader, .init(found.node), .init(USBAccess.ruleName)))
         case LIBUSB_ERROR_BUSY.rawValue:
-            return TransitError(.communication, "cannot \(doing) \(reader): the reader is busy (another program, e.g. nfcpy, holds it"
-                                + (found.model.chipset.driverMayTakeItBack ? ", or the kernel's \(found.model.kernelDriver) driver took it back" : "") + ")")
+            return TransitError(.communication, found.model.chipset.driverMayTakeItBack
+                ? L10n.words("cannot %1$s %2$s: the reader is busy (another program, e.g. nfcpy, holds it, or the kernel's %3$s driver took it back)", doing, reader, driver)
+                : L10n.words("cannot %1$s %2$s: the reader is busy (another program, e.g. nfcpy, holds it)", doing, reader))
         case LIBUSB_ERROR_NO_DEVICE.rawValue:
-            return TransitError(.noReader, "cannot \(doing) \(reader): it was unplugged")
+            return TransitError(.noReader, L10n.words("cannot %1$s %2$s: it was unplugged", doing, reader))
         default:
-            return TransitError(.communication, "cannot \(doing) \(reader): \(name(rv))")
+            return TransitError(.communication, L10n.words("cannot %1$s %2$s: %3$s", doing, reader, .init(name(rv))))
         }
     }
 
@@ -293,7 +296,7 @@ package final class LibUSBDevice: USBPipe {
     private static func start() throws(TransitError) -> OpaquePointer {
         var context: OpaquePointer?
         let rv = libusb_init(&context)
-        guard rv == 0, let context else { throw TransitError(.noReader, "libusb could not start: \(name(rv))") }
+        guard rv == 0, let context else { throw TransitError(.noReader, L10n.words("libusb could not start: %1$s", .init(name(rv)))) }
         return context
     }
 
@@ -301,7 +304,7 @@ package final class LibUSBDevice: USBPipe {
     private static func devices<T>(_ context: OpaquePointer, _ pick: (OpaquePointer, Found) -> T?) throws(TransitError) -> [T] {
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let count = libusb_get_device_list(context, &list)
-        guard count >= 0, let list else { throw TransitError(.noReader, "libusb could not list the USB devices: \(name(Int32(clamping: count)))") }
+        guard count >= 0, let list else { throw TransitError(.noReader, L10n.words("libusb could not list the USB devices: %1$s", .init(name(Int32(clamping: count))))) }
         defer { libusb_free_device_list(list, 1) }
         var picked = [T]()
         for index in 0 ..< count {
@@ -323,7 +326,7 @@ package final class LibUSBDevice: USBPipe {
     private static func endpoints(_ device: OpaquePointer, _ found: Found) throws(TransitError) -> Endpoints {
         var config: UnsafeMutablePointer<libusb_config_descriptor>?
         let rv = libusb_get_active_config_descriptor(device, &config)
-        guard rv == 0, let config else { throw openError(rv, found, doing: "read the configuration of") }
+        guard rv == 0, let config else { throw openError(rv, found, doing: L10n.words("read the configuration of")) }
         defer { libusb_free_config_descriptor(config) }
         guard let interfaces = config.pointee.interface else { throw noEndpoints(found) }
         for i in 0 ..< Int(config.pointee.bNumInterfaces) {
@@ -348,7 +351,7 @@ package final class LibUSBDevice: USBPipe {
     }
 
     private static func noEndpoints(_ found: Found) -> TransitError {
-        TransitError(.noReader, "\(found.readerName) has no interface with bulk IN and OUT endpoints: not a reader transit drives")
+        TransitError(.noReader, L10n.words("%1$s has no interface with bulk IN and OUT endpoints: not a reader transit drives", .init(found.readerName)))
     }
 
     private static func name(_ rv: Int32) -> String {

@@ -88,7 +88,7 @@ extension USBChipset {
     /// port100 driver (docs/research/port100.md §"Kernel driver").
     package static let port100 = USBChipset(
         id: "port100", kernelDriver: "port100",
-        reads: "FeliCa cards and MIFARE Ultralight tickets (not MIFARE Classic)",
+        reads: L10n.mark("FeliCa cards and MIFARE Ultralight tickets (not MIFARE Classic)"),
         readsOnly: "FeliCa cards and MIFARE Ultralight tickets only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; Compass, Ventra…",
         reader: { RCS380Reader($0) })
 }

@@ -91,11 +91,11 @@ package final class RCS380TypeAChannel: ReaderChannel {
         case .silence:
             // A Type 2 tag in the field answers every READ, with its data or a NAK (MF0ICU1 §9.3):
             // silence after the tries is the card gone.
-            throw TransitError(.sessionLost, "the card was removed during the read")
+            throw TransitError(.sessionLost, L10n.words("the card was removed during the read"))
         case .radioError(let status) where status.isDamage:
-            throw TransitError(.communication, "\(readerName) received the card's answer damaged (\(status)) \(lastTries == 1 ? "once (the read's deadline came)" : "\(lastTries) times"): hold the card still, flat on the reader, and read again")
+            throw TransitError(.communication, USBFeliCaChannel.damaged(readerName, "\(status)", tries: lastTries))
         case .radioError(let status):
-            throw TransitError(.communication, "\(readerName) reported \(status) receiving the card's answer")
+            throw TransitError(.communication, L10n.words("%1$s reported %2$s receiving the card's answer", .init(readerName), .init("\(status)")))
         }
     }
 
@@ -135,6 +135,6 @@ package final class RCS380TypeAChannel: ReaderChannel {
     }
 
     private func overDeadline() -> TransitError {
-        TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
+        TransitError(.communication, L10n.words("the read did not finish within its deadline (%1$s was still answering)", .init(readerName)))
     }
 }

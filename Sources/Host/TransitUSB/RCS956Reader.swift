@@ -55,7 +55,7 @@ package final class RCS956Reader: USBDriverHolding, @unchecked Sendable {
     /// The FeliCa card a look found, as a channel of the bare-frame dialect.
     package func channel(_ card: USBCard, exchangeTimeout: Double) throws(TransitError) -> ReaderChannel {
         guard case .felica(let target) = card else {
-            throw TransitError(.readerUnsupported, "\(name) reads FeliCa cards only")
+            throw TransitError(.readerUnsupported, L10n.words("%1$s reads FeliCa cards only", .init(name)))
         }
         let reader = try opened(by: Deadline(secondsFromNow: exchangeTimeout))
         return USBFeliCaChannel(reader: reader, target: target, readerName: name, exchangeTimeout: exchangeTimeout, log: log)
@@ -79,7 +79,7 @@ extension USBChipset {
     /// may take it back.
     package static let rcs956 = USBChipset(
         id: "rcs956", kernelDriver: "pn533_usb", driverMayTakeItBack: true,
-        reads: "FeliCa cards (an RC-S956 chip, PN53x frames)",
+        reads: L10n.mark("FeliCa cards (an RC-S956 chip, PN53x frames)"),
         readsOnly: "FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…",
         reader: { RCS956Reader($0) })
 }

@@ -1,3 +1,4 @@
+import TransitModel
 import Foundation
 
 /// What decides whether this user may open a Sony reader's device node: transit's udev rule
@@ -63,34 +64,45 @@ package struct USBAccess: Equatable, Sendable {
     }
 
     /// "installed: /etc/udev/rules.d/60-transit-pasori.rules" (or the former name's path) or "not installed".
-    package var ruleDetail: String {
-        rulePath.map { "installed: \($0) (group \(group ?? "none") and the person at the desktop's seat get the reader)" }
-            ?? "\(Self.ruleName) not installed (looked in \(Self.ruleFolders.joined(separator: ", ")))"
+    package var ruleDetail: String { ruleWords.english }
+    package var ruleWords: L10n.Words {
+        guard let rulePath else {
+            return L10n.words("%1$s not installed (looked in %2$s)", .init(Self.ruleName), .init(Self.ruleFolders.joined(separator: ", ")))
+        }
+        return L10n.words("installed: %1$s (group %2$s and the person at the desktop's seat get the reader)", .init(rulePath), .init(group ?? "none"))
     }
 
     /// "group transit exists; root is in it".
-    package var groupDetail: String {
-        guard let group else { return "no rule, so no group" }
-        guard groupExists else { return "group \(group) does not exist" }
-        if inGroup { return "group \(group) exists; \(user) is in it" }
-        return "group \(group) exists; \(user) is not in it" + (addedNotLoggedIn ? " yet (added: log in again)" : "")
+    package var groupDetail: String { groupWords.english }
+    package var groupWords: L10n.Words {
+        guard let group else { return L10n.words("no rule, so no group") }
+        guard groupExists else { return L10n.words("group %1$s does not exist", .init(group)) }
+        if inGroup { return L10n.words("group %1$s exists; %2$s is in it", .init(group), .init(user)) }
+        return addedNotLoggedIn ? L10n.words("group %1$s exists; %2$s is not in it yet (added: log in again)", .init(group), .init(user))
+            : L10n.words("group %1$s exists; %2$s is not in it", .init(group), .init(user))
     }
 
     /// What to do about a reader this user may not open, the one step that applies: install the
     /// rule; create its group; join it (or use the reader at the seat); log in again; replug.
-    package var fix: String {
+    package var fix: String { fixWords.english }
+    package var fixWords: L10n.Words {
         guard rulePath != nil else {
-            return "install transit's udev rule \(Self.ruleName) (make install or the .deb; or copy packaging/udev/\(Self.ruleName) "
-                + "to /etc/udev/rules.d), then replug the reader"
+            return L10n.words("install transit's udev rule %1$s (make install or the .deb; or copy packaging/udev/%1$s to /etc/udev/rules.d), then replug the reader",
+                              .init(Self.ruleName))
         }
-        guard let group else { return "replug the reader, or run sudo udevadm trigger (the rule names no group: only the person at the desktop's seat gets it)" }
+        guard let group else {
+            return L10n.words("replug the reader, or run sudo udevadm trigger (the rule names no group: only the person at the desktop's seat gets it)")
+        }
         guard groupExists else {
-            return "create the group the rule names: sudo groupadd --system \(group) (make install and the .deb create it), then replug the reader"
+            return L10n.words("create the group the rule names: sudo groupadd --system %1$s (make install and the .deb create it), then replug the reader", .init(group))
         }
-        if addedNotLoggedIn { return "log out and in again: \(user) was added to group \(group), this session does not have it yet" }
+        if addedNotLoggedIn {
+            return L10n.words("log out and in again: %1$s was added to group %2$s, this session does not have it yet", .init(user), .init(group))
+        }
         guard inGroup else {
-            return "sudo usermod -aG \(group) \(user), then log in again — or read at the desktop's seat, where the rule gives the person there the reader"
+            return L10n.words("sudo usermod -aG %1$s %2$s, then log in again — or read at the desktop's seat, where the rule gives the person there the reader",
+                              .init(group), .init(user))
         }
-        return "replug the reader, or run sudo udevadm control --reload && sudo udevadm trigger: the rule applies when the reader is plugged in"
+        return L10n.words("replug the reader, or run sudo udevadm control --reload && sudo udevadm trigger: the rule applies when the reader is plugged in")
     }
 }

@@ -123,10 +123,10 @@ package final class USBFeliCaChannel: ReaderChannel {
             return [0x63, 0x00]
         case .radioError(let status) where status.isDamage:
             // The card is there (something came back): never "removed", however often.
-            throw TransitError(.communication, "\(readerName) received the card's answer damaged (\(status)) \(tries(of: frame)): hold the card still, flat on the reader, and read again")
+            throw TransitError(.communication, Self.damaged(readerName, "\(status)", tries: lastTries))
         case .radioError(let status):
             try checkPresence(by: deadline)
-            throw TransitError(.communication, "\(readerName) reported \(status) receiving the card's answer")
+            throw TransitError(.communication, L10n.words("%1$s reported %2$s receiving the card's answer", .init(readerName), .init("\(status)")))
         }
     }
 
@@ -151,7 +151,12 @@ package final class USBFeliCaChannel: ReaderChannel {
     }
 
     /// "3 times", "once": how often the last frame went.
-    private func tries(of frame: [UInt8]) -> String { lastTries == 1 ? "once (the read's deadline came)" : "\(lastTries) times" }
+    /// "… received the card's answer damaged (…) 3 times: hold the card still …", as the Type A channel says it too.
+    package static func damaged(_ readerName: String, _ status: String, tries: Int) -> L10n.Words {
+        L10n.wordsn("%1$s received the card's answer damaged (%2$s) once (the read's deadline came): hold the card still, flat on the reader, and read again",
+                    "%1$s received the card's answer damaged (%2$s) %3$s times: hold the card still, flat on the reader, and read again", tries,
+                    .init(readerName), .init(status), .init(String(tries)))
+    }
 
     /// "command 06": a frame's command code, for the log.
     private static func command(_ frame: [UInt8]) -> String {
@@ -167,15 +172,17 @@ package final class USBFeliCaChannel: ReaderChannel {
             try reader.presencePolling(bitRate: target.bitRate, timeout: min(Self.pollingTimeout, left), deadline: deadline)
         }
         if case .radioError(let status) = reception, status.isDamage {
-            throw TransitError(.communication, "\(readerName) received the card's answer to a Polling damaged (\(status)) \(tries(of: polling))")
+            throw TransitError(.communication, L10n.wordsn("%1$s received the card's answer to a Polling damaged (%2$s) once (the read's deadline came)",
+                                                          "%1$s received the card's answer to a Polling damaged (%2$s) %3$s times", lastTries,
+                                                          .init(readerName), .init("\(status)"), .init(String(lastTries))))
         }
         guard FeliCaTarget(polled: reception, bitRate: target.bitRate)?.idm == target.idm else {
-            throw TransitError(.sessionLost, "the card was removed during the read")
+            throw TransitError(.sessionLost, L10n.words("the card was removed during the read"))
         }
     }
 
     private func overDeadline() -> TransitError {
-        TransitError(.communication, "the read did not finish within its deadline (\(readerName) was still answering)")
+        TransitError(.communication, L10n.words("the read did not finish within its deadline (%1$s was still answering)", .init(readerName)))
     }
 
     /// Tries a card command gets while its answer comes back damaged: nfcpy sends each Type 3

@@ -51,51 +51,59 @@ package final class USBReaderSource: ReaderSource {
         let found: [LibUSBDevice.Found]
         do throws(TransitError) {
             found = try bus()
-            checks.append(ReaderFinding(check: "libusb", ok: true, detail: "usable", fix: nil))
+            checks.append(ReaderFinding(check: L10n.Words("libusb"), ok: true, detail: L10n.words("usable"), fix: nil))
         } catch {
             found = []
-            checks.append(ReaderFinding(check: "libusb", ok: true, detail: "\(error.message): no USB reader can be used here (PC/SC readers can)", fix: nil))
+            checks.append(ReaderFinding(check: L10n.Words("libusb"), ok: true,
+                                        detail: L10n.words("%1$s: no USB reader can be used here (PC/SC readers can)", error.words), fix: nil))
         }
         let access = USBAccess.here()
         for family in USBReaderTable.families(table) where !found.contains(where: { $0.model.family == family }) {
             let lines = table.filter { $0.family == family }
             let ids = lines.map { Self.hex($0.vendor) + ":" + Self.hex($0.product) }
-            checks.append(ReaderFinding(check: family, ok: true, detail: "none on USB (`lsusb -d \(Self.hex(lines[0].vendor)):` lists \(lines[0].maker)'s readers: "
-                                        + "\(ids.joined(separator: " and ")) \(ids.count == 1 ? "is" : "are") the \(family)'s)", fix: nil))
+            // TRANSLATORS: %1$s is a vendor ID (054c), %2$s its maker (Sony), %3$s the product IDs, %4$s the model (RC-S380).
+            let none = L10n.wordsn("none on USB (`lsusb -d %1$s:` lists %2$s's readers: %3$s is the %4$s's)",
+                                   "none on USB (`lsusb -d %1$s:` lists %2$s's readers: %3$s are the %4$s's)", ids.count,
+                                   .init(Self.hex(lines[0].vendor)), .init(lines[0].maker), .init(ids.joined(separator: " and ")), .init(family))
+            checks.append(ReaderFinding(check: L10n.Words(family), ok: true, detail: none, fix: nil))
         }
         var blocked = false
         for reader in found {
-            let check = "reader \(reader.readerName)"
+            let check = L10n.words("reader %1$s", .init(reader.readerName))
             let own = reader.model.kernelDriver
-            let bound = reader.boundDriver.map { "the kernel's \($0) driver holds it (transit detaches it while it reads and gives it back)" }
-                ?? "no kernel driver holds it"
+            let bound = reader.boundDriver.map { L10n.words("the kernel's %1$s driver holds it (transit detaches it while it reads and gives it back)", .init($0)) }
+                ?? L10n.words("no kernel driver holds it")
             // Only the reader's own driver is ever detached (issue 36 §4): a device with the
             // reader's ids that another driver holds (usbhid, usb-storage) is not read, and said so.
             if let other = reader.boundDriver, other != own {
                 checks.append(ReaderFinding(check: check, ok: false,
-                                          detail: "the kernel's \(other) driver holds it, not \(own): transit detaches no other driver, so it does not read this device",
-                                          fix: "check that it is a \(reader.model.maker) \(reader.model.family) (`lsusb -d \(Self.hex(reader.model.vendor)):`); a real one is bound by \(own) or by no driver"))
+                                          detail: L10n.words("the kernel's %1$s driver holds it, not %2$s: transit detaches no other driver, so it does not read this device",
+                                                             .init(other), .init(own)),
+                                          fix: L10n.words("check that it is a %1$s %2$s (`lsusb -d %3$s:`); a real one is bound by %4$s or by no driver",
+                                                          .init(reader.model.maker), .init(reader.model.family), .init(Self.hex(reader.model.vendor)), .init(own))))
                 continue
             }
             do throws(TransitError) {
                 try LibUSBDevice.checkAccess(reader)
                 checks.append(ReaderFinding(check: check, ok: true,
-                                          detail: "USB, read without pcscd; \(reader.node) can be opened; \(bound); "
-                                            + reader.model.chipset.reads, fix: nil))
+                                          detail: L10n.words("USB, read without pcscd; %1$s can be opened; %2$s; %3$s", .init(reader.node), bound,
+                                                             L10n.Words(english: reader.model.chipset.reads, said: L10n.translated(reader.model.chipset.reads))),
+                                          fix: nil))
             } catch {
                 let noAccess = error.message.contains("no write access")
                 blocked = blocked || noAccess
                 let fix = error.message.contains("bulk IN and OUT")
-                    ? "this device is no reader transit can drive (its descriptors have no bulk endpoints); unplug it"
-                    : noAccess ? access.fix + (reader.model.chipset.driverMayTakeItBack ? " (the kernel's \(own) driver may stay bound: transit detaches it while it reads)" : "")
-                    : error.kind == .noReader ? "plug the reader in again" : "close the program that holds the reader (nfcpy…) and try again"
-                checks.append(ReaderFinding(check: check, ok: false, detail: "cannot be opened: \(error.message); \(bound)", fix: fix))
+                    ? L10n.words("this device is no reader transit can drive (its descriptors have no bulk endpoints); unplug it")
+                    : noAccess ? access.fixWords + (reader.model.chipset.driverMayTakeItBack
+                                                    ? L10n.words(" (the kernel's %1$s driver may stay bound: transit detaches it while it reads)", .init(own)) : L10n.Words(""))
+                    : error.kind == .noReader ? L10n.words("plug the reader in again") : L10n.words("close the program that holds the reader (nfcpy…) and try again")
+                checks.append(ReaderFinding(check: check, ok: false, detail: L10n.words("cannot be opened: %1$s; %2$s", error.words, bound), fix: fix))
             }
         }
         // Facts, a problem only where they keep a reader closed (the reader's line has the fix).
-        checks.append(ReaderFinding(check: "udev rule", ok: !blocked || access.rulePath != nil, detail: access.ruleDetail, fix: nil))
+        checks.append(ReaderFinding(check: L10n.words("udev rule"), ok: !blocked || access.rulePath != nil, detail: access.ruleWords, fix: nil))
         if access.rulePath != nil {
-            checks.append(ReaderFinding(check: "group", ok: !blocked || access.inGroup, detail: access.groupDetail, fix: nil))
+            checks.append(ReaderFinding(check: L10n.words("group"), ok: !blocked || access.inGroup, detail: access.groupWords, fix: nil))
         }
         return SourceCheck(findings: checks, readers: found.count, unsupported: USBReaders.unsupported.map(\.readerName))
     }

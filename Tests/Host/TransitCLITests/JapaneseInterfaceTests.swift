@@ -132,6 +132,33 @@ final class JapaneseInterfaceTests: XCTestCase {
         XCTAssertTrue(english.stderr.hasPrefix("transit: no plugin recognised this FeliCa card ("), english.stderr)
     }
 
+    /// The USB transport's findings in doctor (issue 44): the udev rule's line in Japanese, on
+    /// any machine (with the rule installed or not); its JSON keeps the English.
+    func testDoctorsUSBFindingsSpeakJapanese() throws {
+        let env = try japanese()
+        let text = try run(["doctor"], env).stdout
+        let rule = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("udev ルール") }, text)
+        XCTAssertTrue(rule.contains("60-transit-pasori.rules はインストールされていません（探した場所: /etc/udev/rules.d")
+                      || rule.contains("インストール済み: "), String(rule))
+        let json = try run(["doctor", "--json"], env).stdout
+        XCTAssertTrue(json.contains("not installed (looked in ") || json.contains("\"installed: "), json)
+        XCTAssertFalse(json.contains("インストール"), json)
+    }
+
+    /// A broken dump of another tool's format (issue 44): what is wrong with it in Japanese on
+    /// stderr, in English in the JSON error.
+    func testABrokenDumpsErrorSpeaksJapanese() throws {
+        let env = try japanese()
+        let file = archive.directory.appendingPathComponent("bad.mct.txt")
+        // MCT's text: `+Sector: N`, then 32 hex digits a block (Metrodroid's MctCardImporter); "ZZ" is no hex.
+        try "+Sector: 0\nZZ0102030405060708090A0B0C0D0E0F\n".write(to: file, atomically: true, encoding: .utf8)
+        let ran = try run(["scan", "--card", file.path, "--no-save", "--json"], env)
+        XCTAssertEqual(ran.status, 2, ran.stderr)
+        XCTAssertEqual(ran.stderr, "transit: \(file.path): MIFARE Classic Tool のダンプ: MCT のダンプ: "
+                       + "セクター 0 に16進として読めない行があります: ZZ0102030405060708090A0B0C0D0E0F\n")
+        XCTAssertTrue(ran.stdout.contains("MCT dump: bad hex in sector 0: ZZ0102"), ran.stdout)
+    }
+
     /// The month's report in Japanese, as text and as the page to print: the heading's period as
     /// Japanese prose writes dates (2026年11月1日〜2026年11月30日), the rows as scan's, the totals
     /// in Japanese words with their figures in one column (by display width), and a page whose

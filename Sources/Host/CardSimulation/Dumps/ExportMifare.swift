@@ -1,5 +1,6 @@
 import CardProtocol
 import Foundation
+import TransitModel
 
 /// MIFARE Classic and Ultralight cards of the peers' exports — Metrodroid's JSON, FareBot's JSON
 /// and the XML both once wrote — made into the same card image a Flipper, Proxmark3 or MCT dump
@@ -41,31 +42,31 @@ enum ExportMifare {
 
     static func classic(tagId: [UInt8]?, sectors: [Sector], description: String) throws -> CardImage {
         guard sectors.count <= maxSectors else {
-            throw CardImageError("a MIFARE Classic card of \(sectors.count) sectors (a 4K, the largest, has \(maxSectors))")
+            throw CardImageError(L10n.words("a MIFARE Classic card of %1$s sectors (a 4K, the largest, has %2$s)", .init("\(sectors.count)"), .init("\(maxSectors)")))
         }
         var bySector = [Int: Sector]()
         for s in sectors {
             guard (0 ..< maxSectors).contains(s.index) else {
-                throw CardImageError("MIFARE Classic sector \(s.index) is past a 4K's last sector (0 to \(maxSectors - 1))")
+                throw CardImageError(L10n.words("MIFARE Classic sector %1$s is past a 4K's last sector (0 to %2$s)", .init("\(s.index)"), .init("\(maxSectors - 1)")))
             }
-            guard bySector[s.index] == nil else { throw CardImageError("MIFARE Classic sector \(s.index) is listed twice") }
+            guard bySector[s.index] == nil else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s is listed twice", .init("\(s.index)"))) }
             let size = MifareLayout.blocksInSector(s.index)
             for (n, block) in s.blocks ?? [:] {
                 guard (0 ..< size).contains(n) else {
-                    throw CardImageError("MIFARE Classic sector \(s.index): block \(n) is past the sector's \(size) blocks")
+                    throw CardImageError(L10n.words("MIFARE Classic sector %1$s: block %2$s is past the sector's %3$s blocks", .init("\(s.index)"), .init("\(n)"), .init("\(size)")))
                 }
                 guard block.count == 16 else {
-                    throw CardImageError("MIFARE Classic sector \(s.index), block \(n): \(block.count) bytes, not 16")
+                    throw CardImageError(L10n.words("MIFARE Classic sector %1$s, block %2$s: %3$s bytes, not 16", .init("\(s.index)"), .init("\(n)"), .init("\(block.count)")))
                 }
             }
             for (key, name) in [(s.keyA, "A"), (s.keyB, "B")] {
-                if let key, key.count != 6 { throw CardImageError("MIFARE Classic sector \(s.index): key \(name) of \(key.count) bytes, not 6") }
+                if let key, key.count != 6 { throw CardImageError(L10n.words("MIFARE Classic sector %1$s: key %2$s of %3$s bytes, not 6", .init("\(s.index)"), .init("\(name)"), .init("\(key.count)"))) }
             }
             bySector[s.index] = s
         }
         guard let highest = bySector.keys.max(),
               let (type, count) = MifareLayout.smallestClassicType(holding: MifareLayout.firstBlock(ofSector: highest) + MifareLayout.blocksInSector(highest))
-        else { throw CardImageError("a MIFARE Classic card without sectors") }
+        else { throw CardImageError(L10n.words("a MIFARE Classic card without sectors")) }
         var blocks = Array(repeating: [UInt8?](repeating: nil, count: 16), count: count)
         for (index, s) in bySector {
             guard let read = s.blocks, !read.isEmpty || s.keyA != nil || s.keyB != nil else { continue }
@@ -81,7 +82,7 @@ enum ExportMifare {
         } else if let derived = MifareLayout.uid(block0: blocks[0]) {
             uid = derived
         } else {
-            throw CardImageError("a MIFARE Classic card with neither a tag ID of 4 or 7 bytes nor block 0")
+            throw CardImageError(L10n.words("a MIFARE Classic card with neither a tag ID of 4 or 7 bytes nor block 0"))
         }
         let image = CardImage.ClassicImage(uid: HexFormat.string(uid), type: type, blocks: blocks.map(MifareLayout.text))
         try MifareLayout.check(image)
@@ -90,21 +91,21 @@ enum ExportMifare {
 
     static func ultralight(tagId: [UInt8]?, type: String?, pages: [Page], description: String) throws -> CardImage {
         guard pages.count <= MifareLayout.maxPages else {
-            throw CardImageError("a MIFARE Ultralight card of \(pages.count) pages (at most \(MifareLayout.maxPages))")
+            throw CardImageError(L10n.words("a MIFARE Ultralight card of %1$s pages (at most %2$s)", .init("\(pages.count)"), .init("\(MifareLayout.maxPages)")))
         }
         var byIndex = [Int: [UInt8]]()
         var listed = Set<Int>()
         for p in pages {
             guard (0 ..< MifareLayout.maxPages).contains(p.index) else {
-                throw CardImageError("MIFARE Ultralight page \(p.index) is past the largest card's end (\(MifareLayout.maxPages) pages)")
+                throw CardImageError(L10n.words("MIFARE Ultralight page %1$s is past the largest card's end (%2$s pages)", .init("\(p.index)"), .init("\(MifareLayout.maxPages)")))
             }
-            guard listed.insert(p.index).inserted else { throw CardImageError("MIFARE Ultralight page \(p.index) is listed twice") }
+            guard listed.insert(p.index).inserted else { throw CardImageError(L10n.words("MIFARE Ultralight page %1$s is listed twice", .init("\(p.index)"))) }
             if let data = p.data {
-                guard data.count == 4 else { throw CardImageError("MIFARE Ultralight page \(p.index): \(data.count) bytes, not 4") }
+                guard data.count == 4 else { throw CardImageError(L10n.words("MIFARE Ultralight page %1$s: %2$s bytes, not 4", .init("\(p.index)"), .init("\(data.count)"))) }
                 byIndex[p.index] = data
             }
         }
-        guard let last = byIndex.keys.max() else { throw CardImageError("a MIFARE Ultralight card of which no page was read") }
+        guard let last = byIndex.keys.max() else { throw CardImageError(L10n.words("a MIFARE Ultralight card of which no page was read")) }
         let texts = (0 ... last).map { byIndex[$0].map { HexFormat.string($0) } ?? String(repeating: "??", count: 4) }
         // UID0–2 in page 0 (then BCC0), UID3–6 in page 1 (MF0ICU1 datasheet, "UID/serial number").
         let uid: [UInt8]
@@ -113,7 +114,7 @@ enum ExportMifare {
         } else if let p0 = byIndex[0], let p1 = byIndex[1] {
             uid = Array(p0.prefix(3)) + p1
         } else {
-            throw CardImageError("a MIFARE Ultralight card with neither a tag ID of 7 bytes nor pages 0 and 1")
+            throw CardImageError(L10n.words("a MIFARE Ultralight card with neither a tag ID of 7 bytes nor pages 0 and 1"))
         }
         let image = CardImage.UltralightImage(uid: HexFormat.string(uid), type: type, pages: texts)
         try MifareLayout.check(image)
@@ -136,18 +137,18 @@ enum ExportMifare {
     // MARK: Bytes that may be secret
 
     /// Hex text of a block or key: its problem said without its bytes.
-    static func hex(_ text: String, _ what: @autoclosure () -> String) throws -> [UInt8] {
+    static func hex(_ text: String, _ what: @autoclosure () -> L10n.Words) throws -> [UInt8] {
         if let bytes = HexFormat.bytes(text, ignoringSpaces: true) { return bytes }
         let digits = text.utf8.filter { $0 != UInt8(ascii: " ") }
         let odd = digits.count % 2 == 1 && digits.allSatisfy { MifareLayout.digit($0) != nil }
-        throw CardImageError("\(what()) is \(odd ? "an odd number of hex digits" : "not hex")")
+        throw CardImageError(odd ? L10n.words("%1$s is an odd number of hex digits", what()) : L10n.words("%1$s is not hex", what()))
     }
 
     /// Base64 text of a block or key: its problem said without its bytes.
-    static func base64(_ text: String, _ what: @autoclosure () -> String) throws -> [UInt8] {
+    static func base64(_ text: String, _ what: @autoclosure () -> L10n.Words) throws -> [UInt8] {
         let compact = text.filter { !$0.isWhitespace }
         let padded = compact + String(repeating: "=", count: (4 - compact.count % 4) % 4)
-        guard let data = Data(base64Encoded: padded) else { throw CardImageError("\(what()) is not base64") }
+        guard let data = Data(base64Encoded: padded) else { throw CardImageError(L10n.words("%1$s is not base64", what())) }
         return [UInt8](data)
     }
 }

@@ -27,14 +27,14 @@ enum ExportXML {
 
     static func entries(_ data: Data) throws -> [CardFile.Entry] {
         let root: XMLTree.Element
-        do { root = try XMLTree.parse(data) } catch let e as FileFormatError { throw CardImageError(e.description) }
+        do { root = try XMLTree.parse(data) } catch let e as FileFormatError { throw CardImageError(e.words) }
         switch root.name.lowercased() {
         case "card": return [entry(root)]
         case "cards":
             let cards = root.children("card")
             try CardFile.checkCount(cards.count)
             return cards.map(entry)
-        default: throw CardImageError("an XML file whose root is <\(CardImageError.quote(root.name))>, not a Metrodroid or FareBot <card> or <cards>")
+        default: throw CardImageError(L10n.words("an XML file whose root is <%1$s>, not a Metrodroid or FareBot <card> or <cards>", .init(CardImageError.quote(root.name))))
         }
     }
 
@@ -53,14 +53,14 @@ enum ExportXML {
     }
 
     private static func felica(_ card: XMLTree.Element) throws -> CardImage {
-        guard let id = card.attributes["id"] else { throw CardImageError("a FeliCa <card> without its id (the IDm)") }
+        guard let id = card.attributes["id"] else { throw CardImageError(L10n.words("a FeliCa <card> without its id (the IDm)")) }
         let systems = try card.descendants("system").map { s -> CardImageAssembler.System in
-            guard let code = decimalCode(s.attributes["code"]) else { throw CardImageError("a <system> without a code") }
+            guard let code = decimalCode(s.attributes["code"]) else { throw CardImageError(L10n.words("a <system> without a code")) }
             let services = try s.descendants("service").map { service -> CardImageAssembler.Service in
-                guard let serviceCode = decimalCode(service.attributes["code"]) else { throw CardImageError("a <service> of system \(code) without a code") }
+                guard let serviceCode = decimalCode(service.attributes["code"]) else { throw CardImageError(L10n.words("a <service> of system %1$s without a code", .init("\(code)"))) }
                 var blocks = [Int: [UInt8]]()
                 for block in service.descendants("block") {
-                    guard let address = block.attributes["address"].flatMap({ Int($0) }) else { throw CardImageError("a <block> without an address") }
+                    guard let address = block.attributes["address"].flatMap({ Int($0) }) else { throw CardImageError(L10n.words("a <block> without an address")) }
                     blocks[address < 0 ? address & 0xFF : address] = try base64(block) // FareBot's addresses are signed bytes
                 }
                 return .init(code: serviceCode, blocks: blocks, locked: service.attributes["skipped"] == "true")
@@ -74,23 +74,23 @@ enum ExportXML {
     private static func classic(_ card: XMLTree.Element) throws -> CardImage {
         let elements = card.descendants("sector")
         guard elements.count <= ExportMifare.maxSectors else {
-            throw CardImageError("a MIFARE Classic <card> of \(elements.count) sectors (a 4K, the largest, has \(ExportMifare.maxSectors))")
+            throw CardImageError(L10n.words("a MIFARE Classic <card> of %1$s sectors (a 4K, the largest, has %2$s)", .init("\(elements.count)"), .init("\(ExportMifare.maxSectors)")))
         }
         let sectors = try elements.map { s -> ExportMifare.Sector in
-            guard let index = s.attributes["index"].flatMap({ Int($0) }) else { throw CardImageError("a MIFARE Classic <sector> without an index") }
+            guard let index = s.attributes["index"].flatMap({ Int($0) }) else { throw CardImageError(L10n.words("a MIFARE Classic <sector> without an index")) }
             guard s.attributes["unauthorized"] != "true", s.attributes["invalid"] != "true" else { return .init(index: index) }
             let entries = s.descendants("block")
             guard entries.count <= MifareLayout.blocksInSector(index) else {
-                throw CardImageError("MIFARE Classic sector \(index) lists \(entries.count) blocks, more than its \(MifareLayout.blocksInSector(index))")
+                throw CardImageError(L10n.words("MIFARE Classic sector %1$s lists %2$s blocks, more than its %3$s", .init("\(index)"), .init("\(entries.count)"), .init("\(MifareLayout.blocksInSector(index))")))
             }
             var blocks = [Int: [UInt8]]()
             for (position, block) in entries.enumerated() {
                 let n = block.attributes["index"].flatMap { Int($0) } ?? position
-                guard blocks[n] == nil else { throw CardImageError("MIFARE Classic sector \(index), block \(n) is listed twice") }
-                guard let data = block.child("data") else { throw CardImageError("MIFARE Classic sector \(index), block \(n) has no <data>") }
-                blocks[n] = try ExportMifare.base64(data.trimmedText, "MIFARE Classic sector \(index), block \(n)")
+                guard blocks[n] == nil else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s, block %2$s is listed twice", .init("\(index)"), .init("\(n)"))) }
+                guard let data = block.child("data") else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s, block %2$s has no <data>", .init("\(index)"), .init("\(n)"))) }
+                blocks[n] = try ExportMifare.base64(data.trimmedText, L10n.words("MIFARE Classic sector %1$s, block %2$s", .init(String(index)), .init(String(n))))
             }
-            let key = try s.attributes["key"].map { try ExportMifare.base64($0, "MIFARE Classic sector \(index): its key") }
+            let key = try s.attributes["key"].map { try ExportMifare.base64($0, L10n.words("MIFARE Classic sector %1$s: its key", .init(String(index)))) }
             let isB = s.attributes["keytype"] == "KeyB"
             return .init(index: index, blocks: blocks, keyA: isB ? nil : key, keyB: isB ? key : nil)
         }
@@ -101,13 +101,13 @@ enum ExportXML {
     private static func ultralight(_ card: XMLTree.Element) throws -> CardImage {
         let elements = card.descendants("page")
         guard elements.count <= MifareLayout.maxPages else {
-            throw CardImageError("a MIFARE Ultralight <card> of \(elements.count) pages (at most \(MifareLayout.maxPages))")
+            throw CardImageError(L10n.words("a MIFARE Ultralight <card> of %1$s pages (at most %2$s)", .init("\(elements.count)"), .init("\(MifareLayout.maxPages)")))
         }
         let pages = try elements.enumerated().map { position, page -> ExportMifare.Page in
             let index = page.attributes["index"].flatMap { Int($0) } ?? position
             guard page.attributes["unauthorized"] != "true" else { return .init(index: index) }
-            guard let data = page.child("data") else { throw CardImageError("MIFARE Ultralight page \(index) has no <data>") }
-            return .init(index: index, data: try ExportMifare.base64(data.trimmedText, "MIFARE Ultralight page \(index)"))
+            guard let data = page.child("data") else { throw CardImageError(L10n.words("MIFARE Ultralight page %1$s has no <data>", .init("\(index)"))) }
+            return .init(index: index, data: try ExportMifare.base64(data.trimmedText, L10n.words("MIFARE Ultralight page %1$s", .init(String(index)))))
         }
         return try ExportMifare.ultralight(tagId: try card.attributes["id"].map(HexText.bytes),
                                            type: ExportMifare.ultralightType(metrodroidModel: card.attributes["cardModel"]),
@@ -138,7 +138,7 @@ enum ExportXML {
             apps.append(CardImageAssembler.application(name: type, aid: aid, fci: try bytes(app, "application-data"),
                                                        files: try files(app), commands: commands))
         }
-        guard !apps.isEmpty else { throw CardImageError("an ISO 7816 <card> with no application transit can select") }
+        guard !apps.isEmpty else { throw CardImageError(L10n.words("an ISO 7816 <card> with no application transit can select")) }
         return CardImage(description: "ISO 7816 card of an XML export", iso7816: .init(uid: card.attributes["id"] ?? "", applications: apps))
     }
 
@@ -191,7 +191,7 @@ enum Base64Text {
     static func bytes(_ text: String) throws -> [UInt8] {
         let compact = text.filter { !$0.isWhitespace }
         let padded = compact + String(repeating: "=", count: (4 - compact.count % 4) % 4)
-        guard let data = Data(base64Encoded: padded) else { throw CardImageError("bad base64 \(CardImageError.quote(text))") }
+        guard let data = Data(base64Encoded: padded) else { throw CardImageError(L10n.words("bad base64 %1$s", .init(CardImageError.quote(text)))) }
         return [UInt8](data)
     }
 }

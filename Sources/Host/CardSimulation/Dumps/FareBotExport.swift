@@ -58,17 +58,17 @@ enum FareBotExport {
 
     private static func felica(_ card: [String: Any]) throws -> CardImage {
         guard let idm = try eightBytes(card["idm"], "manufactureCode", "cardIdentification") ?? tagId(card) else {
-            throw CardImageError("a FeliCa card without idm")
+            throw CardImageError(L10n.words("a FeliCa card without idm"))
         }
         let systems = try (card["systems"] as? [Any] ?? []).map { item -> CardImageAssembler.System in
-            guard let s = item as? [String: Any], let code = number(s["code"]) else { throw CardImageError("a system without a code") }
+            guard let s = item as? [String: Any], let code = number(s["code"]) else { throw CardImageError(L10n.words("a system without a code")) }
             let services = try (s["services"] as? [Any] ?? []).map { item -> CardImageAssembler.Service in
                 guard let service = item as? [String: Any], let serviceCode = number(service["serviceCode"]) else {
-                    throw CardImageError("a service of system \(code) without a serviceCode")
+                    throw CardImageError(L10n.words("a service of system %1$s without a serviceCode", .init("\(code)")))
                 }
                 var blocks = [Int: [UInt8]]()
                 for (i, b) in (service["blocks"] as? [Any] ?? []).enumerated() {
-                    guard let block = b as? [String: Any], let data = block["data"] as? String else { throw CardImageError("block \(i) without data") }
+                    guard let block = b as? [String: Any], let data = block["data"] as? String else { throw CardImageError(L10n.words("block %1$s without data", .init("\(i)"))) }
                     let address = (block["address"] as? Int) ?? i
                     blocks[address < 0 ? address & 0xFF : address] = try Base64Text.bytes(data) // `address` is a signed byte
                 }
@@ -111,37 +111,38 @@ enum FareBotExport {
             apps.append(CardImageAssembler.application(name: app["type"] as? String ?? "generic", aid: aid,
                                                        fci: try (app["appFci"] as? String).map(Base64Text.bytes), files: files))
         }
-        guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
+        guard !apps.isEmpty else { throw CardImageError(L10n.words("an ISO 7816 card with no application transit can select")) }
         return CardImage(description: "ISO 7816 card of a FareBot export", iso7816: .init(uid: try tagId(card).map{ HexFormat.string($0) } ?? "", applications: apps))
     }
 
     private static func classic(_ card: [String: Any]) throws -> CardImage {
-        guard let list = card["sectors"] as? [Any] else { throw CardImageError("a MIFARE Classic card without a sectors list") }
+        guard let list = card["sectors"] as? [Any] else { throw CardImageError(L10n.words("a MIFARE Classic card without a sectors list")) }
         guard list.count <= ExportMifare.maxSectors else {
-            throw CardImageError("a MIFARE Classic card of \(list.count) sectors (a 4K, the largest, has \(ExportMifare.maxSectors))")
+            throw CardImageError(L10n.words("a MIFARE Classic card of %1$s sectors (a 4K, the largest, has %2$s)", .init("\(list.count)"), .init("\(ExportMifare.maxSectors)")))
         }
         let sectors = try list.enumerated().map { position, item -> ExportMifare.Sector in
-            guard let s = item as? [String: Any] else { throw CardImageError("MIFARE Classic sector entry \(position) is not an object") }
-            guard let index = s["index"] as? Int else { throw CardImageError("MIFARE Classic sector entry \(position) has no index") }
+            guard let s = item as? [String: Any] else { throw CardImageError(L10n.words("MIFARE Classic sector entry %1$s is not an object", .init("\(position)"))) }
+            guard let index = s["index"] as? Int else { throw CardImageError(L10n.words("MIFARE Classic sector entry %1$s has no index", .init("\(position)"))) }
             switch s["type"] as? String {
             case "data": break
             case "unauthorized", "invalid": return .init(index: index)
-            case let type: throw CardImageError("MIFARE Classic sector \(index) of type \(type.map(CardImageError.quote) ?? "none") (data, unauthorized or invalid)")
+            case let type: throw CardImageError(L10n.words("MIFARE Classic sector %1$s of type %2$s (data, unauthorized or invalid)", .init(String(index)),
+                                                      type.map { L10n.Words(CardImageError.quote($0)) } ?? L10n.words("none")))
             }
             guard let entries = s["blocks"] as? [Any] ?? (s["blocks"] == nil ? [] : nil) else {
-                throw CardImageError("MIFARE Classic sector \(index): blocks is not a list")
+                throw CardImageError(L10n.words("MIFARE Classic sector %1$s: blocks is not a list", .init("\(index)")))
             }
             guard entries.count <= MifareLayout.blocksInSector(index) else {
-                throw CardImageError("MIFARE Classic sector \(index) lists \(entries.count) blocks, more than its \(MifareLayout.blocksInSector(index))")
+                throw CardImageError(L10n.words("MIFARE Classic sector %1$s lists %2$s blocks, more than its %3$s", .init("\(index)"), .init("\(entries.count)"), .init("\(MifareLayout.blocksInSector(index))")))
             }
             var blocks = [Int: [UInt8]]()
             for (position, entry) in entries.enumerated() {
                 guard let block = entry as? [String: Any], let data = block["data"] as? String else {
-                    throw CardImageError("MIFARE Classic sector \(index), block entry \(position) has no data")
+                    throw CardImageError(L10n.words("MIFARE Classic sector %1$s, block entry %2$s has no data", .init("\(index)"), .init("\(position)")))
                 }
                 let n = block["index"] as? Int ?? position
-                guard blocks[n] == nil else { throw CardImageError("MIFARE Classic sector \(index), block \(n) is listed twice") }
-                blocks[n] = try ExportMifare.base64(data, "MIFARE Classic sector \(index), block \(n)")
+                guard blocks[n] == nil else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s, block %2$s is listed twice", .init("\(index)"), .init("\(n)"))) }
+                blocks[n] = try ExportMifare.base64(data, L10n.words("MIFARE Classic sector %1$s, block %2$s", .init(String(index)), .init(String(n))))
             }
             return .init(index: index, blocks: blocks)
         }
@@ -149,16 +150,16 @@ enum FareBotExport {
     }
 
     private static func ultralight(_ card: [String: Any]) throws -> CardImage {
-        guard let list = card["pages"] as? [Any] else { throw CardImageError("a MIFARE Ultralight card without a pages list") }
+        guard let list = card["pages"] as? [Any] else { throw CardImageError(L10n.words("a MIFARE Ultralight card without a pages list")) }
         guard list.count <= MifareLayout.maxPages else {
-            throw CardImageError("a MIFARE Ultralight card of \(list.count) pages (at most \(MifareLayout.maxPages))")
+            throw CardImageError(L10n.words("a MIFARE Ultralight card of %1$s pages (at most %2$s)", .init("\(list.count)"), .init("\(MifareLayout.maxPages)")))
         }
         let pages = try list.enumerated().map { position, item -> ExportMifare.Page in
             guard let page = item as? [String: Any], let data = page["data"] as? String else {
-                throw CardImageError("MIFARE Ultralight page entry \(position) has no data")
+                throw CardImageError(L10n.words("MIFARE Ultralight page entry %1$s has no data", .init("\(position)")))
             }
             let index = page["index"] as? Int ?? position
-            return .init(index: index, data: try ExportMifare.base64(data, "MIFARE Ultralight page \(index)"))
+            return .init(index: index, data: try ExportMifare.base64(data, L10n.words("MIFARE Ultralight page %1$s", .init(String(index)))))
         }
         let type: String? = switch card["ultralightType"] as? Int { case 1: "Ultralight"; case 2: "Ultralight C"; default: nil }
         return try ExportMifare.ultralight(tagId: try tagId(card), type: type, pages: pages, description: "MIFARE Ultralight card of a FareBot export")

@@ -1,4 +1,5 @@
 import CardProtocol
+import TransitModel
 
 /// Flipper Zero "NFC device" files of MIFARE DESFire cards (`Device type: Mifare DESFire`), as the
 /// firmware writes them (lib/nfc/protocols/mf_desfire/mf_desfire_i.c): `Application IDs: 31 45 53`,
@@ -37,21 +38,21 @@ enum FlipperDESFireDump {
             guard let (key, value) = DumpLines.keyValue(line) else { continue }
             values[DumpLines.string(key)] = DumpLines.string(value)
         }
-        guard let uid = values["UID"].map({ $0.replacingSpaces() }), !uid.isEmpty else { throw CardImageError("Flipper DESFire dump without a UID") }
-        let aids = try hexBytes(values["Application IDs"] ?? "", "Application IDs")
-        guard aids.count % 3 == 0 else { throw CardImageError("Flipper DESFire dump: application IDs of \(aids.count) bytes") }
+        guard let uid = values["UID"].map({ $0.replacingSpaces() }), !uid.isEmpty else { throw CardImageError(L10n.words("Flipper DESFire dump without a UID")) }
+        let aids = try hexBytes(values["Application IDs"] ?? "", L10n.Words("Application IDs"))
+        guard aids.count % 3 == 0 else { throw CardImageError(L10n.words("%1$s: application IDs of %2$s bytes", L10n.words("Flipper DESFire dump"), .init("\(aids.count)"))) }
         var applications = [CardImage.DESFireApplicationImage]()
         for start in stride(from: 0, to: aids.count, by: 3) {
             let aid = HexFormat.string(Array(aids[start ..< start + 3]))
             let prefix = "Application \(aid.lowercased())"
-            let ids = try hexBytes(values["\(prefix) File IDs"] ?? "", "file IDs")
+            let ids = try hexBytes(values["\(prefix) File IDs"] ?? "", L10n.words("file IDs"))
             var files = [CardImage.DESFireFileImage]()
             for id in ids {
                 let file = "\(prefix) File \(id)"
-                guard let typeText = values["\(file) Type"], let type = try hexBytes(typeText, "file type").first else { continue }
-                let access = try hexBytes(values["\(file) Access Rights"] ?? "", "access rights")
-                guard access.count == 2 else { throw CardImageError("Flipper DESFire dump: access rights of \(CardImageError.quote(file))") }
-                let data = try values[file].map { try hexBytes($0, "file data") }
+                guard let typeText = values["\(file) Type"], let type = try hexBytes(typeText, L10n.words("file type")).first else { continue }
+                let access = try hexBytes(values["\(file) Access Rights"] ?? "", L10n.words("access rights"))
+                guard access.count == 2 else { throw CardImageError(L10n.words("%1$s: access rights of %2$s", L10n.words("Flipper DESFire dump"), .init(CardImageError.quote(file)))) }
+                let data = try values[file].map { try hexBytes($0, L10n.words("file data")) }
                 // A file the Flipper could not read is locked: its Read and Read&Write keys become key 0.
                 let readWrite: UInt8 = access[0] >> 4 == 0xE ? access[0] & 0x0F : access[0]
                 let rights: [UInt8] = data == nil ? [readWrite, access[1] & 0x0F] : access
@@ -66,7 +67,7 @@ enum FlipperDESFireDump {
                 case 0x03, 0x04:
                     image.type = type == 3 ? "linear-record" : "cyclic-record"
                     guard let size = values["\(file) Size"].flatMap({ Int($0) }), size > 0, size <= 1 << 16 else {
-                        throw CardImageError("Flipper DESFire dump: record size of \(CardImageError.quote(file))")
+                        throw CardImageError(L10n.words("%1$s: record size of %2$s", L10n.words("Flipper DESFire dump"), .init(CardImageError.quote(file))))
                     }
                     let bytes = data ?? []
                     image.recordSize = size
@@ -86,9 +87,9 @@ enum FlipperDESFireDump {
                                         desfire: .init(applications: applications)))
     }
 
-    private static func hexBytes(_ s: String, _ what: String) throws -> [UInt8] {
+    private static func hexBytes(_ s: String, _ what: L10n.Words) throws -> [UInt8] {
         guard let b = HexFormat.bytes(s, ignoringSpaces: true) else {
-            throw CardImageError("Flipper DESFire dump: unreadable \(what) \(CardImageError.quote(s))")
+            throw CardImageError(L10n.words("%1$s: unreadable %2$s %3$s", L10n.words("Flipper DESFire dump"), what, .init(CardImageError.quote(s))))
         }
         return b
     }

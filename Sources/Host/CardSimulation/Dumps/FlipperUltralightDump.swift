@@ -1,4 +1,5 @@
 import CardProtocol
+import TransitModel
 
 /// Flipper Zero "NFC device" files of MIFARE Ultralight and NTAG cards, as the firmware writes them
 /// (documentation/file_formats/NfcFileFormats.md; lib/nfc/protocols/mf_ultralight/mf_ultralight.c):
@@ -20,7 +21,7 @@ enum FlipperUltralightDump {
         var pages = [String]()
         for line in DumpLines.of(text) where line.first != UInt8(ascii: "#") {
             guard let (key, value) = DumpLines.keyValue(line) else {
-                throw CardImageError("Flipper Ultralight dump: a line that is no `key: value`: \(CardImageError.quote(DumpLines.string(line)))")
+                throw CardImageError(L10n.words("%1$s: a line that is no `key: value`: %2$s", L10n.words("Flipper Ultralight dump"), .init(CardImageError.quote(DumpLines.string(line)))))
             }
             switch DumpLines.string(key) {
             case "Device type": deviceType = DumpLines.string(value)
@@ -29,27 +30,27 @@ enum FlipperUltralightDump {
             case "Pages total": total = try count(value, "Pages total")
             case "Pages read": read = try count(value, "Pages read")
             case let k where k.hasPrefix("Page "):
-                guard let total else { throw CardImageError("Flipper Ultralight dump: pages before the `Pages total` line") }
+                guard let total else { throw CardImageError(L10n.words("%1$s: pages before the `Pages total` line", L10n.words("Flipper Ultralight dump"))) }
                 guard let n = DumpLines.number(key.dropFirst(5)) else {
-                    throw CardImageError("Flipper Ultralight dump: unreadable page number in \(CardImageError.quote(DumpLines.string(line)))")
+                    throw CardImageError(L10n.words("%1$s: unreadable page number in %2$s", L10n.words("Flipper Ultralight dump"), .init(CardImageError.quote(DumpLines.string(line)))))
                 }
-                guard n < total else { throw CardImageError("Flipper Ultralight dump: page \(n) is past the card's end (\(total) pages)") }
+                guard n < total else { throw CardImageError(L10n.words("%1$s: page %2$s is past the card's end (%3$s pages)", L10n.words("Flipper Ultralight dump"), .init("\(n)"), .init("\(total)"))) }
                 guard let bytes = DumpLines.bytes(value), bytes.count == 4 else {
-                    throw CardImageError("Flipper Ultralight dump: page \(n) is not 4 bytes of hex: \(CardImageError.quote(DumpLines.string(value)))")
+                    throw CardImageError(L10n.words("%1$s: page %2$s is not 4 bytes of hex: %3$s", L10n.words("Flipper Ultralight dump"), .init("\(n)"), .init(CardImageError.quote(DumpLines.string(value)))))
                 }
                 // Pages come in order, as the Flipper writes them: a gap or a repeat would misplace data.
-                guard n == pages.count else { throw CardImageError("Flipper Ultralight dump: page \(n) where page \(pages.count) was due") }
+                guard n == pages.count else { throw CardImageError(L10n.words("%1$s: page %2$s where page %3$s was due", L10n.words("Flipper Ultralight dump"), .init("\(n)"), .init("\(pages.count)"))) }
                 pages.append(MifareLayout.text(bytes))
             default: continue
             }
         }
-        guard let total else { throw CardImageError("Flipper Ultralight dump: no `Pages total` line") }
+        guard let total else { throw CardImageError(L10n.words("%1$s: no `Pages total` line", L10n.words("Flipper Ultralight dump"))) }
         let valid = read ?? total
-        guard valid <= total else { throw CardImageError("Flipper Ultralight dump: \(valid) pages read of \(total)") }
-        guard pages.count >= valid else { throw CardImageError("Flipper Ultralight dump: \(valid) pages read, \(pages.count) listed") }
-        guard valid > 0 else { throw CardImageError("Flipper Ultralight dump: no page was read") }
+        guard valid <= total else { throw CardImageError(L10n.words("%1$s: %2$s pages read of %3$s", L10n.words("Flipper Ultralight dump"), .init("\(valid)"), .init("\(total)"))) }
+        guard pages.count >= valid else { throw CardImageError(L10n.words("%1$s: %2$s pages read, %3$s listed", L10n.words("Flipper Ultralight dump"), .init("\(valid)"), .init("\(pages.count)"))) }
+        guard valid > 0 else { throw CardImageError(L10n.words("%1$s: no page was read", L10n.words("Flipper Ultralight dump"))) }
         let uidBytes = uid?.compactMap { $0 } ?? []
-        guard uidBytes.count == 7, uid?.count == 7 else { throw CardImageError("Flipper Ultralight dump: no UID of 7 bytes") }
+        guard uidBytes.count == 7, uid?.count == 7 else { throw CardImageError(L10n.words("%1$s: no UID of 7 bytes", L10n.words("Flipper Ultralight dump"))) }
         let name = deviceType == "NTAG/Ultralight" ? chip : deviceType
         let type = name.map { $0.hasPrefix("Mifare ") ? String($0.dropFirst(7)) : $0 }
         let image = CardImage.UltralightImage(uid: HexFormat.string(uidBytes), type: type, pages: Array(pages.prefix(valid)))
@@ -59,7 +60,7 @@ enum FlipperUltralightDump {
 
     private static func count(_ value: DumpLines.Line, _ what: String) throws -> Int {
         guard let n = DumpLines.number(value), n <= MifareLayout.maxPages else {
-            throw CardImageError("Flipper Ultralight dump: `\(what)` is not a page count up to \(MifareLayout.maxPages): \(CardImageError.quote(DumpLines.string(value)))")
+            throw CardImageError(L10n.words("%1$s: `%2$s` is not a page count up to %3$s: %4$s", L10n.words("Flipper Ultralight dump"), .init("\(what)"), .init("\(MifareLayout.maxPages)"), .init(CardImageError.quote(DumpLines.string(value)))))
         }
         return n
     }

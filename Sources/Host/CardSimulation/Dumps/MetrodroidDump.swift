@@ -47,26 +47,26 @@ enum MetrodroidDump {
     }
 
     private static func parseClassic(_ value: Any, tagId: String?) throws -> CardImage {
-        guard let list = (value as? [String: Any])?["sectors"] as? [Any] else { throw CardImageError("a MIFARE Classic card without a sectors list") }
+        guard let list = (value as? [String: Any])?["sectors"] as? [Any] else { throw CardImageError(L10n.words("a MIFARE Classic card without a sectors list")) }
         guard list.count <= ExportMifare.maxSectors else {
-            throw CardImageError("a MIFARE Classic card of \(list.count) sectors (a 4K, the largest, has \(ExportMifare.maxSectors))")
+            throw CardImageError(L10n.words("a MIFARE Classic card of %1$s sectors (a 4K, the largest, has %2$s)", .init("\(list.count)"), .init("\(ExportMifare.maxSectors)")))
         }
         let sectors = try list.enumerated().map { index, item -> ExportMifare.Sector in
-            guard let s = item as? [String: Any] else { throw CardImageError("MIFARE Classic sector \(index) is not an object") }
+            guard let s = item as? [String: Any] else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s is not an object", .init("\(index)"))) }
             // An unauthorized sector, or one whose read failed (`error`), holds nothing read.
             guard s["isUnauthorized"] as? Bool != true, s["error"] == nil || s["error"] is NSNull else { return .init(index: index) }
             guard let list = s["blocks"] as? [Any] ?? (s["blocks"] == nil ? [] : nil) else {
-                throw CardImageError("MIFARE Classic sector \(index): blocks is not a list")
+                throw CardImageError(L10n.words("MIFARE Classic sector %1$s: blocks is not a list", .init("\(index)")))
             }
             var blocks = [Int: [UInt8]]()
             for (n, block) in list.enumerated() {
-                guard let hex = block as? String else { throw CardImageError("MIFARE Classic sector \(index), block \(n) is not hex text") }
-                blocks[n] = try ExportMifare.hex(hex, "MIFARE Classic sector \(index), block \(n)")
+                guard let hex = block as? String else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s, block %2$s is not hex text", .init("\(index)"), .init("\(n)"))) }
+                blocks[n] = try ExportMifare.hex(hex, L10n.words("MIFARE Classic sector %1$s, block %2$s", .init(String(index)), .init(String(n))))
             }
             func key(_ name: String) throws -> [UInt8]? {
                 guard let value = s[name], !(value is NSNull) else { return nil }
-                guard let hex = value as? String else { throw CardImageError("MIFARE Classic sector \(index): \(name) is not hex text") }
-                return try ExportMifare.hex(hex, "MIFARE Classic sector \(index): \(name)")
+                guard let hex = value as? String else { throw CardImageError(L10n.words("MIFARE Classic sector %1$s: %2$s is not hex text", .init("\(index)"), .init("\(name)"))) }
+                return try ExportMifare.hex(hex, L10n.words("MIFARE Classic sector %1$s: %2$s", .init(String(index)), .init(name)))
             }
             return .init(index: index, blocks: blocks, keyA: try key("keyA"), keyB: try key("keyB"))
         }
@@ -75,16 +75,16 @@ enum MetrodroidDump {
 
     private static func parseUltralight(_ value: Any, tagId: String?) throws -> CardImage {
         guard let card = value as? [String: Any], let list = card["pages"] as? [Any] else {
-            throw CardImageError("a MIFARE Ultralight card without a pages list")
+            throw CardImageError(L10n.words("a MIFARE Ultralight card without a pages list"))
         }
         guard list.count <= MifareLayout.maxPages else {
-            throw CardImageError("a MIFARE Ultralight card of \(list.count) pages (at most \(MifareLayout.maxPages))")
+            throw CardImageError(L10n.words("a MIFARE Ultralight card of %1$s pages (at most %2$s)", .init("\(list.count)"), .init("\(MifareLayout.maxPages)")))
         }
         let pages = try list.enumerated().map { index, item -> ExportMifare.Page in
-            guard let p = item as? [String: Any] else { throw CardImageError("MIFARE Ultralight page \(index) is not an object") }
+            guard let p = item as? [String: Any] else { throw CardImageError(L10n.words("MIFARE Ultralight page %1$s is not an object", .init("\(index)"))) }
             guard p["isUnauthorized"] as? Bool != true else { return .init(index: index) }
-            guard let hex = p["data"] as? String else { throw CardImageError("MIFARE Ultralight page \(index) has no data") }
-            return .init(index: index, data: try ExportMifare.hex(hex, "MIFARE Ultralight page \(index)"))
+            guard let hex = p["data"] as? String else { throw CardImageError(L10n.words("MIFARE Ultralight page %1$s has no data", .init("\(index)"))) }
+            return .init(index: index, data: try ExportMifare.hex(hex, L10n.words("MIFARE Ultralight page %1$s", .init(String(index)))))
         }
         return try ExportMifare.ultralight(tagId: try tagId.map(HexText.bytes), type: ExportMifare.ultralightType(metrodroidModel: card["cardModel"] as? String),
                                            pages: pages, description: "Metrodroid MIFARE Ultralight export")
@@ -92,15 +92,15 @@ enum MetrodroidDump {
 
     private static func parseFeliCa(_ f: [String: Any], tagId: String?) throws -> CardImage {
         // The IDm is the tag ID (Metrodroid dropped felica.iDm in 2019; older files still carry it).
-        guard let idm = (f["iDm"] as? String) ?? tagId else { throw CardImageError("a FeliCa card without tagId (its IDm)") }
-        guard let systems = f["systems"] as? [String: Any] else { throw CardImageError("a FeliCa card without systems") }
+        guard let idm = (f["iDm"] as? String) ?? tagId else { throw CardImageError(L10n.words("a FeliCa card without tagId (its IDm)")) }
+        guard let systems = f["systems"] as? [String: Any] else { throw CardImageError(L10n.words("a FeliCa card without systems")) }
         // Metrodroid keeps no system order; numeric order stands in for it.
         let parts = try systems.sorted { (Int($0.key) ?? 0) < (Int($1.key) ?? 0) }.map { key, value -> CardImageAssembler.System in
-            guard let code = code(key), let system = value as? [String: Any] else { throw CardImageError("system \(CardImageError.quote(key)) is not a system code") }
+            guard let code = code(key), let system = value as? [String: Any] else { throw CardImageError(L10n.words("system %1$s is not a system code", .init(CardImageError.quote(key)))) }
             var services = [CardImageAssembler.Service]()
             for (serviceKey, serviceValue) in system["services"] as? [String: Any] ?? [:] {
                 guard let service = Self.code(serviceKey), let s = serviceValue as? [String: Any] else {
-                    throw CardImageError("service \(CardImageError.quote(serviceKey)) of system \(CardImageError.quote(key)) is not a service code")
+                    throw CardImageError(L10n.words("service %1$s of system %2$s is not a service code", .init(CardImageError.quote(serviceKey)), .init(CardImageError.quote(key))))
                 }
                 services.append(.init(code: service, blocks: try blocks(s), locked: s["skipped"] as? Bool == true))
             }
@@ -117,12 +117,12 @@ enum MetrodroidDump {
         func data(_ item: Any) -> String? { (item as? String) ?? ((item as? [String: Any])?["data"] as? String) }
         if let map = s["blocksMap"] as? [String: Any] {
             for (key, item) in map {
-                guard let address = Int(key), let hex = data(item) else { throw CardImageError("block \(CardImageError.quote(key)) has no data") }
+                guard let address = Int(key), let hex = data(item) else { throw CardImageError(L10n.words("block %1$s has no data", .init(CardImageError.quote(key)))) }
                 byAddress[address] = try HexText.bytes(hex)
             }
         } else if let list = s["blocks"] as? [Any] {
             for (i, item) in list.enumerated() {
-                guard let hex = data(item) else { throw CardImageError("block \(i) has no data") }
+                guard let hex = data(item) else { throw CardImageError(L10n.words("block %1$s has no data", .init("\(i)"))) }
                 byAddress[((item as? [String: Any])?["address"] as? Int) ?? i] = try HexText.bytes(hex)
             }
         }
@@ -140,7 +140,7 @@ enum MetrodroidDump {
             }
             guard let name = generic["appName"] as? String else { continue }
             let aid = try HexText.bytes(name)
-            guard (5 ... 16).contains(aid.count) else { throw CardImageError("application name \(CardImageError.quote(name)) is not a 5–16 byte AID") }
+            guard (5 ... 16).contains(aid.count) else { throw CardImageError(L10n.words("application name %1$s is not a 5–16 byte AID", .init(CardImageError.quote(name)))) }
             var commands = [[UInt8]: [UInt8]]()
             if type == "ksx6924" || type == "tmoney", let balance = body["balance"] as? String {
                 commands = CardImageAssembler.ksx6924Balance(try HexText.bytes(balance))
@@ -152,7 +152,7 @@ enum MetrodroidDump {
                                                                                           decode: HexText.bytes),
                                                        commands: commands))
         }
-        guard !apps.isEmpty else { throw CardImageError("an ISO 7816 card with no application transit can select") }
+        guard !apps.isEmpty else { throw CardImageError(L10n.words("an ISO 7816 card with no application transit can select")) }
         return CardImage(description: "Metrodroid ISO 7816 export", iso7816: .init(uid: tagId ?? "", applications: apps))
     }
 
