@@ -109,19 +109,12 @@ package struct StoredRecordFields {
             if take(UInt8(ascii: "}")) { return true }
             repeat {
                 skipSpace()
-                // A key the listing leaves out is told by its bytes, no String made of it.
-                let key: String
+                // The member's name; nil for a key the listing leaves out, told by its bytes (no
+                // String made of it) and its value checked and passed over.
+                let key: String?
                 if let name = plainName() {
                     let written = UnsafeBufferPointer(rebasing: bytes[name])
-                    if unsaid.contains(where: { Self.same($0, written) }) {
-                        skipSpace()
-                        guard take(UInt8(ascii: ":")) else { return false }
-                        skipSpace()
-                        guard skipValue(depth: 2) else { return false }
-                        skipSpace()
-                        continue
-                    }
-                    key = String(decoding: written, as: UTF8.self)
+                    key = unsaid.contains(where: { Self.same($0, written) }) ? nil : String(decoding: written, as: UTF8.self)
                 } else {
                     guard let escaped = string() else { return false }
                     key = escaped
@@ -129,7 +122,7 @@ package struct StoredRecordFields {
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return false }
                 skipSpace()
-                if peek == UInt8(ascii: "\"") {
+                if let key, peek == UInt8(ascii: "\"") {
                     guard let value = string() else { return false }
                     // A record's usual few members at once (no regrowth a record), when it has one to keep.
                     if out.isEmpty { out.reserveCapacity(6) }
@@ -159,20 +152,8 @@ package struct StoredRecordFields {
 
         /// A member's name, told from the three wanted by its bytes as written (no String made of it).
         mutating func key() -> Key? {
-            let start = i + 1
-            var escaped = false
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            // The common case inline: a plain name, its bytes compared where they are.
-            while let b = peek, b != UInt8(ascii: "\""), b >= 0x20 {
-                if b == UInt8(ascii: "\\") { escaped = true; break }
-                i += 1
-            }
-            if !escaped {
-                guard take(UInt8(ascii: "\"")) else { return nil }
-                return Self.which(UnsafeBufferPointer(rebasing: bytes[start ..< i - 1]))
-            }
+            if let name = plainName() { return Self.which(UnsafeBufferPointer(rebasing: bytes[name])) }
             // SQLite's paths compare a member's name as it is written: an escaped name is none of the three.
-            i = start - 1
             return skipString() ? .other : nil
         }
 
