@@ -195,4 +195,26 @@ final class ManifestTests: XCTestCase {
         XCTAssertGreaterThan(found, 5)
         XCTAssertEqual(silent, [], silent.joined(separator: "\n"))
     }
+
+    /// ARCHITECTURE.md's "one clock": a deadline or a wait is told on the monotonic clock
+    /// (`Deadline`, `MonotonicClock`), never on the wall clock, which a user or NTP may set back
+    /// (a `Date()` deadline then never comes). The wall clock stays for times shown or kept; a
+    /// kernel wait whose API takes a `Date` (`NSLock.lock(before:)`) is that API's.
+    func testNoDeadlineIsToldOnTheWallClock() throws {
+        let patterns = ["Date().addingTimeInterval", "Date(timeIntervalSinceNow", "Date() <", "Date() >", "< Date()", "> Date()",
+                        "Date().timeIntervalSince("]
+        var scanned = 0, wall = [String]()
+        let root = BuildProducts.packageRoot.appendingPathComponent("Sources")
+        let walk = try XCTUnwrap(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        for case let url as URL in walk where url.pathExtension == "swift" {
+            scanned += 1
+            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (i, line) in lines.enumerated() where patterns.contains(where: line.contains) && !line.contains("lock(before:") {
+                guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
+                wall.append("\(url.path.dropFirst(BuildProducts.packageRoot.path.count + 1)):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        XCTAssertGreaterThan(scanned, 100)
+        XCTAssertEqual(wall, [], wall.joined(separator: "\n"))
+    }
 }
