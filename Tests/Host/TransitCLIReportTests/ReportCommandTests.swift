@@ -145,7 +145,7 @@ final class ReportCommandTests: XCTestCase {
     }
 
     func testOFXParsesWithAnIndependentParserWithSignsLedgerBalanceAndStableFITIDs() throws {
-        try requireTool(BuildProducts.python, ["-c", "import ofxtools"], "ofxtools (scripts/test-setup.sh)")
+        try requireTool(BuildProducts.python, ["-c", "import ofxtools"], "ofxtools")
         let file = archive.directory.appendingPathComponent("r.ofx").path
         XCTAssertEqual(try archive.transit(["report", "--from", "2026-10-01", "--to", "2026-11-30", "--format", "ofx", "--out", file]).status, 0)
         let statements = try ofxtools(file)
