@@ -1,29 +1,33 @@
 #!/usr/bin/env python3
-"""Writes the three documents' lists of every card family from plugins.conf and each family's
+"""Writes the four documents' lists of every card family from plugins.conf and each family's
 Sources/Plugins/<Target>/FAMILY.md (issue 48), so a new family is its folder, its line in
 Package.swift's `plugins` table and its line in plugins.conf, then this script:
 
   README.md                    the "## Card families" table, a row a plugin in probe order
+  docs/man/transit.1           DESCRIPTION's list of the shipped plugins and what each reads
   docs/man/plugins.conf.5      THE DEFAULT ORDER: each plugin's reason, and plugins.conf's lines
   docs/scripting-and-watch.md  the `family` row: the names a scan's JSON says
 
-Each is written between markers (README, the man page) or is its one row (the JSON table), and
+Each is written between markers (README, the man pages) or is its one row (the JSON table), and
 nothing else in the file changes. A plugins.conf line's library, libTransit<X>.so, is the product
 Transit<X> of Package.swift's table, whose target names the folder. FAMILY.md's format is in
 docs/plugins.md ("Adding a family to this repository").
 
-    scripts/generate-family-docs.py           writes the three documents
+    scripts/generate-family-docs.py           writes the four documents
     scripts/generate-family-docs.py --check   changes nothing; exit 1 naming each document that is
                                               not what it would write (FamilyListTests runs it)
 
-A changed man page also needs scripts/translate-man.sh (its Japanese translation).
+A man page's Japanese entries (po/man/PAGE.ja.po) are written too, from the FAMILY.md files'
+`, in Japanese` sections, then scripts/translate-man.sh writes the Japanese page.
 """
 import os, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENERATOR = "scripts/generate-family-docs.py"
 MAN = "docs/man/plugins.conf.5"
-JA_PO = "po/man/plugins.conf.5.ja.po"
+MANUAL = "docs/man/transit.1"
+# Each man page the script writes a part of, and its Japanese translations' PO.
+JA_POS = {MANUAL: "po/man/transit.1.ja.po", MAN: "po/man/plugins.conf.5.ja.po"}
 
 
 class Failure(Exception):
@@ -58,7 +62,8 @@ def package_targets():
 
 
 class Family:
-    """One plugin's FAMILY.md: its README cells, its default-order reason, its JSON names."""
+    """One plugin's FAMILY.md: its README cells, its default-order reason, its JSON names, its
+    paragraph of transit(1)."""
 
     def __init__(self, name, path):
         self.name, self.path = name, path
@@ -70,7 +75,8 @@ class Family:
         for section in sections:
             heading, _, body = section.partition("\n")
             self.sections[heading.strip()] = body.strip("\n")
-        unknown = set(self.sections) - {"Cards", "Reads", "Family names", "Default order", "Default order, in Japanese"}
+        unknown = set(self.sections) - {"Cards", "Reads", "Family names", "Default order", "Default order, in Japanese",
+                                        "Manual", "Manual, in Japanese"}
         if unknown:
             raise Failure(f"{path}: unknown section(s) {', '.join(sorted(unknown))}")
         self.cards, self.reads = self.paragraph("Cards"), self.paragraph("Reads")
@@ -78,24 +84,31 @@ class Family:
         self.names = re.findall(r"`([^`]+)`", names) if names is not None else [name]
         if not self.names:
             raise Failure(f"{path}: `## Family names` names none in backquotes")
-        order = self.sections.get("Default order")
-        if order is None:
-            raise Failure(f"{path}: no `## Default order` section (its reason, or `Same as `other`.`)")
-        same = re.fullmatch(r"Same as `([^`]+)`\.?", order.strip())
-        fenced = re.fullmatch(r"```roff\n(.*?)\n```", order.strip(), re.S)
+        # Each list of the man pages: (the family it joins or None, its paragraph, in Japanese).
+        self.lists = {"Default order": self.roff("Default order", "its reason"),
+                      "Manual": self.roff("Manual", "what transit(1) says it reads")}
+
+    def roff(self, heading, what):
+        """A section that is a ```roff block or `Same as `other`.`, and its optional `, in Japanese`
+        block: (the other's name or None, the English paragraph or None, the Japanese or None)."""
+        body = self.sections.get(heading)
+        if body is None:
+            raise Failure(f"{self.path}: no `## {heading}` section ({what}, or `Same as `other`.`)")
+        same = re.fullmatch(r"Same as `([^`]+)`\.?", body.strip())
+        fenced = re.fullmatch(r"```roff\n(.*?)\n```", body.strip(), re.S)
         if same:
-            self.same_as, self.reason = same.group(1), None
+            same_as, english = same.group(1), None
         elif fenced:
-            self.same_as, self.reason = None, fenced.group(1)
+            same_as, english = None, fenced.group(1)
         else:
-            raise Failure(f"{path}: `## Default order` is neither a ```roff block nor `Same as `other`.`")
-        japanese = self.sections.get("Default order, in Japanese")
-        self.japanese = None
+            raise Failure(f"{self.path}: `## {heading}` is neither a ```roff block nor `Same as `other`.`")
+        japanese = self.sections.get(f"{heading}, in Japanese")
         if japanese is not None:
             fenced = re.fullmatch(r"```roff\n(.*?)\n```", japanese.strip(), re.S)
-            if not fenced or self.reason is None:
-                raise Failure(f"{path}: `## Default order, in Japanese` is not a ```roff block after one in English")
-            self.japanese = fenced.group(1)
+            if not fenced or english is None:
+                raise Failure(f"{self.path}: `## {heading}, in Japanese` is not a ```roff block after one in English")
+            japanese = fenced.group(1)
+        return same_as, english, japanese
 
     def paragraph(self, heading):
         body = self.sections.get(heading)
@@ -126,10 +139,16 @@ def code(name):
     return f"`{name}`"
 
 
+def listed_names(family):
+    """The names README's row and transit(1)'s header give a plugin: its family names when its own
+    name is among them (`ksx6924`, `snapper`), else its name."""
+    return family.names if family.name in family.names else [family.name]
+
+
 def readme_table(found):
     rows = ["| family | cards | reads |", "| --- | --- | --- |"]
     for family, _ in found:
-        names = family.names if family.name in family.names else [family.name]
+        names = listed_names(family)
         rows.append(f"| {', '.join(map(code, names))} | {family.cards} | {family.reads} |")
     return "\n".join(rows) + "\n"
 
@@ -138,31 +157,50 @@ def roff(name):
     return name.replace("-", "\\-")
 
 
-def groups(found):
-    """The .TP paragraphs of THE DEFAULT ORDER: [names, the family whose reason it is]."""
+# The man pages' lists: a .TP paragraph a plugin, in probe order, from its FAMILY.md's section
+# (`## Default order` for plugins.conf(5), `## Manual` for transit(1)); a plugin whose section says
+# `Same as `other`.` adds its names to the header of the paragraph before it, which must be other's.
+HEADER_NAMES = {"Default order": lambda family: [family.name], "Manual": listed_names}
+
+
+def groups(found, section):
+    """The .TP paragraphs of a list: [the header's names, the family whose paragraph it is]."""
     out = []
     for family, _ in found:
-        if family.reason is not None:
-            out.append([[family.name], family])
-        elif out and family.same_as == out[-1][0][0]:
-            out[-1][0].append(family.name)
+        same_as, paragraph, _ = family.lists[section]
+        names = HEADER_NAMES[section](family)
+        if paragraph is not None:
+            out.append([list(names), family])
+        elif out and same_as == out[-1][1].name:
+            out[-1][0] += names
         else:
-            raise Failure(f"{family.path}: `Same as `{family.same_as}`` but the plugin before it in plugins.conf "
-                          f"is not tried for {family.same_as}'s reason")
+            raise Failure(f"{family.path}: `## {section}` says `Same as `{same_as}`` but the plugin before it in "
+                          f"plugins.conf is not in {same_as}'s paragraph")
+    return out
+
+
+def paragraphs(found, section, japanese=False):
+    """A list's .TP paragraphs, in Japanese where the FAMILY.md gives it (`## SECTION, in Japanese`)."""
+    out = []
+    for names, family in groups(found, section):
+        header = f".B {roff(names[0])}" if len(names) == 1 else ".BR " + ' ", " '.join(map(roff, names))
+        _, english, translated = family.lists[section]
+        out += [".TP", header, (translated or english) if japanese else english]
     return out
 
 
 def order_paragraphs(found, japanese=False):
     """Each plugin's reason (in Japanese where its FAMILY.md gives one), then plugins.conf's lines."""
-    out = []
-    for names, family in groups(found):
-        header = f".B {roff(names[0])}" if len(names) == 1 else ".BR " + ' ", " '.join(map(roff, names))
-        out += [".TP", header, (family.japanese or family.reason) if japanese else family.reason]
-    return out + [".PP", ".RS", ".EX"] + [roff(line) for _, line in found] + [".EE", ".RE"]
+    return paragraphs(found, "Default order", japanese) + [".PP", ".RS", ".EX"] + [roff(line) for _, line in found] + [".EE", ".RE"]
 
 
 def default_order(found):
     return "\n".join(["The shipped file tries the plugins in this order, for these reasons:"] + order_paragraphs(found)) + "\n"
+
+
+# Each man page's written part, in English or Japanese: the roff lines the markers hold (but for
+# THE DEFAULT ORDER's first line, which no FAMILY.md translates).
+PAGE_LINES = {MAN: order_paragraphs, MANUAL: lambda found, japanese=False: paragraphs(found, "Manual", japanese)}
 
 
 def json_row(found):
@@ -186,6 +224,9 @@ def documents(found):
     readme = between(read("README.md"), "README.md",
                      f"<!-- The table is written by {GENERATOR} from plugins.conf and each family's FAMILY.md: edit those. -->",
                      "<!-- The end of the written table. -->", readme_table(found))
+    manual = between(read(MANUAL), MANUAL,
+                     f'.\\" The list of the shipped plugins is written by {GENERATOR} from plugins.conf and each family\'s FAMILY.md.',
+                     '.\\" The end of the written list.', "\n".join(PAGE_LINES[MANUAL](found)) + "\n")
     page = between(read("docs/man/plugins.conf.5"), "docs/man/plugins.conf.5",
                    f'.\\" THE DEFAULT ORDER is written by {GENERATOR} from plugins.conf and each family\'s FAMILY.md.',
                    '.\\" The end of the written section.', default_order(found))
@@ -194,14 +235,15 @@ def documents(found):
     if len(rows) != 1:
         raise Failure("docs/scripting-and-watch.md: not one `| `family` |` row")
     json = json.replace(rows[0] + "\n", json_row(found) + "\n")
-    return {"README.md": readme, "docs/man/plugins.conf.5": page, "docs/scripting-and-watch.md": json}
+    return {"README.md": readme, MANUAL: manual, "docs/man/plugins.conf.5": page, "docs/scripting-and-watch.md": json}
 
 
-# --- The Japanese page: THE DEFAULT ORDER's entries of po/man/plugins.conf.5.ja.po -----------------
-# po4a(1) translates docs/man/plugins.conf.5 from that PO (scripts/translate-man.sh). Its entries for
-# this section are written here: po4a-gettextize pairs the English paragraphs with the same
-# paragraphs in Japanese (each FAMILY.md's `## Default order, in Japanese`; the names' headers and
-# plugins.conf's lines are the same in both), so each msgid is exactly the one po4a extracts.
+# --- The Japanese pages: the written parts' entries of po/man/transit.1.ja.po, plugins.conf.5.ja.po -
+# po4a(1) translates docs/man/PAGE from po/man/PAGE.ja.po (scripts/translate-man.sh). Its entries for
+# the written part are written here: po4a-gettextize pairs the English paragraphs with the same
+# paragraphs in Japanese (each FAMILY.md's `## Manual, in Japanese` or `## Default order, in
+# Japanese`; the names' headers and plugins.conf's lines are the same in both), so each msgid is
+# exactly the one po4a extracts.
 
 def unquote(piece):
     escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
@@ -237,16 +279,16 @@ def po4a_tools():
     return all(shutil.which(tool) for tool in ("po4a", "po4a-gettextize"))
 
 
-def japanese_pairs(found):
-    """msgid → msgstr of THE DEFAULT ORDER's paragraphs that FAMILY.md files translate."""
+def japanese_pairs(found, page):
+    """msgid → msgstr of the paragraphs of `page`'s written part that FAMILY.md files translate."""
     with tempfile.TemporaryDirectory() as tmp:
         for name, japanese in (("en", False), ("ja", True)):
             with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
-                f.write("\n".join([".TH FAMILIES 5", ".SH ORDER"] + order_paragraphs(found, japanese)) + "\n")
+                f.write("\n".join([".TH FAMILIES 5", ".SH ORDER"] + PAGE_LINES[page](found, japanese)) + "\n")
         run = subprocess.run(["po4a-gettextize", "-f", "man", "-m", "en", "-M", "UTF-8", "-l", "ja", "-L", "UTF-8",
                               "-p", "pairs.po"], cwd=tmp, capture_output=True, text=True)
         if run.returncode != 0:
-            raise Failure(f"po4a-gettextize could not pair the English and Japanese reasons:\n{run.stderr}")
+            raise Failure(f"po4a-gettextize could not pair the English and Japanese paragraphs of {page}:\n{run.stderr}")
         with open(os.path.join(tmp, "pairs.po"), encoding="utf-8") as f:
             entries = [po_entry(block) for block in f.read().split("\n\n")]
     pairs = {}
@@ -260,9 +302,9 @@ def japanese_pairs(found):
     return pairs
 
 
-def japanese_problems(pairs):
-    """What po/man/plugins.conf.5.ja.po says otherwise than the FAMILY.md files."""
-    entries = {e[0]: e for e in map(po_entry, read(JA_PO).split("\n\n")) if e}
+def japanese_problems(pairs, po):
+    """What po/man/PAGE.ja.po says otherwise than the FAMILY.md files."""
+    entries = {e[0]: e for e in map(po_entry, read(po).split("\n\n")) if e}
     problems = []
     for msgid, msgstr in pairs.items():
         entry = entries.get(msgid)
@@ -273,9 +315,9 @@ def japanese_problems(pairs):
     return problems
 
 
-def fill_japanese(pairs):
-    """po/man/plugins.conf.5.ja.po with each paired entry translated as the FAMILY.md files say."""
-    blocks = read(JA_PO).split("\n\n")
+def fill_japanese(pairs, po):
+    """po/man/PAGE.ja.po with each paired entry translated as the FAMILY.md files say."""
+    blocks = read(po).split("\n\n")
     for i, block in enumerate(blocks):
         entry = po_entry(block)
         if not entry or entry[0] not in pairs:
@@ -286,7 +328,7 @@ def fill_japanese(pairs):
         lines = [line for line in lines if line != "#, "]
         end = next(j for j, line in enumerate(lines) if line.startswith("msgstr "))
         blocks[i] = "\n".join(lines[:end] + ["msgstr " + quote(pairs[entry[0]])]) + ("\n" if block.endswith("\n") else "")
-    with open(os.path.join(ROOT, JA_PO), "w", encoding="utf-8") as f:
+    with open(os.path.join(ROOT, po), "w", encoding="utf-8") as f:
         f.write("\n\n".join(blocks))
 
 
@@ -297,32 +339,35 @@ def main(argv):
     try:
         found = families()
         written = documents(found)
-        pairs = japanese_pairs(found) if po4a_tools() else None
+        pairs = {page: japanese_pairs(found, page) for page in JA_POS} if po4a_tools() else None
     except Failure as failure:
         print(f"generate-family-docs: {failure}", file=sys.stderr)
         return 1
     stale = [path for path, text in written.items() if read(path) != text]
     if pairs is None:
         print("generate-family-docs: po4a is missing (scripts/test-setup.sh installs it): the Japanese "
-              f"of {MAN} is left as it is", file=sys.stderr)
+              f"of {' and '.join(JA_POS)} is left as it is", file=sys.stderr)
     if argv == ["--check"]:
         for path in stale:
             print(f"generate-family-docs: {path} is not what {GENERATOR} writes from plugins.conf and the "
                   f"families' FAMILY.md: run it and commit the result", file=sys.stderr)
-        problems = japanese_problems(pairs) if pairs is not None and MAN not in stale else []
+        problems = [f"{po}: {problem}" for page, po in JA_POS.items() if pairs is not None and page not in stale
+                    for problem in japanese_problems(pairs[page], po)]
         for problem in problems:
-            print(f"generate-family-docs: {JA_PO}: {problem}: run {GENERATOR} and commit the result", file=sys.stderr)
+            print(f"generate-family-docs: {problem}: run {GENERATOR} and commit the result", file=sys.stderr)
         return 1 if stale or problems else 0
     for path in stale:
         with open(os.path.join(ROOT, path), "w", encoding="utf-8") as f:
             f.write(written[path])
         print(f"wrote {path}", file=sys.stderr)
-    if pairs is not None and (MAN in stale or japanese_problems(pairs)):
-        # po4a merges the changed page into the PO (it writes no Japanese page while an entry is
-        # untranslated), the FAMILY.md files translate their entries, po4a writes the page.
+    if pairs is not None and any(page in stale or japanese_problems(pairs[page], po) for page, po in JA_POS.items()):
+        # po4a merges the changed pages into the POs (it writes no Japanese page while an entry is
+        # untranslated), the FAMILY.md files translate their entries, po4a writes the pages.
         subprocess.run(["scripts/translate-man.sh"], cwd=ROOT, capture_output=True)
-        fill_japanese(pairs)
-        print(f"wrote {JA_PO}'s THE DEFAULT ORDER; scripts/translate-man.sh:", file=sys.stderr)
+        for page, po in JA_POS.items():
+            fill_japanese(pairs[page], po)
+        print(f"wrote the written parts' entries of {' and '.join(JA_POS.values())}; scripts/translate-man.sh:",
+              file=sys.stderr)
         return subprocess.run(["scripts/translate-man.sh"], cwd=ROOT).returncode
     return 0
 

@@ -15,6 +15,17 @@ final class FamilyListTests: XCTestCase {
         text.split(separator: "`", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
     }
 
+    /// The names of a man page's `.TP` headers, in order: `.B name` or `.BR name ", " name …`, the
+    /// words outside the quotes (`\-` read as `-`).
+    private static func headerNames(_ roff: String) -> [String] {
+        let lines = roff.replacingOccurrences(of: "\\-", with: "-").split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.indices.filter { lines[$0] == ".TP" && $0 + 1 < lines.count }.flatMap { i -> [String] in
+            let words = lines[i + 1].split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 0 }.flatMap { $0.element.split(separator: " ") }
+            return words.dropFirst().map(String.init)
+        }
+    }
+
     func testTheShippedConfListsEveryFamilyOnce() {
         XCTAssertGreaterThan(ShippedPlugins.names.count, 10)
         XCTAssertEqual(Set(ShippedPlugins.names).count, ShippedPlugins.names.count)
@@ -34,17 +45,24 @@ final class FamilyListTests: XCTestCase {
         let page = try Self.read("docs/man/plugins.conf.5").replacingOccurrences(of: "\\-", with: "-")
         let section = try XCTUnwrap(page.components(separatedBy: ".SH THE DEFAULT ORDER\n").dropFirst().first?
             .components(separatedBy: "\n.SH ").first)
-        let lines = section.split(separator: "\n", omittingEmptySubsequences: false)
-        let reasons = lines.indices.filter { lines[$0] == ".TP" && $0 + 1 < lines.count }.flatMap { i -> [String] in
-            // `.B name` or `.BR name ", " name …`: the words outside the quotes.
-            let words = lines[i + 1].split(separator: "\"", omittingEmptySubsequences: false).enumerated()
-                .filter { $0.offset % 2 == 0 }.flatMap { $0.element.split(separator: " ") }
-            return words.dropFirst().map(String.init)
-        }
-        XCTAssertEqual(reasons, ShippedPlugins.names)
+        XCTAssertEqual(Self.headerNames(section), ShippedPlugins.names)
         let example = try XCTUnwrap(section.components(separatedBy: ".EX\n").dropFirst().first?.components(separatedBy: "\n.EE").first)
         XCTAssertEqual(example.split(separator: "\n").map { $0.split(separator: " ").map(String.init) },
                        ShippedPlugins.lines.map { [$0.name, $0.library] + $0.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } })
+    }
+
+    /// transit(1)'s DESCRIPTION: the list of what the shipped plugins read names every plugin in
+    /// probe order; its headers add only the families a plugin reads under other names (`snapper`).
+    func testTheManualListsThePluginsInProbeOrder() throws {
+        let page = try Self.read("docs/man/transit.1")
+        let description = try XCTUnwrap(page.components(separatedBy: "\n.SH DESCRIPTION\n").dropFirst().first?
+            .components(separatedBy: "\n.SH ").first)
+        let list = try XCTUnwrap(description.components(separatedBy: "\nread:\n").dropFirst().first?
+            .components(separatedBy: "\n.PP\n").first)
+        let names = Self.headerNames(list)
+        XCTAssertEqual(names.filter { ShippedPlugins.names.contains($0) }, ShippedPlugins.names)
+        XCTAssertEqual(names.filter { !ShippedPlugins.familyNames.contains($0) }, [])
+        XCTAssertTrue(names.contains("snapper"), list)
     }
 
     /// docs/scripting-and-watch.md's `family` field names every plugin (and the families a plugin
@@ -56,7 +74,7 @@ final class FamilyListTests: XCTestCase {
         XCTAssertEqual(ShippedPlugins.names.filter { !named.contains($0) }, [], String(row))
     }
 
-    /// The three lists above are what scripts/generate-family-docs.py writes (and the Japanese
+    /// The four lists above are what scripts/generate-family-docs.py writes (and the Japanese
     /// page's reasons what the FAMILY.md files say), so none is edited by hand.
     func testTheListsAreWhatTheGeneratorWrites() throws {
         let run = try CommandRun.run("/usr/bin/python3", [BuildProducts.packageRoot.appendingPathComponent("scripts/generate-family-docs.py").path,
@@ -72,8 +90,9 @@ final class FamilyListTests: XCTestCase {
         let plugins = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources/Plugins").path)
             .filter { FileManager.default.fileExists(atPath: root.appendingPathComponent("Sources/Plugins/\($0)/FAMILY.md").path) }
         XCTAssertGreaterThan(plugins.count, 10)
-        let files = ["plugins.conf", "Package.swift", "README.md", "docs/man/plugins.conf.5", "docs/scripting-and-watch.md",
-                     "po/man/plugins.conf.5.ja.po", "scripts/generate-family-docs.py"] + plugins.map { "Sources/Plugins/\($0)/FAMILY.md" }
+        let files = ["plugins.conf", "Package.swift", "README.md", "docs/man/transit.1", "docs/man/plugins.conf.5",
+                     "docs/scripting-and-watch.md", "po/man/transit.1.ja.po", "po/man/plugins.conf.5.ja.po",
+                     "scripts/generate-family-docs.py"] + plugins.map { "Sources/Plugins/\($0)/FAMILY.md" }
         for file in files {
             let target = copy.appendingPathComponent(file)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -89,10 +108,22 @@ final class FamilyListTests: XCTestCase {
         XCTAssertEqual(check.status, 1, check.stderr)
         XCTAssertTrue(check.stderr.contains("README.md is not what scripts/generate-family-docs.py writes"), check.stderr)
         XCTAssertFalse(check.stderr.contains("docs/man/plugins.conf.5 is not"), check.stderr)
+        XCTAssertFalse(check.stderr.contains("docs/man/transit.1 is not"), check.stderr)
         // Written, the row says the new words, and the check passes.
         XCTAssertEqual(try CommandRun.run("/usr/bin/python3", [script]).status, 0)
         let readme = try String(contentsOf: copy.appendingPathComponent("README.md"), encoding: .utf8)
         XCTAssertTrue(readme.contains("| `troika` | Troika (Moscow): MIFARE Classic layouts E/3 and E/5, and the Ultralight ticket | card number, balance (RUB), the last trips;"))
         XCTAssertEqual(try CommandRun.run("/usr/bin/python3", [script, "--check"], timeout: 120).status, 0)
+
+        // transit(1)'s paragraph changed in a FAMILY.md: the check names the manual alone.
+        let classic = copy.appendingPathComponent("Sources/Plugins/EasyCard/FAMILY.md")
+        let paragraph = try String(contentsOf: classic, encoding: .utf8)
+        XCTAssertTrue(paragraph.contains("MIFARE Classic cards: EasyCard (Taipei)"))
+        try paragraph.replacingOccurrences(of: "MIFARE Classic cards: EasyCard (Taipei)", with: "MIFARE Classic cards: EasyCard (Taiwan)")
+            .write(to: classic, atomically: true, encoding: .utf8)
+        let manual = try CommandRun.run("/usr/bin/python3", [script, "--check"], timeout: 120)
+        XCTAssertEqual(manual.status, 1, manual.stderr)
+        XCTAssertTrue(manual.stderr.contains("docs/man/transit.1 is not what scripts/generate-family-docs.py writes"), manual.stderr)
+        XCTAssertFalse(manual.stderr.contains("README.md is not"), manual.stderr)
     }
 }
