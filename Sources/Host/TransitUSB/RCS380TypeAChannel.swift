@@ -9,13 +9,13 @@ import TransitTransport
 /// sent to the card as one Type 2 READ (`30 <page>`, four pages) through one InCommRF. So the
 /// host's storage-card path (`CardSession`, `StorageCardReader`) reads an Ultralight here as on
 /// an ACR122U, and a Classic ends where the reader table says the RC-S380 cannot open its sectors
-/// (`ReaderTable`'s `classicRefusal`), before any command reaches the card. Nothing that writes is
+/// (`ReaderProfile.rcs380`'s `classicRefusal`), before any command reaches the card. Nothing that writes is
 /// ever sent: every other APDU is refused here.
 package final class RCS380TypeAChannel: ReaderChannel {
     package let reader: RCS380
     /// The card, as the sense selected it.
     package let target: RCS380.TypeATarget
-    /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
+    /// "SONY RC-S380/S (USB 1:13)": its table line's `profile` matches it.
     package let readerName: String
     /// Seconds one exchange may take (`--exchange-timeout`).
     package let exchangeTimeout: Double

@@ -12,7 +12,7 @@ package final class USBFeliCaChannel: ReaderChannel {
     package let reader: any FeliCaRadio
     /// The card, as the sense found it.
     package let target: FeliCaTarget
-    /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
+    /// "SONY RC-S380/S (USB 1:13)": its table line's `profile` matches it.
     package let readerName: String
     /// Seconds one exchange may take (`--exchange-timeout`); the card's own time is far shorter.
     package let exchangeTimeout: Double

@@ -11,6 +11,11 @@ package enum ReaderSources {
     package static let usb: ReaderSource = USBReaderSource()
     package static let all = [pcsc, usb]
 
+    /// Adds the reader-table lines of the readers transit drives itself (`USBReaderTable`'s) to
+    /// `ReaderTable`: called once as the process starts, before any lookup by a reader's name
+    /// and before the plugin worker forks (it looks the reader up too).
+    package static func addDriverLines() { ReaderTable.add(USBReaderTable.profiles()) }
+
     /// Every reader any source holds, given back as the process ends (`Termination.onEnd`).
     package static func giveBackAll() { all.forEach { $0.giveBackAll() } }
 
