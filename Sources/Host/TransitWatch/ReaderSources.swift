@@ -21,6 +21,8 @@ package enum ReaderSources {
 
     /// The Sony readers on the bus transit does not drive yet (`NoReaderFound`), by name.
     package static var unsupported: [String] { USBReaders.unsupported.map(\.readerName) }
-    /// How to start pcscd, in words (`NoReaderFound.advice`).
+    /// The models of the USB reader table, each once, as its lines name them together ("RC-S380").
+    package static var usbModels: [String] { USBReaderTable.families() }
+    /// How to start pcscd, in words (`NoReaderFound`'s `advice`).
     package static var startPcscd: L10n.Words { PCSCStatus.startPcscdWords }
 }
