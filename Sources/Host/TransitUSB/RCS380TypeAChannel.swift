@@ -107,18 +107,12 @@ package final class RCS380TypeAChannel: ReaderChannel {
     /// nothing on the card. Each retry is logged and counted.
     private func tried(_ frame: [UInt8], by deadline: Deadline,
                        _ send: (Double) throws(TransitError) -> RCS380.Reception) throws(TransitError) -> RCS380.Reception {
-        var reception = try send(clock.secondsLeft(until: deadline))
-        var count = 1
-        while count < RCS380.tries, Self.worthAgain(reception) {
-            let left = clock.secondsLeft(until: deadline)
-            guard left > 0 else { break }
-            count += 1
+        let sent = try sendAgainWhile(Self.worthAgain, tries: RCS380.tries, by: deadline, on: clock, retrying: { count, reception in
             retryCount += 1
             log("\(readerName): the card's answer to READ of page \(frame.count > 1 ? frame[1] : 0) came back \(Self.word(reception)); sending it again (try \(count) of \(RCS380.tries))")
-            reception = try send(left)
-        }
-        lastTries = count
-        return reception
+        }, send)
+        lastTries = sent.tries
+        return sent.reception
     }
 
     private static func worthAgain(_ reception: RCS380.Reception) -> Bool {
