@@ -144,8 +144,10 @@ let package = Package(
     ] + hostTests.map {
         .testTarget(name: $0.name, dependencies: $0.dependencies, path: "Tests/Host/\($0.name)", swiftSettings: v6)
     } + plugins.map {
+        // FAMILY.md: what the documents that list every family say of this one
+        // (scripts/generate-family-docs.py writes them; docs/plugins.md).
         .target(name: $0.target, dependencies: ["PluginKit"],
-                path: "Sources/Plugins/\($0.target)", swiftSettings: v6,
+                path: "Sources/Plugins/\($0.target)", exclude: ["FAMILY.md"], swiftSettings: v6,
                 // Without a soname the linker names the library's version definition after its
                 // path in the build folder.
                 linkerSettings: [.unsafeFlags(["-Xlinker", "-soname=lib\($0.product).so"])])

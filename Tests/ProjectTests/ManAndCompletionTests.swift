@@ -107,8 +107,10 @@ final class ManAndCompletionTests: XCTestCase {
     /// The first word of each `.TP` paragraph's tag line in `lines` (`.B scan` → `scan`).
     private static func tags(_ lines: [String]) -> [String] {
         zip(lines, lines.dropFirst()).compactMap { tp, tag in
-            guard tp.hasPrefix(".TP"), tag.hasPrefix(".") else { return nil }
-            return tag.split(separator: " ").dropFirst().first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            guard tp.hasPrefix(".TP") else { return nil }
+            // `.B scan` (a macro's first word) or `\fBscan\fR \fIFILE\fR` (the first word).
+            let words = normalisedRoff(tag).split(separator: " ")
+            return (tag.hasPrefix(".") ? words.dropFirst().first : words.first).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
         }
     }
 
@@ -231,11 +233,12 @@ final class ManAndCompletionTests: XCTestCase {
         return lines[start ..< end].joined(separator: "\n") + "\n"
     }
 
-    /// transit(1)'s SYNOPSIS and OPTIONS are what transit writes from its command table, as the
-    /// completions are: regenerate them with scripts/generate-man.sh after changing the table.
-    func testTheManPagesSynopsisAndOptionsAreWrittenFromTheCommandTable() throws {
+    /// transit(1)'s SYNOPSIS, COMMANDS, OPTIONS and EXIT STATUS, and docs/scripting-and-watch.md's
+    /// exit codes, are what transit writes from its command and exit-status tables, as the
+    /// completions are: regenerate them with scripts/generate-man.sh after changing a table.
+    func testTheManPagesSectionsAreWrittenFromTheTables() throws {
         let page = try Self.read(Self.manPage)
-        for section in ["SYNOPSIS", "OPTIONS"] {
+        for section in ["SYNOPSIS", "COMMANDS", "OPTIONS", "EXIT STATUS"] {
             let run = try CommandRun.transit(["__man-section", section])
             XCTAssertEqual(run.status, 0, run.stderr)
             XCTAssertTrue(run.stdout.hasPrefix(".SH \(section)\n"), run.stdout)
@@ -254,6 +257,50 @@ final class ManAndCompletionTests: XCTestCase {
         }
         let unknown = try CommandRun.transit(["__man-section", "EXAMPLES"])
         XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        // Every command of the help has its entry in COMMANDS.
+        let commands = Self.normalisedRoff(Self.rawSection("COMMANDS", of: page) ?? "")
+        for command in help.commands {
+            XCTAssertTrue(commands.contains("\n.TP\n\(command)\n") || commands.contains("\n.TP\n\(command) "), "COMMANDS has no entry for \(command)")
+        }
+        // The document's table, between its markers.
+        let doc = try Self.read(Self.path("docs/scripting-and-watch.md"))
+        let table = try CommandRun.transit(["__man-section", "EXIT STATUS", "--markdown"])
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let between = doc.components(separatedBy: "<!-- exit codes: written by scripts/generate-man.sh from transit's exit-status table -->\n")
+            .dropFirst().first?.components(separatedBy: "<!-- end of the exit codes -->").first
+        XCTAssertEqual(between, table.stdout, "docs/scripting-and-watch.md's exit codes are not what transit writes: run scripts/generate-man.sh")
+    }
+
+    /// Each kind EXIT STATUS gives a code is the kind a failing command reports, with that code:
+    /// a usage error (`config` in JSON, exit 2) and a card no family reads (exit 4), run for real.
+    func testTheExitStatusKindsAreWhatCommandsReport() throws {
+        var kinds = [String: String]()   // kind → code, from transit(1)
+        let lines = Self.section("EXIT STATUS", of: Self.normalisedRoff(try Self.read(Self.manPage)))
+        for (i, line) in lines.enumerated() where line == ".TP" && i + 2 < lines.count && lines[i + 2].hasPrefix("(") {
+            for kind in lines[i + 2].dropFirst().prefix(while: { $0 != ")" }).split(separator: ",") {
+                kinds[kind.trimmingCharacters(in: .whitespaces)] = lines[i + 1]
+            }
+        }
+        XCTAssertEqual(kinds["config"], "2", "\(kinds)")
+        XCTAssertEqual(kinds["tagNotSupported"], "4", "\(kinds)")
+        XCTAssertEqual(kinds["sessionLost"], "6", "\(kinds)")
+        XCTAssertEqual(kinds["cancelled"], "130", "\(kinds)")
+        let usage = try CommandRun.transit(["scan", "--json", "--wait", "soon"])
+        XCTAssertEqual(usage.status, 2, usage.stderr)
+        XCTAssertTrue(usage.stdout.contains(#""kind":"config""#) || usage.stdout.contains(#""kind": "config""#), usage.stdout)
+        let blank = FileManager.default.temporaryDirectory.appendingPathComponent("exit-status-\(getpid()).mfd")
+        defer { try? FileManager.default.removeItem(at: blank) }
+        // A MIFARE Classic 1K image (1,024 bytes, by its extension and size) of a blank card: no family reads it.
+        var image = [UInt8](repeating: 0, count: 1024)
+        image[0 ..< 4] = [0x01, 0x02, 0x03, 0x04]; image[4] = 0x01 ^ 0x02 ^ 0x03 ^ 0x04; image[5] = 0x08
+        for sector in 0 ..< 16 {
+            let trailer = sector * 64 + 48
+            image[trailer ..< trailer + 16] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x07, 0x80, 0x69, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        }
+        try Data(image).write(to: blank)
+        let unknown = try CommandRun.transit(["scan", "--json", "--no-save", "--card", blank.path])
+        XCTAssertEqual(unknown.status, 4, unknown.stdout + unknown.stderr)
+        XCTAssertTrue(unknown.stdout.contains("tagNotSupported"), unknown.stdout)
     }
 
     // MARK: (b) exit codes

@@ -195,4 +195,47 @@ final class ManifestTests: XCTestCase {
         XCTAssertGreaterThan(found, 5)
         XCTAssertEqual(silent, [], silent.joined(separator: "\n"))
     }
+
+    /// ARCHITECTURE.md's "one clock": a deadline or a wait is told on the monotonic clock
+    /// (`Deadline`, `MonotonicClock`), never on the wall clock, which a user or NTP may set back
+    /// (a `Date()` deadline then never comes). The wall clock stays for times shown or kept; a
+    /// kernel wait whose API takes a `Date` (`NSLock.lock(before:)`) is that API's.
+    func testNoDeadlineIsToldOnTheWallClock() throws {
+        let patterns = ["Date().addingTimeInterval", "Date(timeIntervalSinceNow", "Date() <", "Date() >", "< Date()", "> Date()",
+                        "Date().timeIntervalSince("]
+        var scanned = 0, wall = [String]()
+        let root = BuildProducts.packageRoot.appendingPathComponent("Sources")
+        let walk = try XCTUnwrap(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        for case let url as URL in walk where url.pathExtension == "swift" {
+            scanned += 1
+            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (i, line) in lines.enumerated() where patterns.contains(where: line.contains) && !line.contains("lock(before:") {
+                guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
+                wall.append("\(url.path.dropFirst(BuildProducts.packageRoot.path.count + 1)):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        XCTAssertGreaterThan(scanned, 100)
+        XCTAssertEqual(wall, [], wall.joined(separator: "\n"))
+    }
+
+    /// ARCHITECTURE.md's "the ABI's strings are parsed once, in `ResultBuilder`": the names of the
+    /// card's, a transaction's and a pass's fields (`TRANSIT_FIELD_*`, `TRANSIT_TX_*`,
+    /// `TRANSIT_PASS_*`, not a pass status's values) are named in the host by ResultBuilder alone.
+    func testTheABIsFieldsAreReadByTheResultBuilderAlone() throws {
+        let field = try NSRegularExpression(pattern: #"\bTRANSIT_(FIELD|TX|PASS)_(?!STATUS_)[A-Z_]+\b"#)
+        var builder = 0, elsewhere = [String]()
+        let root = BuildProducts.packageRoot.appendingPathComponent("Sources/Host")
+        let walk = try XCTUnwrap(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
+        for case let url as URL in walk where url.pathExtension == "swift" {
+            for (i, line) in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                guard field.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil else { continue }
+                if url.lastPathComponent == "ResultBuilder.swift" { builder += 1 } else {
+                    elsewhere.append("\(url.path.dropFirst(BuildProducts.packageRoot.path.count + 1)):\(i + 1)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(builder, 5)
+        XCTAssertEqual(elsewhere, [], elsewhere.joined(separator: "\n"))
+    }
 }

@@ -24,4 +24,19 @@ public enum ShippedPlugins {
 
     /// The plugins' names, in probe order.
     public static var names: [String] { lines.map(\.name) }
+
+    /// The `family` values the shipped plugins' results use: each plugin's name, and the names its
+    /// FAMILY.md lists under `## Family names` (desfire's `opal`, `clipper`, `orca`, `hsl`; docs/plugins.md).
+    public static let familyNames: [String] = {
+        let folder = BuildProducts.packageRoot.appendingPathComponent("Sources/Plugins")
+        let facts = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            .compactMap { try? String(contentsOf: folder.appendingPathComponent("\($0)/FAMILY.md"), encoding: .utf8) }
+        let listed = facts.flatMap { text -> [String] in
+            guard let section = text.components(separatedBy: "\n## Family names\n").dropFirst().first?.components(separatedBy: "\n## ").first
+            else { return [] }
+            return section.split(separator: "`", omittingEmptySubsequences: false).enumerated().compactMap { $0.offset % 2 == 1 ? String($0.element) : nil }
+        }
+        var seen = Set<String>()
+        return (names + listed).filter { seen.insert($0).inserted }
+    }()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 import TransitFiles
 
 /// The TCP link to vsmartcard's vpcd driver inside pcscd. vpcd listens; the virtual card connects.
@@ -10,7 +11,7 @@ final class VPCDLink {
     /// Connects to 127.0.0.1:`port`, retrying while pcscd starts (up to ten seconds). `say` hears
     /// once that it is still trying, and once that it is connected.
     init(port: UInt16, say: (String) -> Void = { _ in }) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Deadline(secondsFromNow: 10)
         var tries = 0
         while true {
             let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -31,7 +32,7 @@ final class VPCDLink {
             close(s)
             tries += 1
             if tries == 5 { say("nothing listens on 127.0.0.1:\(port) yet: still trying for 10 s (is pcscd running with vsmartcard-vpcd?)") }
-            guard Date() < deadline else { throw SimulatorError("cannot reach vpcd on 127.0.0.1:\(port): is pcscd running with vsmartcard-vpcd?") }
+            guard !deadline.hasPassed else { throw SimulatorError("cannot reach vpcd on 127.0.0.1:\(port): is pcscd running with vsmartcard-vpcd?") }
             Thread.sleep(forTimeInterval: 0.1)
         }
     }

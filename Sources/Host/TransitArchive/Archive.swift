@@ -111,11 +111,11 @@ package final class Archive {
     /// Runs `body` (an open and a store, or a forget) again while SQLite says another connection
     /// is busy in a way its busy timeout does not cover, for up to `seconds`: never forever.
     package static func retryingWhileBusy<T>(for seconds: Double = Double(busyTimeoutMilliseconds) / 1000, _ body: () throws -> T) throws -> T {
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Deadline(secondsFromNow: seconds)
         while true {
             do {
                 return try body()
-            } catch let e as SQLiteDatabase.Failure where e.isBusy && Date() < deadline {
+            } catch let e as SQLiteDatabase.Failure where e.isBusy && !deadline.hasPassed {
                 usleep(UInt32.random(in: 2_000 ... 20_000))
             }
         }

@@ -255,9 +255,9 @@ extension Archive {
     private func emptyTheLog() throws {
         // The checkpoint reports, rather than throws, that a reader kept it from emptying the log
         // (its first column, "busy"): try again for a while, then say that a copy may remain.
-        let deadline = Date().addingTimeInterval(Double(Archive.busyTimeoutMilliseconds) / 1000)
+        let deadline = Deadline(secondsFromNow: Double(Archive.busyTimeoutMilliseconds) / 1000)
         while try db.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 1 {
-            guard Date() < deadline else {
+            guard !deadline.hasPassed else {
                 throw TransitError(.config, L10n.words("""
                     %1$s: the card was removed, but another transit kept its write-ahead log busy; \
                     run transit forget again when no other transit runs: it finishes the removal

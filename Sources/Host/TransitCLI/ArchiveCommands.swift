@@ -31,7 +31,7 @@ extension TransitCommand {
         // The text's details and the JSON need each record's metadata: the JSON all of it, the text
         // what its details say (regions only to look names up in the tables there are).
         if a.has(.json) { return try writeJSON(card: a.operands.first, since: try Self.sinceDate(a)) }
-        let naming = (try? stations.paths()).map { !$0.isEmpty } ?? true
+        let naming = (try? stations.hasTables()) ?? true
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, listing: true,
                                           unsaid: TransactionDetails.unsaid(naming: naming))
         defer { LeftToExit.keep(histories) }
@@ -52,7 +52,7 @@ extension TransitCommand {
         // Station names: those the reads carried, and those of the tables there are now (looked up
         // from each record's stored JSON: read only then).
         let library = stationLibrary(a)
-        let tables = try !library.paths().isEmpty
+        let tables = try library.hasTables()
         // The CSV's details and the ledger say no region, sequence or raw amount (what only --verbose says).
         let histories = try cardHistories(card: a.operands.first, since: try Self.sinceDate(a), metadata: true, raw: format == "json",
                                           listing: !tables, unsaid: format == "json" ? [] : TransactionDetails.unsaid(naming: tables))

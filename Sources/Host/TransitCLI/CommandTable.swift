@@ -65,19 +65,21 @@ extension OptionSpec {
     static let card = OptionSpec(name: "card", value: "FILE", type: .file,
                                  summary: "read a card file (image, Flipper, Metrodroid or FareBot export) instead of a reader", help: L10n.mark("""
         read a card file instead of a reader: the project's card image \
-        (docs/card-image.md), a Flipper Zero FeliCa dump (.nfc), a Metrodroid \
+        (docs/card-image.md), a Flipper Zero FeliCa or DESFire dump (.nfc), a Metrodroid \
         JSON, XML or zip export, or a FareBot export; the format is recognised \
         from the content
         """), manual: """
         Read a card file instead of a reader: the project's card image, a Flipper Zero “NFC device”
-        file (version 4) of a FeliCa card (key versions kept), a Metrodroid JSON, XML or zip export, or a
-        FareBot export; the format is recognised from the content.
+        file (version 4) of a FeliCa card (key versions kept) or of a MIFARE DESFire card (its
+        applications and open files), a Metrodroid JSON, XML or zip export, or a FareBot export; the
+        format is recognised from the content.
         MIFARE Classic and Ultralight dumps are read too: Flipper Zero files, Proxmark3 JSON, MIFARE
         Classic Tool text, raw `.mfd`, `.mfc`, `.dump` or `.bin` images (by extension and size), and
         the Classic and Ultralight cards of Metrodroid, FareBot and XML exports; the keys a dump or
         export keeps for a sector open it.
-        A card of a technology no family reads (DESFire, MIFARE Plus in security level 3) in an export
-        is `tagNotSupported`; a file transit cannot use is `config`, naming it.
+        A DESFire card or a MIFARE Plus in security level 3 inside a Metrodroid, FareBot or XML export
+        is `tagNotSupported` (a DESFire card reads from a reader, a card image or a Flipper dump); a file
+        transit cannot use is `config`, naming it.
         The card is emulated in process and answers the same commands a real card would, so plugins,
         order and fallback run as with a reader.
         Blocks or records a dump does not hold answer as a card answers for an unreadable one.
@@ -313,6 +315,8 @@ struct CommandSpec: Sendable {
     var reads = false
     /// What `transit NAME --help` says before its options (`HelpText`).
     let intro: String
+    /// What transit(1)'s COMMANDS says of it (`CommandManual`).
+    let manual: String
     let run: @Sendable (TransitCommand, Arguments) throws -> Void
 
     /// `transit NAME --help`: the intro, then each option the command means its own way, then
@@ -354,7 +358,7 @@ struct CommandSpec: Sendable {
 
 /// The command line, declared once. The parser takes a command's entry (`Arguments`); the usage
 /// lines of `transit --help`, each command's `--help`, the shell completions (`CompletionScript`)
-/// and transit(1)'s SYNOPSIS and OPTIONS (`ManPage`) are written from it. A command accepts only
+/// and transit(1)'s SYNOPSIS, COMMANDS and OPTIONS (`ManPage`) are written from it. A command accepts only
 /// the options that mean something for it (no reader options without a reader).
 enum CommandTable {
     static let commands: [CommandSpec] = [
@@ -362,22 +366,22 @@ enum CommandTable {
                     operands: .none,
                     options: [.reader, .dialect, .config, .wait, .json, .verbose, .card, .index, .log, .noSave,
                               .exchangeTimeout, .readTimeout, .stations, .below, .personal, .keys],
-                    reads: true, intro: HelpText.scan) { try $0.scan($1) },
+                    reads: true, intro: HelpText.scan, manual: CommandManual.scan) { try $0.scan($1) },
         CommandSpec(name: "decode", summary: "read card files, one JSON line each",
                     operands: .many("FILE"),
                     options: [.config.described(L10n.mark("plugins.conf to use")), .readTimeout.described(L10n.mark("the longest one file's read may take (default 20)")),
                               .moreStations, .save.described(L10n.mark("keep each read in the history archive (as scan does by default)")), .keys],
-                    reads: true, intro: HelpText.decode) { try $0.decode($1) },
+                    reads: true, intro: HelpText.decode, manual: CommandManual.decode) { try $0.decode($1) },
         CommandSpec(name: "replay", summary: "run the plugins of a log bundle against its recorded exchanges",
                     operands: .one("LOG", required: true),
                     options: [.config.described(L10n.mark("plugins.conf that names the log's plugins")), .json.described(L10n.mark("print JSON")), .verbose,
                               .readTimeout, .stations, .save],
-                    reads: true, intro: HelpText.replay) { try $0.replay($1) },
+                    reads: true, intro: HelpText.replay, manual: CommandManual.replay) { try $0.replay($1) },
         CommandSpec(name: "dump", summary: "write everything public on the card into a card image",
                     operands: .none,
                     options: [.requiredOut, .reader, .dialect, .wait, .config, .card, .index,
                               .verbose, .exchangeTimeout, .readTimeout, .keys],
-                    reads: true, intro: HelpText.dump) { try $0.dump($1) },
+                    reads: true, intro: HelpText.dump, manual: CommandManual.dump) { try $0.dump($1) },
         CommandSpec(name: "verify", summary: "read the card and compare it with a reference",
                     operands: .none,
                     options: [.reference, .reader, .dialect, .wait, .config, .card,
@@ -387,7 +391,7 @@ enum CommandTable {
                                   """)), .verbose, .noSave.described(L10n.mark("do not keep this read in the history archive")),
                               .exchangeTimeout, .readTimeout,
                               .stations.described(L10n.mark("a station table, as for scan (repeatable): with one, reference stations may be given by name")), .keys],
-                    reads: true, intro: HelpText.verify) { try $0.verify($1) },
+                    reads: true, intro: HelpText.verify, manual: CommandManual.verify) { try $0.verify($1) },
         CommandSpec(name: "watch", summary: "read every tap on every reader",
                     operands: .none,
                     options: [.readers, .dialect, .config, .json.described(L10n.mark("""
@@ -399,9 +403,9 @@ enum CommandTable {
                                   flag a balance under AMOUNT (the card's minor units) in the tap's line and \
                                   its JSON ("lowBalance": true), which --exec's command gets too
                                   """)), .keys],
-                    reads: true, intro: HelpText.watch) { try $0.watch($1) },
+                    reads: true, intro: HelpText.watch, manual: CommandManual.watch) { try $0.watch($1) },
         CommandSpec(name: "cards", summary: "list the cards kept in the history archive",
-                    operands: .none, options: [.jsonArray, .nickname], intro: HelpText.cards) { try $0.cards($1) },
+                    operands: .none, options: [.jsonArray, .nickname], intro: HelpText.cards, manual: CommandManual.cards) { try $0.cards($1) },
         CommandSpec(name: "history", summary: "print the whole timeline of a card from the history archive",
                     operands: .one("CARD", required: false),
                     options: [.since, .json.described(L10n.mark("""
@@ -412,22 +416,22 @@ enum CommandTable {
                                   a station table, as for scan (repeatable): names for the codes, in the \
                                   locale's language; the tables of the data folders are read too
                                   """))],
-                    intro: HelpText.history) { try $0.history($1) },
+                    intro: HelpText.history, manual: CommandManual.history) { try $0.history($1) },
         CommandSpec(name: "export", summary: "write the timeline of a card as CSV, JSON or a ledger journal",
                     operands: .one("CARD", required: false),
                     options: [.format, .out, .since, .stations.described(L10n.mark("""
                                   a station table, as for scan (repeatable): names for the codes, English \
                                   unless the locale is Japanese (as scan); the data folders' tables are read too
                                   """))],
-                    intro: HelpText.export) { try $0.export($1) },
+                    intro: HelpText.export, manual: CommandManual.export) { try $0.export($1) },
         CommandSpec(name: "report", summary: "report a period: totals, SFCard Viewer CSV, OFX or a page to print",
                     operands: .one("CARD", required: false),
                     options: [.month, .from, .to, .reportFormat, .out.described(L10n.mark("write to FILE (created 0600, never through a symlink) instead of stdout")),
                               .stations.described(L10n.mark("a station table, as for scan (repeatable): names for the codes"))],
-                    intro: HelpText.report) { try $0.report($1) },
+                    intro: HelpText.report, manual: CommandManual.report) { try $0.report($1) },
         CommandSpec(name: "forget", summary: "remove a card and all its reads from the history archive",
                     operands: .one("CARD", required: true), options: [.yes],
-                    intro: HelpText.forget) { try $0.forget($1) },
+                    intro: HelpText.forget, manual: CommandManual.forget) { try $0.forget($1) },
         CommandSpec(name: "readers", summary: "list the readers (PC/SC and USB) and the card on each",
                     operands: .none, options: [.json.described(L10n.mark("""
                         print a JSON array of {"name", "card", "atr"?, "technology"? (with a \
@@ -436,19 +440,19 @@ enum CommandTable {
                         "transparentSession", "maxCommand"? (where the reader's manual gives \
                         it), "note", "source", "confidence", "summary"}}; a key marked ? is left \
                         out when there is nothing to say
-                        """))], intro: HelpText.readers) { try $0.readers($1) },
+                        """))], intro: HelpText.readers, manual: CommandManual.readers) { try $0.readers($1) },
         CommandSpec(name: "doctor", summary: "check pcscd, readers, plugins.conf and each plugin",
                     operands: .none,
                     options: [.config.described(L10n.mark("plugins.conf to check (default: the one a read would use)")), .json.described(L10n.mark("""
                         print a JSON array of {"check", "ok", "detail", "fix"?} ("fix" where \
                         something is wrong)
-                        """))], intro: HelpText.doctor) { try $0.doctor($1) },
+                        """))], intro: HelpText.doctor, manual: CommandManual.doctor) { try $0.doctor($1) },
         CommandSpec(name: "plugins", summary: "list the plugins of plugins.conf in probe order",
                     operands: .none, options: [.config.described(L10n.mark("plugins.conf to use (see transit scan --help)")), .jsonArray],
-                    intro: HelpText.plugins) { try $0.plugins($1) },
+                    intro: HelpText.plugins, manual: CommandManual.plugins) { try $0.plugins($1) },
         CommandSpec(name: "completions", summary: "print the completion script of bash, zsh or fish",
                     operands: .one("bash|zsh|fish", required: true), options: [],
-                    intro: HelpText.completions) { try $0.completions($1) },
+                    intro: HelpText.completions, manual: CommandManual.completions) { try $0.completions($1) },
     ]
 
     static func command(_ name: String) -> CommandSpec? { commands.first { $0.name == name } }

@@ -5,18 +5,13 @@ import TransitTransport
 enum HelpText {
     static let version = Version.banner
 
-    /// `transit --help`: the usage lines come from `CommandTable`; the words from the catalog,
-    /// wrapped to 80 columns in any language (`LineWrap`).
+    /// `transit --help`: the usage lines come from `CommandTable`, the exit codes from
+    /// `ExitStatusTable`; the words from the catalog, wrapped to 80 columns in any language
+    /// (`LineWrap`).
     static var main: String {
         [LineWrap.wrapped(L10n.tr("transit — read the balance and history of contactless transit and e-money cards."), width: 80), "",
          L10n.tr("Usage:"), CommandTable.usage, "",
-         LineWrap.wrapped(L10n.tr("""
-             Exit codes: 0 read; 2 usage, configuration, or output that cannot be written; 3 no reader, no card or \
-             pcscd unavailable; 4 card of no known family; 5 card refused, communication or malformed answer (and \
-             plugin faults); 6 card removed during the read; 7 replay diverged from its log; 70 an internal error \
-             (a bug: please report it); 130 cancelled; verify: 1 when the card was read but does not match the \
-             reference; doctor: 1 when something a read needs is wrong.
-             """), width: 80), "",
+         LineWrap.wrapped(ExitStatusTable.helpParagraph, width: 80), "",
          LineWrap.wrapped(L10n.tr("""
              Every read by scan, watch and verify is kept in $XDG_DATA_HOME/transit/history.db \
              (~/.local/share/transit/history.db): the card's number, balance and records. --no-save, or \

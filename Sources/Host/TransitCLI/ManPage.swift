@@ -1,20 +1,24 @@
 import TransitModel
 
-/// transit(1)'s SYNOPSIS and OPTIONS, written from `CommandTable` as the completions are: every
-/// command's usage, and each option once with its `manual` words and the commands that take it.
-/// `transit __man-section SYNOPSIS|OPTIONS` (no user command: neither `--help` nor the
-/// completions name it) prints one; scripts/generate-man.sh writes both into docs/man/transit.1,
-/// and ManAndCompletionTests checks that the page holds exactly them.
+/// transit(1)'s SYNOPSIS, COMMANDS, OPTIONS and EXIT STATUS, written from `CommandTable` and
+/// `ExitStatusTable` as the completions are: every command's usage and its `manual` words, each
+/// option once with its `manual` words and the commands that take it, each exit code with its kinds.
+/// `transit __man-section NAME` (no user command: neither `--help` nor the completions name it)
+/// prints one, and `transit __man-section "EXIT STATUS" --markdown` the table of
+/// docs/scripting-and-watch.md; scripts/generate-man.sh writes them all, and
+/// ManAndCompletionTests checks that the page and the document hold exactly them.
 enum ManPage {
     /// The hidden first argument that prints a section.
     static let command = "__man-section"
 
     enum Section: String, CaseIterable {
-        case synopsis = "SYNOPSIS", options = "OPTIONS"
+        case synopsis = "SYNOPSIS", commands = "COMMANDS", options = "OPTIONS", exitStatus = "EXIT STATUS"
     }
 
-    /// `transit __man-section NAME`: the section, from its `.SH` line to the line before the next.
+    /// `transit __man-section NAME`: the section, from its `.SH` line to the line before the next;
+    /// with `--markdown` after `EXIT STATUS`, the exit codes as docs/scripting-and-watch.md's table.
     static func run(_ args: [String], output: (String) -> Void) throws {
+        if args == [Section.exitStatus.rawValue, "--markdown"] { return output(exitTable()) }
         guard args.count == 1, let section = Section(rawValue: args[0]) else {
             throw TransitError(.usage, "\(command) takes \(Section.allCases.map(\.rawValue).joined(separator: " or "))")
         }
@@ -24,7 +28,9 @@ enum ManPage {
     static func text(_ section: Section, commands: [CommandSpec] = CommandTable.commands) -> String {
         switch section {
         case .synopsis: return synopsis(commands)
+        case .commands: return commandEntries(commands)
         case .options: return options(commands)
+        case .exitStatus: return exitStatus(ExitStatusTable.statuses)
         }
     }
 
@@ -83,6 +89,31 @@ enum ManPage {
         return lines.joined(separator: "\n")
     }
 
+    // MARK: COMMANDS
+
+    /// What COMMANDS says after the table's commands: the two that are not in it.
+    private static let otherCommands = """
+        .TP
+        .BR \\-\\-help ", " \\-h ", " help
+        Print the usage and the exit codes.
+        .IB COMMAND " \\-\\-help"
+        prints the help of one command.
+        .TP
+        .B \\-\\-version
+        Print the version and the plugin ABI version.
+        """
+
+    /// Each command, its operands as the usage line gives them, and its `manual` words.
+    private static func commandEntries(_ commands: [CommandSpec]) -> String {
+        var lines = [".SH COMMANDS", note(.commands)]
+        for command in commands {
+            lines += [".TP", RoffText.bold(command.name) + (operands(command.operands).map { " " + $0 } ?? ""),
+                      RoffText.markup(command.manual)]
+        }
+        lines.append(otherCommands)
+        return lines.joined(separator: "\n")
+    }
+
     // MARK: OPTIONS
 
     /// One entry of OPTIONS: an option of one name and value, and every command that takes it.
@@ -134,5 +165,29 @@ enum ManPage {
             lines.append("(" + entry.commands.map(RoffText.bold).joined(separator: ", ") + ")")
         }
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: EXIT STATUS
+
+    /// Each code, the kinds `--json` reports with it, its `manual` words; then what holds for all.
+    private static func exitStatus(_ statuses: [ExitStatus]) -> String {
+        var lines = [".SH EXIT STATUS", note(.exitStatus)]
+        for status in statuses {
+            lines += [".TP", RoffText.bold("\(status.code)")]
+            if !status.kinds.isEmpty { lines.append("(" + status.kinds.map(RoffText.bold).joined(separator: ", ") + ")") }
+            lines.append(RoffText.markup(status.manual))
+        }
+        lines += [".PP", RoffText.markup(ExitStatusTable.manualAfter)]
+        return lines.joined(separator: "\n")
+    }
+
+    /// docs/scripting-and-watch.md's table: the same words, a row a code (the markup is Markdown's).
+    private static func exitTable() -> String {
+        let rows = ExitStatusTable.statuses.map { status in
+            let kinds = status.kinds.map { "`\($0)`" }.joined(separator: ", ")
+            return "| \(status.code) | \(kinds) | " + status.manual.split(separator: "\n").joined(separator: " ") + " |"
+        }
+        return (["| exit | kinds | meaning |", "| --- | --- | --- |"] + rows).joined(separator: "\n") + "\n\n"
+            + ExitStatusTable.manualAfter.split(separator: "\n").joined(separator: " ")
     }
 }

@@ -6,8 +6,22 @@
 enum RoffText {
     /// `text` in roff: bold between backquotes; italic from a `_` that begins a word to one that
     /// ends it (`_FILE_`, `_plugins.conf.d/_`), so the `_` inside `$XDG_DATA_HOME` or
-    /// `line_name` stays a `_`.
+    /// `line_name` stays a `_`; lines indented four spaces shown as they are, indented, unfilled.
     static func markup(_ text: String) -> String {
+        var parts = [String](), prose = [Substring](), shown = [Substring]()
+        func endProse() { if !prose.isEmpty { parts.append(inline(prose.joined(separator: "\n"))); prose = [] } }
+        func endShown() {
+            if !shown.isEmpty { parts.append(([".RS", ".nf"] + shown.map { plain(String($0.dropFirst(4))) } + [".fi", ".RE"]).joined(separator: "\n")); shown = [] }
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("    ") { endProse(); shown.append(line) } else { endShown(); prose.append(line) }
+        }
+        endProse(); endShown()
+        return parts.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// Markup without shown lines.
+    private static func inline(_ text: String) -> String {
         let characters = Array(text)
         var out = "", bold = false, italic = false
         for (i, c) in characters.enumerated() {

@@ -96,8 +96,8 @@ package final class Termination: @unchecked Sendable { // Unchecked: state only 
         pending.forEach { $0() }
         guard !running.isEmpty else { return }
         for pgid in running { kill(-pgid, SIGTERM) }
-        let giveUp = Date().addingTimeInterval(1)
-        while Date() < giveUp, running.contains(where: { kill(-$0, 0) == 0 }) { usleep(20_000) }
+        let giveUp = Deadline(secondsFromNow: 1)
+        while !giveUp.hasPassed, running.contains(where: { kill(-$0, 0) == 0 }) { usleep(20_000) }
         for pgid in running { kill(-pgid, SIGKILL) }
     }
 
@@ -115,6 +115,7 @@ package final class Termination: @unchecked Sendable { // Unchecked: state only 
         // print the worker's death ("plugin … crashed", exit 5) as the command's final output before
         // the cancellation (1 run in 10 of HostileLoaderTests' Ctrl-C test, on a loaded machine).
         // A write blocked on a paused terminal or a stalled pipe holds the lock: end without a report.
+        // NSLock's own timed wait (a wait on the kernel) takes its limit as a Date.
         let locked = lock.lock(before: Date().addingTimeInterval(1))
         killWorkers()
         guard locked else { _exit(signalCode) }

@@ -47,11 +47,3 @@ public struct CardPass: Codable, Equatable, Sendable {
     /// The name a person reads: the pass's name, or its tariff code.
     public var title: String { name ?? L10n.tr("tariff %1$s", tariff) }
 }
-
-/// The ABI's field names of a pass (TRANSIT_PASS_*), for the builder and the tests.
-public enum PassField {
-    public static let name = TRANSIT_PASS_NAME, tariff = TRANSIT_PASS_TARIFF
-    public static let validFrom = TRANSIT_PASS_VALID_FROM, validUntil = TRANSIT_PASS_VALID_UNTIL
-    public static let remainingTrips = TRANSIT_PASS_REMAINING_TRIPS, zones = TRANSIT_PASS_ZONES, status = TRANSIT_PASS_STATUS
-    public static let all: Set<String> = [name, tariff, validFrom, validUntil, remainingTrips, zones, status]
-}

@@ -3,7 +3,7 @@
 /// its exact kind), and only `--json` and the exit code say it the documented way (`reported`).
 public struct TransitError: Error, Equatable, Codable, Sendable {
     /// The documented error kinds (README, "Errors").
-    public enum Kind: String, Equatable, Codable, Sendable {
+    public enum Kind: String, Equatable, Codable, Sendable, CaseIterable {
         case tagNotSupported, cardRefused, communication, malformedResponse, sessionLost, cancelled
         case noReader, noCard, config, plugin, usage
         /// `transit replay`: the read asked something other than the log holds.
@@ -20,9 +20,8 @@ public struct TransitError: Error, Equatable, Codable, Sendable {
         /// passed off as the card's or the reader's.
         case `internal`
 
-        /// Exit codes: 2 usage or configuration; 3 no reader, no card or pcscd; 4 no family;
-        /// 5 card refused, communication, malformed or a reader that cannot read the card; 6 card removed;
-        /// 7 replay diverged; 70 internal (sysexits' EX_SOFTWARE); 130 cancelled; plugin faults 5.
+        /// The code `transit` exits with (70 is sysexits' EX_SOFTWARE). What each code means is
+        /// TransitCLI's `ExitStatusTable`, which lists each code's kinds from here.
         public var exitCode: Int32 {
             switch self {
             case .usage, .config: return 2

@@ -53,6 +53,10 @@ package final class StationLibrary {
         if let say { say(words) } else { report(words.english) }
     }
 
+    /// Whether there is any table to name stations with (`--stations` or a folder's file); the
+    /// history commands leave regions in a record's details only then.
+    package func hasTables() throws -> Bool { try !paths().isEmpty }
+
     /// The files in the order their rows count: explicit ones, then the folders'.
     package func paths() throws -> [String] {
         var out = explicit

@@ -90,7 +90,7 @@ package final class TapCommand: Sendable {
     /// and waits for the command, ending its group past the timeout; `input` is closed once the
     /// line is in, the command has gone, or its time is up.
     private func wait(_ pid: pid_t, input: Int32, line: [UInt8]) -> Ending {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         var status: Int32 = 0
         var input = input, sent = 0
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
@@ -103,7 +103,7 @@ package final class TapCommand: Sendable {
                 if sent == line.count || (n < 0 && errno != EAGAIN && errno != EINTR) { close(input); input = -1 }
                 if n > 0 { continue }
             }
-            if Date() >= deadline {
+            if deadline.hasPassed {
                 if input >= 0 { close(input); input = -1 }
                 Self.end(group: pid)
                 waitpid(pid, &status, 0)
@@ -118,8 +118,8 @@ package final class TapCommand: Sendable {
     /// SIGTERM to the group, SIGKILL after `grace` when its leader has not ended.
     package static func end(group pid: pid_t) {
         kill(-pid, SIGTERM)
-        let giveUp = Date().addingTimeInterval(grace)
-        while Date() < giveUp {
+        let giveUp = Deadline(secondsFromNow: grace)
+        while !giveUp.hasPassed {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) != 0 { break }
             usleep(20_000)

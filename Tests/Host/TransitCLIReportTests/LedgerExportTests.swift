@@ -10,13 +10,7 @@ final class LedgerExportTests: XCTestCase {
     private var archive = ArchiveFixture()
     override func tearDown() { archive.remove() }
 
-    private func hledger() throws -> String {
-        let path = "/usr/bin/hledger"
-        let works = FileManager.default.isExecutableFile(atPath: path)
-        if !works, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("hledger is missing: scripts/test-setup.sh installs it") }
-        try XCTSkipUnless(works, "hledger is not installed (scripts/test-setup.sh)")
-        return path
-    }
+    private func hledger() throws -> String { try Prerequisite.tool("/usr/bin/hledger") }
 
     private func journal(_ arguments: [String] = []) throws -> String {
         let file = archive.directory.appendingPathComponent("card.journal").path

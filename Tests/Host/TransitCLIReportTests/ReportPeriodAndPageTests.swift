@@ -82,8 +82,7 @@ final class ReportPeriodAndPageTests: XCTestCase {
     private func printed(_ html: URL) throws -> [(word: String, x: Double, y: Double)] {
         let chromium = "/usr/bin/chromium", pdftotext = "/usr/bin/pdftotext"
         let present = FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: pdftotext)
-        if !present, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("chromium or poppler-utils is missing: scripts/test-setup.sh") }
-        try XCTSkipUnless(present, "chromium or poppler-utils is not installed")
+        try Prerequisite.require(present, "chromium or poppler-utils is missing: scripts/test-setup.sh")
         let pdf = archive.directory.appendingPathComponent("r.pdf").path
         _ = try CommandRun.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer", "--print-to-pdf=\(pdf)", html.absoluteString],
                                timeout: 120)

@@ -19,13 +19,7 @@ final class LedgerShuffleTests: XCTestCase {
     private var fixture = ArchiveFixture()
     override func tearDown() { fixture.remove() }
 
-    private func hledger() throws -> String {
-        let path = "/usr/bin/hledger"
-        let works = FileManager.default.isExecutableFile(atPath: path)
-        if !works, ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("hledger is missing: scripts/test-setup.sh installs it") }
-        try XCTSkipUnless(works, "hledger is not installed (scripts/test-setup.sh)")
-        return path
-    }
+    private func hledger() throws -> String { try Prerequisite.tool("/usr/bin/hledger") }
 
     /// Every sample card image the shipped plugins read, as `transit decode` gives it.
     private static func sampleReadings() throws -> [(file: String, reading: CardReading)] {

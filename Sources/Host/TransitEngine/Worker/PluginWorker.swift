@@ -214,9 +214,9 @@ package final class PluginWorker: PluginRunner {
         // Forgotten before it is reaped: once reaped, its pid may name another process.
         Termination.shared.forget(pid)
         var status: Int32 = 0
-        let giveUp = Date().addingTimeInterval(grace)
+        let giveUp = Deadline(secondsFromNow: grace)
         while waitpid(pid, &status, WNOHANG) == 0 {
-            if Date() >= giveUp { kill(pid, SIGKILL) }
+            if giveUp.hasPassed { kill(pid, SIGKILL) }
             usleep(2_000)
         }
         // wait(2) status: low seven bits the terminating signal, else the exit code in bits 8–15.
