@@ -43,9 +43,18 @@ class RCS380TestCase: EndToEndTestCase {
     /// with vpcd readers would add readers the test did not make.
     func emulated(_ options: [String], _ arguments: [String], usbLog: String? = nil, command: [String]? = nil,
                   timeout: Double = 60) throws -> CommandRun {
+        try Self.underEmulator(Self.emulator, options, arguments, usbLog: usbLog, command: command, timeout: timeout)
+    }
+
+    /// `command` (the built `transit` with `arguments` unless given) under the USB chip emulator
+    /// `script` (the RC-S380's, the RC-S956's), with `options` for it; `usbLog` gets one line per
+    /// USB transfer; the emulator ends the command after `timeout` seconds, the test 10 s later.
+    /// No pcscd of the machine's is seen (`withoutTheMachinesPCSCD`).
+    static func underEmulator(_ script: String, _ options: [String], _ arguments: [String], usbLog: String? = nil, command: [String]? = nil,
+                              timeout: Double = 60) throws -> CommandRun {
         let log = usbLog.map { ["--log", $0] } ?? []
-        let run = Self.withoutTheMachinesPCSCD(["/usr/bin/python3", Self.emulator, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
-                                               + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments)
+        let run = withoutTheMachinesPCSCD(["/usr/bin/python3", script, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
+                                          + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments)
         return try CommandRun.run(run.command[0], Array(run.command.dropFirst()), currentDirectory: BuildProducts.packageRoot,
                                   environment: run.environment, timeout: timeout + 10)
     }

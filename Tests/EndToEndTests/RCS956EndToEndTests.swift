@@ -19,11 +19,18 @@ final class RCS956EndToEndTests: RCS380TestCase {
     /// `arguments` to the built `transit` (or `command`) under the emulated RC-S956.
     func emulated956(_ options: [String], _ arguments: [String], usbLog: String? = nil, command: [String]? = nil,
                      timeout: Double = 60) throws -> CommandRun {
-        let log = usbLog.map { ["--log", $0] } ?? []
-        let run = Self.withoutTheMachinesPCSCD(["/usr/bin/python3", Self.emulator956, "--card-sim", BuildProducts.simulator, "--timeout", String(Int(timeout))]
-                                               + log + options + ["--"] + (command ?? [BuildProducts.transit]) + arguments)
-        return try CommandRun.run(run.command[0], Array(run.command.dropFirst()), currentDirectory: BuildProducts.packageRoot,
-                                  environment: run.environment, timeout: timeout + 10)
+        try Self.underEmulator(Self.emulator956, options, arguments, usbLog: usbLog, command: command, timeout: timeout)
+    }
+
+    /// The emulator's options that put the Suica's image on the reader.
+    static let suica = ["--card", BuildProducts.sample("suica.json")]
+
+    /// Where the emulator's USB log and a read's log bundle go: a folder of the test's own,
+    /// removed as the test ends.
+    private func logs() -> (usb: String, bundle: String) {
+        let dir = temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return (dir.appendingPathComponent("usb.log").path, dir.appendingPathComponent("read.json").path)
     }
 
     /// The PN53x commands sent, by code (`D4 <code>` after `00 00 FF LEN LCS`; rcs956-facts.md §2).
@@ -40,11 +47,9 @@ final class RCS956EndToEndTests: RCS380TestCase {
     /// RC-S380 and through PC/SC), in ten USB commands: open 3, the field and one
     /// InListPassiveTarget, one InCommunicateThru for each of the card's four frames, the field off.
     func testASuicaReadsOnAnRCS370AsOnTheRCS380InTenUSBCommands() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path, bundle = dir.appendingPathComponent("read.json").path
+        let (usb, bundle) = logs()
         let reference = try CommandRun.transit(["scan", "--card", BuildProducts.sample("suica.json"), "--json", "--no-save"])
-        let rcs380 = try emulated(["--card", BuildProducts.sample("suica.json")], ["scan", "--json", "--no-save"])
+        let rcs380 = try emulated(Self.suica, ["scan", "--json", "--no-save"])
         let run = try emulated956(["--model", "RC-S370", "--card", BuildProducts.sample("suica.json")],
                                   ["scan", "--json", "--no-save", "--log", bundle], usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -90,11 +95,9 @@ final class RCS956EndToEndTests: RCS380TestCase {
     // MARK: damaged, lost and unanswered answers (issue 46 §3)
 
     func testCRCErrorsOnTwoAnswersInARowAndTheSuicaIsReadRight() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path, log = dir.appendingPathComponent("read.json").path
+        let (usb, log) = logs()
         // The card's answers to InCommunicateThru: 1 Request System Code, 2 the first read, damaged (status 02) twice.
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--damage", "2,3"], ["scan", "--json", "--no-save", "--verbose", "--log", log],
+        let run = try emulated956(Self.suica + ["--damage", "2,3"], ["scan", "--json", "--no-save", "--verbose", "--log", log],
                                   usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.json?["balance"] as? Int, 2010)
@@ -105,11 +108,9 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testALostAnswerIsSentAgainAndTheSuicaIsReadRight() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path, log = dir.appendingPathComponent("read.json").path
+        let (usb, log) = logs()
         // The first read's answer lost on the air: status 01 once the chip's timeout ran out.
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "2"], ["scan", "--json", "--no-save", "--verbose", "--log", log],
+        let run = try emulated956(Self.suica + ["--lose", "2"], ["scan", "--json", "--no-save", "--verbose", "--log", log],
                                   usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(events(usb).contains { $0.contains("lost: InCommunicateThru 2") }, "the fault was injected")
@@ -125,10 +126,8 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testAnInCommunicateThruTheChipNeverAnswersIsCancelledAndSentAgain() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--unanswered", "2"], ["scan", "--json", "--no-save"], usbLog: usb)
+        let usb = logs().usb
+        let run = try emulated956(Self.suica + ["--unanswered", "2"], ["scan", "--json", "--no-save"], usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.json?["balance"] as? Int, 2010)
         XCTAssertEqual(run.json?["transactions"] as? NSArray, try suicaReference()["transactions"] as? NSArray)
@@ -140,11 +139,9 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testAnswersThatStayDamagedEndTheReadAsCommunicationInTime() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path
+        let usb = logs().usb
         let started = Date()
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--damage", "1-"], ["scan", "--json", "--no-save", "--read-timeout", "3"],
+        let run = try emulated956(Self.suica + ["--damage", "1-"], ["scan", "--json", "--no-save", "--read-timeout", "3"],
                                   usbLog: usb)
         XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start)")
         XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
@@ -158,7 +155,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
     func testACardWhoseAnswersAreAllLostEndsAsCommunicationInTime() throws {
         // Request System Code answered (the card's systems known), every later answer lost.
         let started = Date()
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "2-"], ["scan", "--json", "--no-save", "--read-timeout", "3"])
+        let run = try emulated956(Self.suica + ["--lose", "2-"], ["scan", "--json", "--no-save", "--read-timeout", "3"])
         XCTAssertLessThan(Date().timeIntervalSince(started), 4.5, "within the read's deadline of 3 s (and the emulator's start)")
         XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
         XCTAssertEqual((run.json?["error"] as? [String: Any])?["kind"] as? String, "communication",
@@ -170,7 +167,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
     /// takes no Request System Code (exit 4); never like a reader that passes no FeliCa frame:
     /// transit's own driver handed every frame to the card (`ReaderProfile.ownDriver`).
     func testACardSilentToEveryFrameIsNeverBlamedOnTheReader() throws {
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "1-"], ["scan", "--json", "--no-save"])
+        let run = try emulated956(Self.suica + ["--lose", "1-"], ["scan", "--json", "--no-save"])
         let error = run.json?["error"] as? [String: Any]
         XCTAssertNotEqual(error?["kind"] as? String, "readerUnsupported", run.stdout)
         XCTAssertFalse((error?["message"] as? String ?? "").contains("passes no FeliCa commands"), run.stdout)
@@ -180,10 +177,8 @@ final class RCS956EndToEndTests: RCS380TestCase {
     // MARK: InListPassiveTarget's faults
 
     func testADamagedPollingAnswerIsPolledAgainByTheChipItself() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--list-fault", "1"], ["scan", "--json", "--no-save"], usbLog: usb)
+        let usb = logs().usb
+        let run = try emulated956(Self.suica + ["--list-fault", "1"], ["scan", "--json", "--no-save"], usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.json?["balance"] as? Int, 2010)
         XCTAssertTrue(events(usb).contains { $0.contains("damaged on try 1") }, "the fault was injected")
@@ -192,10 +187,8 @@ final class RCS956EndToEndTests: RCS380TestCase {
 
     func testAPollTheChipRefusesOrLeavesUnansweredIsSentOnceMore() throws {
         for kind in ["silent", "error"] {
-            let dir = temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let usb = dir.appendingPathComponent("usb.log").path
-            let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--list-fault", "1", "--list-fault-kind", kind],
+            let usb = logs().usb
+            let run = try emulated956(Self.suica + ["--list-fault", "1", "--list-fault-kind", kind],
                                       ["scan", "--json", "--no-save", "--verbose"], usbLog: usb)
             XCTAssertEqual(run.status, 0, "\(kind): \(run.stderr)")
             XCTAssertEqual(run.json?["balance"] as? Int, 2010, kind)
@@ -206,17 +199,15 @@ final class RCS956EndToEndTests: RCS380TestCase {
 
     func testAPresenceCheckWhosePollingAnswerCameBackDamagedIsNoRemoval() throws {
         // The first read's answer lost, then the presence check's Polling answer damaged on the chip's first try.
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--lose", "2", "--list-fault", "2"], ["scan", "--json", "--no-save"])
+        let run = try emulated956(Self.suica + ["--lose", "2", "--list-fault", "2"], ["scan", "--json", "--no-save"])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertEqual(run.json?["balance"] as? Int, 2010)
     }
 
     func testAReaderThatNeverAnswersAPollEndsAsCommunicationAndIsGivenBack() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path
+        let usb = logs().usb
         let started = Date()
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--list-fault", "1-", "--list-fault-kind", "silent", "--kernel-driver", "pn533_usb"],
+        let run = try emulated956(Self.suica + ["--list-fault", "1-", "--list-fault-kind", "silent", "--kernel-driver", "pn533_usb"],
                                   ["scan", "--json", "--no-save"], usbLog: usb)
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "two polls, each cancelled by its deadline")
         XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
@@ -230,7 +221,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
 
     func testACardTakenAwayMidReadIsSessionLost() throws {
         // transit-sim pulls the card after 3 frames: the sense's Polling, Request System Code, the first read.
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--sim-args", "--remove-after", "3"], ["scan", "--json", "--no-save"])
+        let run = try emulated956(Self.suica + ["--sim-args", "--remove-after", "3"], ["scan", "--json", "--no-save"])
         XCTAssertEqual(run.status, 6, run.stdout + run.stderr)
         let error = run.json?["error"] as? [String: Any]
         XCTAssertEqual(error?["kind"] as? String, "sessionLost", run.stdout)
@@ -239,12 +230,10 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testAReaderUnpluggedMidReadEndsAsSessionLostNamingIt() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path
+        let usb = logs().usb
         let started = Date()
         // OUT transfers: the ACK, three to open, the field, the sense, Request System Code, the first read: unplugged there.
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--kernel-driver", "pn533_usb", "--unplug-after", "8"],
+        let run = try emulated956(Self.suica + ["--kernel-driver", "pn533_usb", "--unplug-after", "8"],
                                   ["scan", "--json", "--no-save"], usbLog: usb)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
         XCTAssertTrue(events(usb).contains { $0.contains("device unplugged") }, "the fault was injected")
@@ -261,7 +250,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
     /// the middle of a read (each card frame 60 ms late, SIGINT once the first InCommunicateThru
     /// is out), SIGTERM while it waits for a card.
     func testPn533USBIsGivenBackOnEveryExit() throws {
-        let suica = ["--card", BuildProducts.sample("suica.json")]
+        let suica = Self.suica
         let scan = ["scan", "--json", "--no-save"]
         let sigint = "\"$0\" scan --no-save --json & p=$!; n=0; until grep -q '^OUT 0000ff....d442' \"$1\" || [ $n -ge 500 ]; do sleep 0.01; n=$((n+1)); done; "
             + "kill -INT $p; wait $p"
@@ -274,9 +263,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
             ("SIGTERM during --wait", [], [], { _ in ["/usr/bin/timeout", "--preserve-status", "--signal=TERM", "1", BuildProducts.transit, "scan", "--no-save", "--wait", "30"] }, 130),
         ]
         for c in cases {
-            let dir = temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let usb = dir.appendingPathComponent("usb.log").path
+            let usb = logs().usb
             // --sim-args takes the rest of the emulator's options: --kernel-driver goes first.
             let run = try emulated956(["--kernel-driver", "pn533_usb"] + c.options, c.arguments, usbLog: usb, command: c.command?(usb))
             XCTAssertEqual(run.status, c.status, "\(c.name): \(run.stdout) \(run.stderr)")
@@ -288,10 +275,8 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testPn533USBIsDetachedForTheReadAndGivenBack() throws {
-        let dir = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let usb = dir.appendingPathComponent("usb.log").path
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--kernel-driver", "pn533_usb"],
+        let usb = logs().usb
+        let run = try emulated956(Self.suica + ["--kernel-driver", "pn533_usb"],
                                   ["scan", "--json", "--no-save", "--verbose"], usbLog: usb)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(run.stderr.contains("detached the kernel's pn533_usb driver from \(Self.name956)"), run.stderr)
@@ -304,7 +289,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
 
     func testWithoutAccessTheMessageNamesTheReaderPn533AndTheRule() throws {
         try skipUnlessNobodyReachesTheBuild()
-        let run = try emulated956(["--card", BuildProducts.sample("suica.json"), "--node-mode", "0600", "--as-nobody"], ["scan", "--json", "--no-save"])
+        let run = try emulated956(Self.suica + ["--node-mode", "0600", "--as-nobody"], ["scan", "--json", "--no-save"])
         XCTAssertEqual(run.status, 5, run.stdout + run.stderr)
         let message = (run.json?["error"] as? [String: Any])?["message"] as? String ?? ""
         for words in [Self.name956, "/dev/bus/usb/001/013", "60-transit-pasori.rules", "group transit", "pn533_usb"] {
@@ -318,7 +303,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testReadersListsItWithItsCardAndDoctorCanOpenIt() throws {
-        let readers = try emulated956(["--card", BuildProducts.sample("suica.json")], ["readers"])
+        let readers = try emulated956(Self.suica, ["readers"])
         XCTAssertEqual(readers.status, 0, readers.stderr)
         XCTAssertTrue(readers.stdout.contains(Self.name956), readers.stdout)
         let doctor = try emulated956(["--kernel-driver", "pn533_usb"], ["doctor", "--json"])
@@ -329,7 +314,7 @@ final class RCS956EndToEndTests: RCS380TestCase {
     }
 
     func testAWatchReadsATapOnce() throws {
-        let watch = try emulated956(["--card", BuildProducts.sample("suica.json")], [],
+        let watch = try emulated956(Self.suica, [],
                                     command: ["/usr/bin/timeout", "--signal=INT", "3", BuildProducts.transit, "watch", "--json", "--no-save"], timeout: 8)
         let lines = watch.stdout.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
         XCTAssertEqual(lines.count, 1, "one tap, read once: \(watch.stdout) \(watch.stderr)")
@@ -349,10 +334,7 @@ final class RCS956BesidePCSCEndToEndTests: RCS380TestCase {
 
     /// `arguments` to the built `transit` under the emulated RC-S370, outside this class's pcscd.
     private func onRCS370(_ options: [String], _ arguments: [String]) throws -> CommandRun {
-        let run = Self.withoutTheMachinesPCSCD(["/usr/bin/python3", RCS956EndToEndTests.emulator956, "--model", "RC-S370", "--card-sim", BuildProducts.simulator]
-                                               + options + ["--", BuildProducts.transit] + arguments)
-        return try CommandRun.run(run.command[0], Array(run.command.dropFirst()), currentDirectory: BuildProducts.packageRoot,
-                                  environment: run.environment, timeout: 70)
+        try Self.underEmulator(RCS956EndToEndTests.emulator956, ["--model", "RC-S370"] + options, arguments)
     }
 
     /// The two readings agree on every field a user reads: the card's, then each record's date,

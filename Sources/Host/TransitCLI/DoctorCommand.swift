@@ -29,7 +29,7 @@ extension TransitCommand {
             pcsc.removeAll { $0.check.english == "readers" }
             // TRANSLATORS: what doctor checked: the readers, PC/SC and USB.
             pcsc.append(DoctorCheck(check: L10n.words("readers"), ok: false, detail: L10n.words("none found: %1$s; %2$s", none.pcsc, none.usb),
-                                    fix: NoReaderFound.advice))
+                                    fix: none.advice))
         }
         checks += pcsc + usb.findings.map(DoctorCheck.init)
         checks += Self.pluginChecks(a.value(.config))

@@ -7,6 +7,8 @@ import TransitWatch
 
 // The language gettext chose, before a word is said or the plugin worker forked (it inherits the catalog).
 L10n.start(catalogs: InstallLayout.catalogs())
+// The USB readers' lines of the reader table, before a reader is looked up or the worker forked.
+ReaderSources.addDriverLines()
 // A worker that died must not take the host with it through a write to its pipe.
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -20,7 +20,7 @@ package struct SearchLook {
     package var problem: TransitError?
     /// False while the service the source needs is not running (pcscd): only its readers need it.
     package var serviceRunning = true
-    /// What "no card" adds of these readers ("the RC-S380 reads FeliCa cards and MIFARE Ultralight tickets only…").
+    /// What "no card" adds of these readers (what a USB reader's chip reads: "FeliCa cards and MIFARE Ultralight tickets only…").
     package var note: String?
 
     package init(all: [String] = [], candidates: [String] = [], found: FoundCard? = nil, problem: TransitError? = nil,

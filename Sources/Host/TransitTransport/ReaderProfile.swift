@@ -1,7 +1,8 @@
 import TransitModel
 /// What transit knows of one reader model: the dialects it carries FeliCa frames in, what must never
 /// be sent to it, the largest command it takes, and where those facts come from. The lines are in
-/// `ReaderTable`; docs/readers.md is the same table for people.
+/// `ReaderTable` (pcscd's readers) and beside transit's own drivers (`ReaderTable.add`);
+/// docs/readers.md is the same table for people.
 package struct ReaderProfile: Equatable, Sendable {
     /// How a line was checked (the scale of docs/research/README.md, §"Confidence").
     package enum Confidence: String, Sendable {
@@ -94,7 +95,7 @@ package struct ReaderProfile: Equatable, Sendable {
     /// The table's first line whose pattern the reader's name contains, else `unknown`.
     package static func matching(_ readerName: String) -> ReaderProfile {
         let upper = readerName.uppercased()
-        return ReaderTable.lines.first { $0.patterns.contains { upper.contains($0.uppercased()) } } ?? .unknown
+        return ReaderTable.all.first { $0.patterns.contains { upper.contains($0.uppercased()) } } ?? .unknown
     }
 
     /// True for the interface of a reader that holds a SAM, not the contactless card: pcscd names

@@ -1,14 +1,34 @@
+import Synchronization
 import TransitModel
 /// The readers transit knows, like ccid's supported_readers list: first matching line wins, so a
 /// line stands before any broader one. Each line says where it comes from (docs/readers.md has
 /// the same table for people, with what is unconfirmed). A reader with no line gets
 /// `ReaderProfile.unknown`. Command sizes: ccid's readers/*.txt, dwMaxCCIDMessageLength − 10.
+///
+/// `lines` are pcscd's readers. A reader transit drives itself has its line beside its driver
+/// (TransitUSB's `USBReaderTable`), added once as the process starts (`add`): this module names
+/// no such reader, and a new one changes only its driver's module.
 package enum ReaderTable {
     /// `FF 00 00 00` on Identiv readers: the load-keys / change-reader-PIN command
     /// (`FF 00 00 00 0A 07 FF <PIN>`, uTrust 3720F reference manual p.77). A FeliCa frame whose
     /// length byte is 07 would collide with it, so neither wrapper that starts so is ever sent.
     private static let identivPIN = L10n.mark("FF 00 00 00 is the load-keys / change-reader-PIN command of Identiv readers (uTrust 3720F manual p.77)")
 
+    /// The lines of readers that transit's own drivers add, after `lines`.
+    private static let driven = Mutex([ReaderProfile]())
+
+    /// Adds the lines of the readers a driver module drives (`transit`'s start does, before a
+    /// lookup or the plugin worker's fork); a line whose name is there already is not added again.
+    package static func add(_ profiles: [ReaderProfile]) {
+        driven.withLock { known in
+            for profile in profiles where !known.contains(where: { $0.name == profile.name }) { known.append(profile) }
+        }
+    }
+
+    /// Every line a lookup sees: pcscd's readers', then those the drivers added.
+    package static var all: [ReaderProfile] { lines + driven.withLock { $0 } }
+
+    /// pcscd's readers.
     package static let lines: [ReaderProfile] = [
         ReaderProfile(
             name: "ACS ACR122U", patterns: ["ACR122"],
@@ -54,33 +74,13 @@ package enum ReaderTable {
             name: "Sony RC-S300", patterns: ["RC-S300"], dialects: [.part3], transparentSession: true, maxCommand: 512,
             classicRefusal: L10n.mark("the Sony RC-S300 cannot open MIFARE Classic sectors: no public fact says its Load Keys and General Authenticate work through pcscd; read this card on an ACS, HID OMNIKEY or Identiv reader"),
             readsTypeB: true, typeBSource: "Sony's RC-S300 specification (ISO/IEC 14443 type A and B); through pcscd unconfirmed",
-            note: "needs libccid 1.5.0 or later; not an nfcpy reader. The older RC-S380/S370/S330 are not PC/SC readers on Linux",
+            note: "needs libccid 1.5.0 or later; not an nfcpy reader. The older Sony readers are not PC/SC readers on Linux (transit drives them over USB)",
             source: "oyajun/pcsc-sample (Manage Session FF C2 00 00 … 81 00, Transparent Exchange, … 82 00) and the WebUSB client ogrtk/simple-felica-reader; through SCardTransmit unconfirmed",
             confidence: .code),
         ReaderProfile(
             name: "Sony RC-S660/U", patterns: ["RC-S660"], dialects: [.part3], transparentSession: true, maxCommand: 512,
             classicRefusal: L10n.mark("the Sony RC-S660/U cannot open MIFARE Classic sectors: no public fact says its Load Keys and General Authenticate work through pcscd; read this card on an ACS, HID OMNIKEY or Identiv reader"),
             source: "the RC-S300's line (the same iProduct and CCID features); unconfirmed", confidence: .guess),
-        ReaderProfile(
-            // Not a PC/SC reader on Linux: TransitUSB drives it over libusb (its reader table's
-            // Port-100 line) and answers FF CA and bare frames itself, naming it "SONY RC-S380/S (USB 1:13)"; a type A
-            // card gets a storage card's ATR, FF CA and FF B0 (Type 2 READ).
-            name: "Sony RC-S380", patterns: ["RC-S380"], dialects: [.bareFrame],
-            classicRefusal: L10n.mark("the Sony RC-S380 cannot open MIFARE Classic sectors: it has no public Crypto1 command (nfcpy issue 133); read this card on a PC/SC reader such as an ACR122U"),
-            readsTypeB: false, typeBSource: "TransitUSB senses 212 and 424 kbit/s FeliCa and 106 kbit/s type A (MIFARE Ultralight read, Classic refused); the chip's 106 kbit/s type B (nfcpy rcs380.py sense_ttb) is not driven",
-            note: "driven over USB, not through pcscd: the kernel's port100 driver is detached while transit holds it; FF CA gives the IDm of the Polling or the UID of the type A anticollision; MIFARE Ultralight pages are read with Type 2 READ (30), four a command",
-            source: "docs/research/port100.md: the Port-100 protocol of nfcpy rcs380.py and the kernel's port100.c (type A: nfcpy sense_tta and its tests), nfcpy issue #11's trace of the initialisation; no FeliCa or type A exchange of a real RC-S380 logged",
-            confidence: .code, ownDriver: true),
-        ReaderProfile(
-            // Not a PC/SC reader on Linux either: TransitUSB drives it over libusb (its
-            // reader table's RC-S956 line; USBFeliCaChannel answers FF CA and bare frames), naming it
-            // "SONY RC-S330/360/370 (USB 1:13)". FeliCa only.
-            name: "Sony RC-S330/360/370", patterns: ["RC-S330", "RC-S360", "RC-S370"], dialects: [.bareFrame],
-            classicRefusal: L10n.mark("the Sony RC-S330/360/370 cannot open MIFARE Classic sectors: transit reads FeliCa cards on it; read this card on a PC/SC reader such as an ACR122U"),
-            readsTypeB: false, typeBSource: "TransitUSB senses 212 and 424 kbit/s FeliCa on the RC-S956 (InListPassiveTarget); its type A and B are not driven",
-            note: "driven over USB, not through pcscd: the kernel's pn533_usb driver is detached while transit holds it; FF CA gives the IDm of InListPassiveTarget's Polling; one InCommunicateThru a card command",
-            source: "docs/research/rcs956-facts.md: nfcpy rcs956.py and pn53x.py with their test fixtures, the kernel's pn533 driver, libnfc, the RC-S330 trace of nfcpy issue #256",
-            confidence: .code, ownDriver: true),
         ReaderProfile(
             name: "Identiv / SCM", patterns: ["Identiv", "SCM Micro", "SCL3711", "uTrust"], dialects: [.part3],
             unsafe: [.pn532: identivPIN, .acsDirect: identivPIN],

@@ -40,7 +40,7 @@ package protocol TapWatch: AnyObject {
     /// service that is down is then no problem to tell.
     var watching: Bool { get }
     /// Brings its readers up to date (the USB bus looked at again, a poll started for each new
-    /// RC-S380); throws what the handler's `open` throws.
+    /// USB reader); throws what the handler's `open` throws.
     func prepare() throws
     /// Waits up to about half a second for a change on its readers and hands over the taps; false,
     /// at once, when its taps come on threads of its own and it has nothing to wait on.

@@ -9,13 +9,13 @@ import TransitTransport
 /// sent to the card as one Type 2 READ (`30 <page>`, four pages) through one InCommRF. So the
 /// host's storage-card path (`CardSession`, `StorageCardReader`) reads an Ultralight here as on
 /// an ACR122U, and a Classic ends where the reader table says the RC-S380 cannot open its sectors
-/// (`ReaderTable`'s `classicRefusal`), before any command reaches the card. Nothing that writes is
+/// (`ReaderProfile.rcs380`'s `classicRefusal`), before any command reaches the card. Nothing that writes is
 /// ever sent: every other APDU is refused here.
 package final class RCS380TypeAChannel: ReaderChannel {
     package let reader: RCS380
     /// The card, as the sense selected it.
     package let target: RCS380.TypeATarget
-    /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
+    /// "SONY RC-S380/S (USB 1:13)": its table line's `profile` matches it.
     package let readerName: String
     /// Seconds one exchange may take (`--exchange-timeout`).
     package let exchangeTimeout: Double
@@ -107,18 +107,12 @@ package final class RCS380TypeAChannel: ReaderChannel {
     /// nothing on the card. Each retry is logged and counted.
     private func tried(_ frame: [UInt8], by deadline: Deadline,
                        _ send: (Double) throws(TransitError) -> RCS380.Reception) throws(TransitError) -> RCS380.Reception {
-        var reception = try send(clock.secondsLeft(until: deadline))
-        var count = 1
-        while count < RCS380.tries, Self.worthAgain(reception) {
-            let left = clock.secondsLeft(until: deadline)
-            guard left > 0 else { break }
-            count += 1
+        let sent = try sendAgainWhile(Self.worthAgain, tries: RCS380.tries, by: deadline, on: clock, retrying: { count, reception in
             retryCount += 1
             log("\(readerName): the card's answer to READ of page \(frame.count > 1 ? frame[1] : 0) came back \(Self.word(reception)); sending it again (try \(count) of \(RCS380.tries))")
-            reception = try send(left)
-        }
-        lastTries = count
-        return reception
+        }, send)
+        lastTries = sent.tries
+        return sent.reception
     }
 
     private static func worthAgain(_ reception: RCS380.Reception) -> Bool {

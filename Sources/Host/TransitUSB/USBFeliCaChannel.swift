@@ -12,7 +12,7 @@ package final class USBFeliCaChannel: ReaderChannel {
     package let reader: any FeliCaRadio
     /// The card, as the sense found it.
     package let target: FeliCaTarget
-    /// "SONY RC-S380/S (USB 1:13)": ReaderTable's "RC-S380" line matches it.
+    /// "SONY RC-S380/S (USB 1:13)": its table line's `profile` matches it.
     package let readerName: String
     /// Seconds one exchange may take (`--exchange-timeout`); the card's own time is far shorter.
     package let exchangeTimeout: Double
@@ -136,18 +136,24 @@ package final class USBFeliCaChannel: ReaderChannel {
     /// read, or poll. Each retry is logged and counted (`retries`, in the log bundle).
     private func tried(_ frame: [UInt8], by deadline: Deadline,
                        _ send: (Double) throws(TransitError) -> FeliCaReception) throws(TransitError) -> FeliCaReception {
-        var reception = try send(clock.secondsLeft(until: deadline))
-        var count = 1
-        while case .radioError(let status) = reception, status.isDamage, count < Self.tries {
-            let left = clock.secondsLeft(until: deadline)
-            guard left > 0 else { break }
-            count += 1
+        let sent = try sendAgainWhile(Self.isDamaged, tries: Self.tries, by: deadline, on: clock, retrying: { count, reception in
             retryCount += 1
-            log("\(readerName): the card's answer to \(Self.command(frame)) came back damaged (\(status)); sending it again (try \(count) of \(Self.tries))")
-            reception = try send(left)
-        }
-        lastTries = count
-        return reception
+            log("\(readerName): the card's answer to \(Self.command(frame)) came back damaged (\(Self.status(reception))); sending it again (try \(count) of \(Self.tries))")
+        }, send)
+        lastTries = sent.tries
+        return sent.reception
+    }
+
+    /// True for an answer that came back damaged (`InCommRFStatus.isDamage`): worth sending again.
+    private static func isDamaged(_ reception: FeliCaReception) -> Bool {
+        if case .radioError(let status) = reception { return status.isDamage }
+        return false
+    }
+
+    /// The chip's status of a damaged answer, for the log.
+    private static func status(_ reception: FeliCaReception) -> String {
+        if case .radioError(let status) = reception { return "\(status)" }
+        return "?"
     }
 
     /// "3 times", "once": how often the last frame went.

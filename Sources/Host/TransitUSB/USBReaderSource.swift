@@ -60,11 +60,12 @@ package final class USBReaderSource: ReaderSource {
         let access = USBAccess.here()
         for family in USBReaderTable.families(table) where !found.contains(where: { $0.model.family == family }) {
             let lines = table.filter { $0.family == family }
-            let ids = lines.map { Self.hex($0.vendor) + ":" + Self.hex($0.product) }
+            // TRANSLATORS: between the USB IDs of one reader model, "054c:06c1 and 054c:06c3".
+            let ids = lines.map { L10n.Words(Self.hex($0.vendor) + ":" + Self.hex($0.product)) }.joined(separator: L10n.words(" and "))
             // TRANSLATORS: %1$s is a vendor ID (054c), %2$s its maker (Sony), %3$s the product IDs, %4$s the model (RC-S380).
             let none = L10n.wordsn("none on USB (`lsusb -d %1$s:` lists %2$s's readers: %3$s is the %4$s's)",
-                                   "none on USB (`lsusb -d %1$s:` lists %2$s's readers: %3$s are the %4$s's)", ids.count,
-                                   .init(Self.hex(lines[0].vendor)), .init(lines[0].maker), .init(ids.joined(separator: " and ")), .init(family))
+                                   "none on USB (`lsusb -d %1$s:` lists %2$s's readers: %3$s are the %4$s's)", lines.count,
+                                   .init(Self.hex(lines[0].vendor)), .init(lines[0].maker), ids, .init(family))
             checks.append(ReaderFinding(check: L10n.Words(family), ok: true, detail: none, fix: nil))
         }
         var blocked = false

@@ -33,10 +33,13 @@ final class FeliCaPassThroughTests: XCTestCase {
         XCTAssertEqual(session.refusedDialects, [.pn532])
     }
 
-    /// On a Sony USB reader transit drives (`ReaderProfile.ownDriver`) every frame reached the
-    /// card: 63 00 to the first one is the card's silence, not a reader that passes none.
-    func testOnASonyUSBReaderTheFirstSilenceIsTheCards() throws {
-        for reader in ["SONY RC-S330/360/370 (USB 1:13)", "SONY RC-S380/S (USB 1:13)"] {
+    /// On a USB reader transit drives (`ReaderProfile.ownDriver`: a line its driver adds, as
+    /// TransitUSB's are) every frame reached the card: 63 00 to the first one is the card's
+    /// silence, not a reader that passes none.
+    func testOnAReaderOfTransitsOwnDriverTheFirstSilenceIsTheCards() throws {
+        ReaderTable.add([ReaderProfile(name: "Acme OD-1", patterns: ["OD-1"], dialects: [.bareFrame], source: "this test", confidence: .guess,
+                                       ownDriver: true)])
+        for reader in ["ACME OD-1 (USB 1:13)"] {
             let channel = ListChannel(reader: reader, atr: felicaATR, answers: [[0x63, 0x00]])
             let session = CardSession(channel: channel, dialect: nil, deadline: .distant)
             XCTAssertThrowsError(try session.felica(frame)) { XCTAssertEqual(($0 as? TransitError)?.kind, .noAnswer, "\(reader): \($0)") }

@@ -8,6 +8,9 @@ import TransitUSB
 
 /// The RC-S380 seen by the rest of the host: a PC/SC-like reader of the bare-frame dialect.
 final class RCS380ChannelTests: XCTestCase {
+    /// The USB readers' lines of the reader table, as `transit` adds them as it starts.
+    override func setUp() { ReaderTable.add(USBReaderTable.profiles()) }
+
     typealias V = USBVectors
 
     /// An opened reader, a card sensed (V1, V3, V4, V5) and its channel; `more` follows the sense.

@@ -11,6 +11,9 @@ import XCTest
 /// (tests/test_clf_rcs956.py, tests/base_clf_pn53x.py at nfcpy 8a19526) framed by `pn53x` below,
 /// this test's own reading of base_clf_pn53x's STD_FRAME, not by the code under test.
 final class RCS956Tests: XCTestCase {
+    /// The USB readers' lines of the reader table, as `transit` adds them as it starts.
+    override func setUp() { ReaderTable.add(USBReaderTable.profiles()) }
+
     typealias V = USBVectors
 
     /// STD_FRAME (base_clf_pn53x): 00 00 FF LEN LCS data DCS 00, for data up to 255 bytes.

@@ -13,6 +13,9 @@ import TransitUSB
 /// nfcpy's mock answers leave the BCC out of SDD_RES; ours are a card's: UID CLn, then its BCC,
 /// which the SEL_REQ that follows carries (ISO/IEC 14443-3 6.5.3.2), said where composed.
 final class TypeATests: XCTestCase {
+    /// The USB readers' lines of the reader table, as `transit` adds them as it starts.
+    override func setUp() { ReaderTable.add(USBReaderTable.profiles()) }
+
     typealias V = USBVectors
     static func cmd(_ host: String, _ chip: String) -> [ScriptedPipe.Step] { ScriptedPipe.command(V.b(host), V.b(chip)) }
 

@@ -42,7 +42,10 @@ final class USBReaderTableTests: XCTestCase {
     static let skeletonChip = USBChipset(id: "skeleton", kernelDriver: "skeleton_usb", reads: "FeliCa cards (a skeleton chip)",
                                          readsOnly: "FeliCa cards only (a skeleton chip)", reader: { SkeletonReader($0, card: felica) })
     /// The table line: IDs no real reader has (vendor FFFF is reserved by the USB-IF).
-    static let skeletonLine = USBReaderModel(vendor: 0xFFFF, product: 0x0956, maker: "Acme", name: "SK-3", family: "SK-3", chipset: skeletonChip)
+    static let skeletonProfile = ReaderProfile(name: "Acme SK-3", patterns: ["SK-3"], dialects: [.bareFrame], source: "this test's skeleton",
+                                               confidence: .guess, ownDriver: true)
+    static let skeletonLine = USBReaderModel(vendor: 0xFFFF, product: 0x0956, maker: "Acme", name: "SK-3", family: "SK-3", chipset: skeletonChip,
+                                             profile: skeletonProfile)
 
     func testAThirdChipsetsDriverIsListedThroughTheTableLine() throws {
         let table = USBReaderTable.lines + [Self.skeletonLine]
@@ -76,5 +79,54 @@ final class USBReaderTableTests: XCTestCase {
         XCTAssertEqual(USBCardSearch.note([Self.skeletonLine, Self.skeletonLine]), "SK-3s read FeliCa cards only (a skeleton chip)")
         XCTAssertEqual(USBCardSearch.note([.rcs956, Self.skeletonLine]),
                        "the RC-S330/360/370 reads FeliCa cards only: Suica, ICOCA, Edy, WAON, nanaco, Octopus…; the SK-3 reads FeliCa cards only (a skeleton chip)")
+    }
+
+    /// Each line's reader-table line, added as `transit` starts, is what every lookup by the name
+    /// the driver gives its reader finds (a read's dialects, `readers`, `doctor`, the no-card note).
+    func testEachLinesProfileIsFoundByTheNameItsReaderGets() {
+        let table = USBReaderTable.lines + [Self.skeletonLine]
+        XCTAssertEqual(USBReaderTable.profiles(table).map(\.name), ["Sony RC-S380", "Sony RC-S330/360/370", "Acme SK-3"])
+        ReaderTable.add(USBReaderTable.profiles(table))
+        for line in table {
+            let name = line.readerName(bus: 1, address: 13)
+            XCTAssertEqual(ReaderProfile.matching(name), line.profile, name)
+            XCTAssertEqual(line.profile.dialects, [.bareFrame], name)
+            XCTAssertTrue(line.profile.ownDriver, name)
+            XCTAssertTrue(Set(line.profile.dialects).isDisjoint(with: line.profile.unsafe.keys), name)
+            XCTAssertFalse(line.profile.source.isEmpty, name)
+        }
+        // None is found among pcscd's readers: only the drivers' lines name them.
+        for line in table {
+            let name = line.readerName(bus: 1, address: 13).uppercased()
+            XCTAssertFalse(ReaderTable.lines.contains { $0.patterns.contains { name.contains($0.uppercased()) } }, name)
+        }
+    }
+
+    /// TransitTransport, below the USB drivers, names none of their models, chips or kernel
+    /// drivers: a new chipset changes TransitUSB alone (issue 48). Compared with "-", "_" and
+    /// spaces left out, in lower case ("Port-100", "port100", "RC-S956", "pn533_usb").
+    func testTransitTransportNamesNoUSBReaderOrChip() throws {
+        func plain(_ text: String) -> String { text.lowercased().filter { !"-_ ".contains($0) } }
+        var words = Set<String>()
+        for line in USBReaderTable.lines {
+            words.formUnion(line.profile.patterns.map(plain))
+            words.formUnion([line.family, line.chipset.id, line.chipset.kernelDriver].map(plain))
+            words.insert(plain(String(line.chipset.kernelDriver.prefix { $0 != "_" })))
+        }
+        XCTAssertTrue(words.isSuperset(of: ["rcs380", "rcs370", "port100", "rcs956", "pn533"]), "\(words.sorted())")
+        let root = BuildProducts.packageRoot.appendingPathComponent("Sources/Host")
+        func sources(_ module: String) throws -> [(file: String, text: String)] {
+            let folder = root.appendingPathComponent(module)
+            return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.sorted().map {
+                ($0, plain(try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)))
+            }
+        }
+        let usb = try sources("TransitUSB")
+        for word in words { XCTAssertTrue(usb.contains { $0.text.contains(word) }, "the check would find \(word): TransitUSB names it") }
+        let transport = try sources("TransitTransport")
+        XCTAssertGreaterThan(transport.count, 10)
+        for (file, text) in transport {
+            for word in words.sorted() where text.contains(word) { XCTFail("Sources/Host/TransitTransport/\(file) names \(word)") }
+        }
     }
 }
