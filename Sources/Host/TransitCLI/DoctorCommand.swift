@@ -18,7 +18,7 @@ extension TransitCommand {
         let usb = ReaderSources.usb.check()
         var pcsc = ReaderSources.pcsc.check().findings.map(DoctorCheck.init)
         let pcscdDown = pcsc.firstIndex { $0.check.english == "pcscd" && !$0.ok }
-        // With an RC-S380 on USB, pcscd is needed only for the PC/SC readers: not running is no problem.
+        // With a USB reader transit drives, pcscd is needed only for the PC/SC readers: not running is no problem.
         if usb.readers > 0, let i = pcscdDown {
             pcsc[i] = DoctorCheck(check: .init("pcscd"), ok: true,
                                   detail: L10n.words("not running: a USB reader needs none, PC/SC readers do (%1$s)", pcsc[i].fix ?? .init("")), fix: nil)

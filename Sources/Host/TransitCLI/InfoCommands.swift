@@ -5,8 +5,8 @@ import TransitTransport
 import TransitPluginHost
 import TransitWatch
 extension TransitCommand {
-    /// `transit readers`: every reader source's readers (pcscd's, the RC-S380s on USB), the card on each, and
-    /// each reader's line of the reader table (docs/readers.md). With only RC-S380s, pcscd need not run.
+    /// `transit readers`: every reader source's readers (pcscd's, the USB readers transit drives), the card on each, and
+    /// each reader's line of the reader table (docs/readers.md). With only USB readers, pcscd need not run.
     func readers(_ a: Arguments) throws {
         var rows = [ReaderRow]()
         var pcscdRunning = true

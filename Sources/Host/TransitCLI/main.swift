@@ -15,7 +15,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if let command = arguments.first, CommandTable.readingCommands.contains(command), PluginWorker.enabled {
     WorkerSpawn.forkEarly(verbose: arguments.contains("--verbose"))
 }
-// Ctrl-C, SIGTERM or a failed write ends the process at once: an RC-S380 it holds is given back first.
+// Ctrl-C, SIGTERM or a failed write ends the process at once: a USB reader it holds is given back first.
 Termination.shared.onEnd { ReaderSources.giveBackAll() }
 let code = TransitCommand().run(arguments)
 fflush(StandardStream.output)

@@ -8,7 +8,7 @@ package struct ReaderRow: Encodable {
     /// What the ATR says: felica, iso14443, storage (a memory card) or unknown.
     package let technology: String?
     package let samInterface: Bool
-    /// How transit reaches it: "pcsc" (through pcscd) or "usb" (an RC-S380, through libusb).
+    /// How transit reaches it: "pcsc" (through pcscd) or "usb" (a reader transit drives through libusb).
     package let transport: String
     /// What kept transit from looking for a card on it (no access to the device node, busy).
     package let problem: String?
