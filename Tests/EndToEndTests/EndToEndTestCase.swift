@@ -27,10 +27,7 @@ class EndToEndTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         let available = Self.availability[ObjectIdentifier(Self.self)] ?? false
-        if !available, ProcessInfo.processInfo.environment["CI"] == "true" {
-            XCTFail("pcscd with vsmartcard-vpcd in a namespace of its own is not available; .ci/run installs them and runs as root")
-        }
-        try XCTSkipUnless(available, "pcscd with vsmartcard-vpcd in a namespace of its own needs root, pcscd, vsmartcard-vpcd and util-linux")
+        try Prerequisite.require(available, "pcscd with vsmartcard-vpcd in a namespace of its own is not available; .ci/run installs them and runs as root")
     }
 
     override func tearDown() {
