@@ -210,8 +210,7 @@ final class DebianPackageTests: XCTestCase {
     /// dpkg -i, -r and --purge of the built package in an overlay of this machine's root.
     func testInstallRemoveAndPurgeInAThrowawayRoot() throws {
         let deb = try buildDeb()
-        let steps = dir.appendingPathComponent("steps.sh")
-        try """
+        let steps = """
         set -u
         say() { echo "== $*"; }
         rm -f /var/lib/man-db/auto-update # man-db's trigger would rebuild every index (half a minute)
@@ -240,29 +239,10 @@ final class DebianPackageTests: XCTestCase {
         say masked-after-purge $([ -L /etc/systemd/system/transit-watch.service ] && echo yes || echo no)
         say registered-after-purge $([ -f $state ] && echo yes || echo no)
         say user-after-purge $(getent passwd transit >/dev/null && echo kept || echo gone)
-        """.write(to: steps, atomically: true, encoding: .utf8)
-        let root = dir.appendingPathComponent("root").path
-        let script = """
-        set -e
-        mount -t tmpfs none '\(root)'
-        mkdir '\(root)/upper' '\(root)/work' '\(root)/merged'
-        mount -t overlay overlay -o 'lowerdir=/,upperdir=\(root)/upper,workdir=\(root)/work' '\(root)/merged'
-        mount -t proc proc '\(root)/merged/proc'
-        mount -t tmpfs none '\(root)/merged/tmp'
-        mount -t tmpfs none '\(root)/merged/run'
-        cp '\(deb)' '\(root)/merged/tmp/transit.deb'
-        cp '\(steps.path)' '\(root)/merged/tmp/steps.sh'
-        exec chroot '\(root)/merged' /bin/sh /tmp/steps.sh
         """
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let run = try CommandRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script], timeout: 300)
-        try XCTSkipIf(run.status != 0 && run.stdout.isEmpty && (run.stderr.contains("unshare") || run.stderr.contains("mount")),
-                      "no mount namespace or overlay here: \(run.stderr)")
-        let said = Dictionary(run.stdout.split(separator: "\n").filter { $0.hasPrefix("== ") }.map { line -> (String, String) in
-            let words = line.dropFirst(3).split(separator: " ", maxSplits: 1).map(String.init)
-            return (words[0], words.count > 1 ? words[1] : "")
-        }, uniquingKeysWith: { $1 })
-        let context = run.stdout + run.stderr
+        let result = try inThrowawayRoot(steps, files: ["transit.deb": deb])
+        try XCTSkipIf(result == nil, "no mount namespace or overlay here")
+        guard let (said, context) = result else { return }
         let user = (said["user"] ?? "").split(separator: ":").map(String.init)
         XCTAssertEqual(user.count, 3, context)
         XCTAssertLessThan(Int(user.first ?? "") ?? 1000, 1000, "a system user: \(context)")
