@@ -22,6 +22,15 @@ final class StoredRecordFieldsTests: XCTestCase {
         #"{"metadata":{"a":"1",}}"#, #"{"a":tru}"#, #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"1"} x"#,
     ]
 
+    /// What SQLite takes as the metadata: json_each('$.metadata')'s members whose value is text.
+    private static func textMembers(of text: String, in db: SQLiteDatabase) throws -> [String: String] {
+        let members = try db.prepare("SELECT key, value FROM json_each(?, '$.metadata') WHERE type = 'text'")
+        try members.bind([.text(text)])
+        var found = [String: String]()
+        while try members.step() { if let k = members.text(0), let v = members.text(1) { found[k] = v } }
+        return found
+    }
+
     func testEachStoredTextGivesWhatSQLitesJSONFunctionsGive() throws {
         let db = try SQLiteDatabase(path: ":memory:", name: "test", flags: 0x2 | 0x4, busyTimeoutMilliseconds: 100)
         for text in Self.texts {
@@ -29,11 +38,7 @@ final class StoredRecordFieldsTests: XCTestCase {
             let parsed = Array(text.utf8).withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: true, raw: true) }
             XCTAssertEqual(parsed != nil, valid, "json_valid of \(text)")
             guard valid, let parsed else { continue }
-            let members = try db.prepare("SELECT key, value FROM json_each(?, '$.metadata') WHERE type = 'text'")
-            try members.bind([.text(text)])
-            var expected = [String: String]()
-            while try members.step() { if let k = members.text(0), let v = members.text(1) { expected[k] = v } }
-            XCTAssertEqual(parsed.metadata, expected, "metadata of \(text)")
+            XCTAssertEqual(parsed.metadata, try Self.textMembers(of: text, in: db), "metadata of \(text)")
             for (path, got) in [("$.rawType", parsed.rawType), ("$.rawPayload", parsed.rawPayload)] {
                 let q = try db.prepare("SELECT CASE WHEN json_type(?1, ?2) = 'text' THEN json_extract(?1, ?2) END")
                 try q.bind([.text(text), .text(path)])
@@ -66,10 +71,7 @@ final class StoredRecordFieldsTests: XCTestCase {
             let parsed = Array(text.utf8).withUnsafeBufferPointer { StoredRecordFields.parse($0, metadata: true, raw: true, unsaid: unsaid) }
             XCTAssertEqual(parsed != nil, valid, "json_valid of \(text)")
             guard valid, let parsed else { continue }
-            let members = try db.prepare("SELECT key, value FROM json_each(?, '$.metadata') WHERE type = 'text'")
-            try members.bind([.text(text)])
-            var expected = [String: String]()
-            while try members.step() { if let k = members.text(0), let v = members.text(1) { expected[k] = v } }
+            var expected = try Self.textMembers(of: text, in: db)
             // SQLite decodes an escaped key; the pass compares names as written (an escaped one is kept).
             let written = text.contains(#"sequ\u0065nce"#)
             for key in ["sequence", "entryRegion"] where !(written && key == "sequence") { expected[key] = nil }
